@@ -1,0 +1,22 @@
+"""Shared pieces of the OpenAPI description."""
+from drf_spectacular.utils import OpenApiResponse
+
+from .serializers import ErrorSerializer
+
+_ERRORS = {
+    400: "Invalid input; `fields` names each offending field.",
+    401: "No API key, or an unknown or revoked one.",
+    403: "The key's scope does not allow this.",
+    404: "Not found.",
+    409: "The event_id was already used for a different request.",
+    413: "The body is larger than 1 MiB.",
+}
+
+
+def error_responses(*codes: int) -> dict:
+    """OpenAPI responses for the given error status codes, all in the one error shape."""
+    return {code: OpenApiResponse(ErrorSerializer, description=_ERRORS[code]) for code in codes}
+
+
+READ_ERRORS = (400, 401)
+WRITE_ERRORS = (400, 401, 403, 409, 413)

@@ -1,0 +1,31 @@
+"""Domain errors that services raise and the API turns into the one error shape."""
+from rest_framework import status
+from rest_framework.exceptions import APIException
+
+
+class InvalidInput(APIException):
+    """400 with per-field messages, for checks a serializer cannot make."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = "Invalid input."
+    default_code = "invalid"
+
+    def __init__(self, message: str, fields: dict[str, list[str]] | None = None):
+        super().__init__(message)
+        self.fields = fields or {}
+
+
+class Conflict(APIException):
+    """409: the request contradicts what is stored (e.g. an event id reused with another body)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "Conflict."
+    default_code = "conflict"
+
+
+class PayloadTooLarge(APIException):
+    """413: the body is larger than the service accepts."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "Request body too large."
+    default_code = "payload_too_large"

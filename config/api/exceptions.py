@@ -1,0 +1,66 @@
+"""The one error shape: ``{"error": "...", "fields": {"name": ["..."]}}`` for every 4xx."""
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from .errors import InvalidInput
+
+
+def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
+    """Turn DRF's nested error detail into ``{"dotted.field": ["message", ...]}``."""
+    if isinstance(detail, dict):
+        fields: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            name = "non_field_errors" if key == "non_field_errors" and not prefix else str(key)
+            fields.update(_flatten(value, f"{prefix}.{name}" if prefix else name))
+        return fields
+    if isinstance(detail, list):
+        if all(not isinstance(item, (dict, list)) for item in detail):
+            return {prefix or "non_field_errors": [str(item) for item in detail]}
+        fields = {}
+        for index, item in enumerate(detail):
+            if item:  # DRF pads list errors with {} for valid items
+                fields.update(_flatten(item, f"{prefix}.{index}" if prefix else str(index)))
+        return fields
+    return {prefix or "non_field_errors": [str(detail)]}
+
+
+def _validation_message(fields: dict[str, list[str]]) -> str:
+    named = [name for name in fields if name != "non_field_errors"]
+    if not named:
+        return "; ".join(fields.get("non_field_errors", ["Invalid input."]))
+    first = named[0]
+    return f"Invalid input in {', '.join(named)}: {first}: {fields[first][0]}"
+
+
+def api_exception_handler(exc, context):
+    """Render API and domain errors in the shared shape; anything else stays a real 500."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    elif isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+    if not isinstance(exc, exceptions.APIException):
+        return None
+
+    if isinstance(exc, InvalidInput):
+        body = {"error": str(exc.detail), "fields": exc.fields}
+    elif isinstance(exc, exceptions.ValidationError):
+        fields = _flatten(exc.detail)
+        body = {"error": _validation_message(fields), "fields": fields}
+    else:
+        body = {"error": str(exc.detail), "fields": {}}
+
+    headers = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(exc.wait))
+    set_rollback()
+    return Response(body, status=exc.status_code, headers=headers)

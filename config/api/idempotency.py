@@ -1,0 +1,63 @@
+"""Replays of a write with the same client ``event_id`` return the first answer and change nothing."""
+import hashlib
+import json
+from collections.abc import Callable
+from uuid import UUID
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+
+from .errors import Conflict
+from .models import IdempotencyRecord
+
+Answer = tuple[int, dict]
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, cls=DjangoJSONEncoder, sort_keys=True, separators=(",", ":"))
+
+
+def request_digest(payload: dict) -> str:
+    """Digest of a request body without its event_id, independent of key order."""
+    body = {k: v for k, v in payload.items() if k != "event_id"}
+    return hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+
+
+def run_idempotent(
+    *, operation: str, event_id: UUID | None, payload: dict, action: Callable[[], Answer]
+) -> tuple[int, dict, bool]:
+    """Run ``action`` once per event id, in one transaction with the record of its answer.
+
+    Returns ``(status, body, replayed)``. A concurrent duplicate waits on the primary key of the
+    first one's uncommitted record, then reads its committed answer: exactly one of them writes.
+    """
+    if event_id is None:
+        with transaction.atomic():
+            status, body = action()
+        return status, body, False
+    digest = request_digest(payload)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    event_id=event_id, operation=operation, request_digest=digest,
+                    status_code=0, response={},
+                )
+        except IntegrityError:
+            return _replay(event_id=event_id, operation=operation, digest=digest)
+        status, body = action()
+        # Store and return the JSON form, so the first answer and every replay are identical.
+        body = json.loads(_canonical(body))
+        record.status_code, record.response = status, body
+        record.save(update_fields=["status_code", "response"])
+    return status, body, False
+
+
+def _replay(*, event_id: UUID, operation: str, digest: str) -> tuple[int, dict, bool]:
+    record = IdempotencyRecord.objects.get(event_id=event_id)
+    if record.operation != operation or record.request_digest != digest:
+        raise Conflict(
+            f"event_id {event_id} was already used for a different request; "
+            "send a new event_id for a new event."
+        )
+    return record.status_code, record.response, True

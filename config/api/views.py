@@ -1,0 +1,21 @@
+"""Endpoints of the API frame itself."""
+from django.db import connection
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+
+class HealthApi(APIView):
+    """Liveness and database reachability, for load balancers; needs no key."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="health", responses={200: inline_serializer(
+        "Health", {"status": serializers.CharField()})})
+    def get(self, request):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return Response({"status": "ok"})

@@ -1,0 +1,83 @@
+"""A Redis cache that reads an outage as cache misses.
+
+Django's own Redis backend raises on a connection error, which would turn a cache outage into a
+500. This backend catches Redis errors, logs them, answers as if the key were absent, and stops
+trying for a short while so that every request does not pay the connect timeout while Redis is down.
+"""
+import logging
+import threading
+import time
+
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+# After a failure, skip Redis for this long: long enough that a dead Redis costs one timeout per
+# few seconds per process instead of one per call, short enough that caching resumes promptly.
+RETRY_AFTER_SECONDS = 5.0
+
+
+class _Breaker:
+    """Remembers when Redis last failed, per process."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+
+    def is_open(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def trip(self) -> None:
+        with self._lock:
+            self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+
+    def reset(self) -> None:
+        with self._lock:
+            self._down_until = 0.0
+
+
+def _guarded(name: str, fallback):
+    """Wrap RedisCache.<name> so a Redis error or an open breaker returns ``fallback(args)``."""
+    method = getattr(RedisCache, name)
+
+    def wrapper(self, *args, **kwargs):
+        if self.breaker.is_open():
+            return fallback(*args, **kwargs)
+        try:
+            return method(self, *args, **kwargs)
+        except (RedisError, OSError) as exc:
+            self.breaker.trip()
+            logger.warning("cache unavailable, %s treated as a miss: %s", name, exc)
+            return fallback(*args, **kwargs)
+
+    wrapper.__name__ = name
+    wrapper.__doc__ = f"{method.__doc__ or name} (a Redis outage reads as a miss)"
+    return wrapper
+
+
+def _default(key, default=None, *args, **kwargs):
+    return default
+
+
+class ResilientRedisCache(RedisCache):
+    """Django's RedisCache, but an unreachable Redis means a miss, never an exception."""
+
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self.breaker = _Breaker()
+
+    get = _guarded("get", _default)
+    set = _guarded("set", lambda *a, **k: None)
+    add = _guarded("add", lambda *a, **k: False)
+    touch = _guarded("touch", lambda *a, **k: False)
+    delete = _guarded("delete", lambda *a, **k: False)
+    has_key = _guarded("has_key", lambda *a, **k: False)
+    get_many = _guarded("get_many", lambda *a, **k: {})
+    set_many = _guarded("set_many", lambda *a, **k: [])
+    delete_many = _guarded("delete_many", lambda *a, **k: None)
+    clear = _guarded("clear", lambda *a, **k: False)
+    incr = _guarded("incr", lambda key, delta=1, *a, **k: delta)
+    get_or_set = _guarded(
+        "get_or_set", lambda key, default, *a, **k: default() if callable(default) else default
+    )

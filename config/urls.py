@@ -1,0 +1,19 @@
+"""Top-level URLs: the admin, the versioned API and its schema and docs."""
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.api.routing import api_path
+from config.api.views import HealthApi
+
+api_v1 = [
+    *api_path("schema", SpectacularAPIView.as_view(), "schema"),
+    *api_path("docs", SpectacularSwaggerView.as_view(url_name="schema"), "docs"),
+    *api_path("health", HealthApi.as_view(), "health"),
+    path("", include("lessons.urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+]

@@ -1,0 +1,119 @@
+"""Lessons learned: known resolutions of error patterns, their proposals and curation history."""
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Now
+
+# The prior effectiveness of a lesson nobody has reported on yet: the mean of a uniform Beta(1, 1),
+# i.e. "no evidence either way". Applications (a later issue) replace it with a measured rate.
+EFFECTIVENESS_PRIOR = 0.5
+
+
+class Lesson(models.Model):
+    """One error pattern and what resolves it (the seed's ``lessons_learned`` row, plus review)."""
+
+    class Status(models.TextChoices):
+        UNVERIFIED = "unverified"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    class Source(models.TextChoices):
+        AGENT = "agent"
+        HUMAN = "human"
+        SEED = "seed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    error_pattern = models.CharField(max_length=200, unique=True)
+    error_type = models.CharField(max_length=100, db_index=True)
+    skill_name = models.CharField(max_length=100, null=True, blank=True, db_index=True)
+    context = models.JSONField(default=dict, blank=True)
+    resolution = models.TextField()
+    resolution_code = models.TextField(null=True, blank=True)
+    occurrences = models.PositiveIntegerField(default=1)
+    last_occurred = models.DateTimeField(db_default=Now())
+    effectiveness = models.FloatField(default=EFFECTIVENESS_PRIOR)
+    created_at = models.DateTimeField(db_default=Now(), editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.UNVERIFIED)
+    source = models.CharField(max_length=5, choices=Source.choices, default=Source.AGENT)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", editable=False,
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        indexes = [
+            # The list endpoint pages by recency; check narrows by type (and skill) then by status.
+            models.Index(fields=["-last_occurred"], name="lesson_recent_idx"),
+            models.Index(fields=["error_type", "status"], name="lesson_type_status_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(effectiveness__gte=0) & models.Q(effectiveness__lte=1),
+                name="lesson_effectiveness_0_1",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.error_pattern
+
+
+class LessonProposal(models.Model):
+    """A resolution an agent sent for a lesson a human already reviewed; kept until curated."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DISMISSED = "dismissed"
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="proposals")
+    resolution = models.TextField()
+    resolution_code = models.TextField(null=True, blank=True)
+    # SHA-256 of resolution and code: resolutions can exceed what a B-tree index entry may hold,
+    # so uniqueness of a pending proposal's text is enforced on this digest.
+    digest = models.CharField(max_length=64)
+    proposed_by = models.CharField(max_length=100, blank=True)
+    # How many times agents sent this same text; a repeated proposal is counted, not duplicated.
+    times_proposed = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.PENDING)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["lesson", "digest"],
+                condition=models.Q(status="pending"),
+                name="one_pending_proposal_per_text",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"proposal for {self.lesson_id}"
+
+
+class LessonCuration(models.Model):
+    """Who changed a lesson's review state or text, when, and what it was before."""
+
+    class Action(models.TextChoices):
+        APPROVE = "approve"
+        REJECT = "reject"
+        EDIT = "edit"
+        ACCEPT_PROPOSAL = "accept_proposal"
+        DISMISS_PROPOSAL = "dismiss_proposal"
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="curations")
+    action = models.CharField(max_length=16, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.user} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,206 @@
+"""Every write to lessons: record-or-increment, proposals, curation and the seeded patterns."""
+import hashlib
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Now
+from django.utils import timezone
+
+from config.api.idempotency import run_idempotent
+
+from .known_patterns import KNOWN_PATTERNS
+from .models import Lesson, LessonCuration, LessonProposal
+
+
+def scrub_text(text):  # TEMP until failures.scrubbing lands
+    from failures.scrubbing import scrub_text as real
+
+    return real(text)
+
+
+def scrub_value(value):  # TEMP
+    from failures.scrubbing import scrub_value as real
+
+    return real(value)
+
+
+def _clean(text: str | None, max_length: int | None = None) -> str | None:
+    """Scrub secrets; a redaction marker may be longer than what it hides, so cut to fit."""
+    if text is None:
+        return None
+    text = scrub_text(text)
+    return text[:max_length] if max_length else text
+
+
+def lesson_record(
+    *,
+    error_pattern: str,
+    error_type: str,
+    resolution: str,
+    skill_name: str | None = None,
+    context: dict | None = None,
+    resolution_code: str | None = None,
+    proposed_by: str = "",
+    event_id: UUID | None = None,
+    payload: dict | None = None,
+) -> tuple[int, dict, bool]:
+    """Record a lesson or count one more occurrence of its pattern; ``(status, body, replayed)``.
+
+    Race-free: the increment is one UPDATE with ``occurrences + 1`` and a losing concurrent INSERT
+    falls back to it, so N calls always add exactly N. A replayed ``event_id`` changes nothing.
+    """
+    fields = {
+        "error_pattern": _clean(error_pattern, 200),
+        "error_type": _clean(error_type, 100),
+        "skill_name": _clean(skill_name, 100),
+        "context": scrub_value(context or {}),
+        "resolution": _clean(resolution),
+        "resolution_code": _clean(resolution_code),
+    }
+    return run_idempotent(
+        operation="lesson_record", event_id=event_id, payload=payload or fields,
+        action=lambda: _record(fields, proposed_by=proposed_by),
+    )
+
+
+def _record(fields: dict, *, proposed_by: str) -> tuple[int, dict]:
+    pattern = fields["error_pattern"]
+    if not _increment(pattern):
+        try:
+            with transaction.atomic():
+                lesson = Lesson.objects.create(**fields, source=Lesson.Source.AGENT)
+            return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
+        except IntegrityError:  # another request created it first: count ours on top
+            _increment(pattern)
+    # The UPDATE above holds the row lock until commit, so this read sees our own count.
+    lesson = Lesson.objects.get(error_pattern=pattern)
+    proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by)
+    body = {"updated": True, "id": str(lesson.id), "occurrences": lesson.occurrences,
+            "status": lesson.status}
+    if proposal is not None:
+        body["proposal_id"] = proposal.id
+    return 200, body
+
+
+def _increment(pattern: str) -> bool:
+    updated = Lesson.objects.filter(error_pattern=pattern).update(
+        occurrences=F("occurrences") + 1, last_occurred=Now()
+    )
+    return updated > 0
+
+
+def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str):
+    """An unreviewed lesson takes the newer text; a reviewed one keeps it as a proposal."""
+    new = (fields["resolution"], fields["resolution_code"])
+    if new == (lesson.resolution, lesson.resolution_code):
+        return None
+    if lesson.status == Lesson.Status.UNVERIFIED:
+        Lesson.objects.filter(pk=lesson.pk).update(resolution=new[0], resolution_code=new[1])
+        lesson.resolution, lesson.resolution_code = new
+        return None
+    return _proposal_upsert(lesson, *new, proposed_by=proposed_by)
+
+
+def _proposal_digest(resolution: str, resolution_code: str | None) -> str:
+    joined = f"{resolution}\x00{resolution_code or ''}"
+    return hashlib.sha256(joined.encode("utf-8")).hexdigest()
+
+
+def _proposal_upsert(lesson, resolution, resolution_code, *, proposed_by) -> LessonProposal:
+    digest = _proposal_digest(resolution, resolution_code)
+    pending = LessonProposal.objects.filter(
+        lesson=lesson, digest=digest, status=LessonProposal.Status.PENDING
+    )
+    if not pending.update(times_proposed=F("times_proposed") + 1):
+        try:
+            with transaction.atomic():
+                return LessonProposal.objects.create(
+                    lesson=lesson, resolution=resolution, resolution_code=resolution_code,
+                    digest=digest, proposed_by=proposed_by,
+                )
+        except IntegrityError:
+            pending.update(times_proposed=F("times_proposed") + 1)
+    return pending.get()
+
+
+# --- curation by humans ---------------------------------------------------------------------------
+
+_CURATED_FIELDS = ("status", "resolution", "resolution_code", "error_type", "skill_name")
+
+
+def _snapshot(lesson: Lesson) -> dict:
+    return {name: getattr(lesson, name) for name in _CURATED_FIELDS}
+
+
+def _curate(lesson: Lesson, *, user, action: str, changes: dict) -> Lesson:
+    with transaction.atomic():
+        lesson = Lesson.objects.select_for_update().get(pk=lesson.pk)
+        before = _snapshot(lesson)
+        for name, value in changes.items():
+            setattr(lesson, name, value)
+        lesson.reviewed_by, lesson.reviewed_at = user, timezone.now()
+        lesson.save()
+        LessonCuration.objects.create(
+            lesson=lesson, action=action, user=user, before=before, after=_snapshot(lesson)
+        )
+    return lesson
+
+
+def lesson_approve(*, lesson: Lesson, user) -> Lesson:
+    """Mark a lesson approved: agents may rely on it, and it ranks first in checks."""
+    return _curate(lesson, user=user, action=LessonCuration.Action.APPROVE,
+                   changes={"status": Lesson.Status.APPROVED})
+
+
+def lesson_reject(*, lesson: Lesson, user) -> Lesson:
+    """Mark a lesson rejected: it never appears in check answers again."""
+    return _curate(lesson, user=user, action=LessonCuration.Action.REJECT,
+                   changes={"status": Lesson.Status.REJECTED})
+
+
+def lesson_edit(*, lesson: Lesson, user, **changes) -> Lesson:
+    """Change a lesson's text or classification, keeping the previous values in its history."""
+    unknown = set(changes) - set(_CURATED_FIELDS)
+    if unknown:
+        raise ValueError(f"cannot edit {', '.join(sorted(unknown))}")
+    changes = {k: _clean(v) if isinstance(v, str) else v for k, v in changes.items()}
+    return _curate(lesson, user=user, action=LessonCuration.Action.EDIT, changes=changes)
+
+
+def proposal_accept(*, proposal: LessonProposal, user) -> Lesson:
+    """Make a proposed resolution the lesson's resolution."""
+    with transaction.atomic():
+        lesson = _curate(proposal.lesson, user=user, action=LessonCuration.Action.ACCEPT_PROPOSAL,
+                         changes={"resolution": proposal.resolution,
+                                  "resolution_code": proposal.resolution_code})
+        LessonProposal.objects.filter(pk=proposal.pk).update(
+            status=LessonProposal.Status.ACCEPTED
+        )
+    return lesson
+
+
+def proposal_dismiss(*, proposal: LessonProposal, user) -> None:
+    """Close a proposal without changing the lesson; the dismissal is kept in its history."""
+    with transaction.atomic():
+        LessonProposal.objects.filter(pk=proposal.pk).update(
+            status=LessonProposal.Status.DISMISSED
+        )
+        LessonCuration.objects.create(
+            lesson=proposal.lesson, action=LessonCuration.Action.DISMISS_PROPOSAL, user=user,
+            before={"proposal": proposal.resolution}, after={},
+        )
+
+
+def lessons_seed() -> int:
+    """Create the known patterns that are missing, approved and marked as seeded; return how many."""
+    created = 0
+    with transaction.atomic():
+        for known in KNOWN_PATTERNS:
+            _, was_created = Lesson.objects.get_or_create(
+                error_pattern=known["error_pattern"],
+                defaults={**known, "status": Lesson.Status.APPROVED,
+                          "source": Lesson.Source.SEED},
+            )
+            created += was_created
+    return created

@@ -1,0 +1,118 @@
+"""Lesson endpoints: record, check, list and fetch. Each view parses, calls one service or selector
+and shapes the answer."""
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
+from config.api.fields import JSONObjectField, SafeCharField
+from config.api.serializers import StrictInputSerializer
+
+from .selectors import lesson_check, lesson_get, lesson_list
+from .serializers import CheckedLessonOutputSerializer, LessonOutputSerializer
+from .services import lesson_record
+
+REPLAY_HEADER = "Idempotent-Replayed"
+
+
+class LessonsApi(APIView):
+    """``GET`` lists lessons (filtered, paged); ``POST`` records one or counts an occurrence."""
+
+    class RecordInput(StrictInputSerializer):
+        error_pattern = SafeCharField(max_length=200)
+        error_type = SafeCharField(max_length=100)
+        resolution = SafeCharField(max_length=20_000)
+        skill_name = SafeCharField(max_length=100, required=False, allow_null=True)
+        context = JSONObjectField(required=False)
+        resolution_code = SafeCharField(
+            max_length=100_000, required=False, allow_null=True, trim_whitespace=False
+        )
+        event_id = serializers.UUIDField(required=False)
+
+    class ListInput(serializers.Serializer):
+        page = serializers.IntegerField(min_value=1, max_value=1_000_000, default=1)
+        per_page = serializers.IntegerField(min_value=1, max_value=100, default=25)
+        error_type = serializers.CharField(required=False)
+        skill_name = serializers.CharField(required=False)
+        status = serializers.ChoiceField(["unverified", "approved", "rejected"], required=False)
+        source = serializers.ChoiceField(["agent", "human", "seed"], required=False)
+        min_effectiveness = serializers.FloatField(required=False, min_value=0, max_value=1)
+        since = serializers.DateTimeField(required=False, help_text="Occurred at or after (ISO 8601).")
+        q = serializers.CharField(required=False, help_text="Text search.")
+
+    @extend_schema(
+        operation_id="lessons_list", parameters=[ListInput],
+        responses={200: inline_serializer("LessonPage", {
+            "lessons": LessonOutputSerializer(many=True), "total": serializers.IntegerField(),
+            "page": serializers.IntegerField(), "per_page": serializers.IntegerField(),
+        }), **error_responses(*READ_ERRORS)},
+    )
+    def get(self, request):
+        paging = self.ListInput(data=request.query_params)
+        paging.is_valid(raise_exception=True)
+        page, per_page = paging.validated_data["page"], paging.validated_data["per_page"]
+        lessons = lesson_list(filters=request.query_params)
+        start = (page - 1) * per_page
+        return Response({
+            "lessons": LessonOutputSerializer(lessons[start:start + per_page], many=True).data,
+            "total": lessons.count(), "page": page, "per_page": per_page,
+        })
+
+    @extend_schema(
+        operation_id="lessons_record", request=RecordInput,
+        responses={
+            201: inline_serializer("LessonCreated", {
+                "created": serializers.BooleanField(), "id": serializers.UUIDField(),
+                "status": serializers.CharField()}),
+            200: inline_serializer("LessonUpdated", {
+                "updated": serializers.BooleanField(), "id": serializers.UUIDField(),
+                "occurrences": serializers.IntegerField(), "status": serializers.CharField(),
+                "proposal_id": serializers.IntegerField(required=False)}),
+            **error_responses(*WRITE_ERRORS),
+        },
+    )
+    def post(self, request):
+        data = self.RecordInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        status, body, replayed = lesson_record(
+            **data.validated_data, proposed_by=request.auth.name, payload=request.data
+        )
+        return Response(body, status=status, headers={REPLAY_HEADER: "true"} if replayed else None)
+
+
+class LessonCheckApi(APIView):
+    """Known resolutions for an error, best first."""
+
+    class Input(serializers.Serializer):
+        error_type = SafeCharField(max_length=100, required=False)
+        skill_name = SafeCharField(max_length=100, required=False)
+        error_message = SafeCharField(max_length=10_000, required=False)
+        limit = serializers.IntegerField(min_value=1, max_value=50, default=5)
+
+    @extend_schema(
+        operation_id="lessons_check", parameters=[Input],
+        responses={200: inline_serializer("LessonCheck", {
+            "lessons": CheckedLessonOutputSerializer(many=True),
+            "has_resolution": serializers.BooleanField(),
+            "has_approved_resolution": serializers.BooleanField(),
+        }), **error_responses(*READ_ERRORS)},
+    )
+    def get(self, request):
+        query = self.Input(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        found = lesson_check(**query.validated_data)
+        return Response({
+            "lessons": CheckedLessonOutputSerializer(found, many=True).data,
+            "has_resolution": bool(found),
+            "has_approved_resolution": any(c.lesson.status == "approved" for c in found),
+        })
+
+
+class LessonDetailApi(APIView):
+    """One lesson."""
+
+    @extend_schema(operation_id="lessons_get",
+                   responses={200: LessonOutputSerializer, **error_responses(401, 404)})
+    def get(self, request, lesson_id):
+        return Response(LessonOutputSerializer(lesson_get(lesson_id=lesson_id)).data)

@@ -1,0 +1,120 @@
+"""The three lesson endpoints as an agent calls them."""
+import uuid
+
+import pytest
+
+from lessons.models import Lesson
+from lessons.services import lessons_seed
+from tests.factories import LessonFactory
+
+URL = "/api/v1/lessons"
+BODY = {"error_pattern": "test_error", "error_type": "test", "resolution": "Do X"}
+
+
+def test_record_answers_as_the_seed(api):
+    created = api.post(URL, BODY, format="json")
+    assert created.status_code == 201
+    assert created.json()["created"] is True
+    assert created.json()["status"] == "unverified"
+    uuid.UUID(created.json()["id"])
+    updated = api.post(URL, BODY, format="json")
+    assert updated.status_code == 200
+    assert updated.json()["updated"] is True and updated.json()["occurrences"] == 2
+
+
+def test_check_answers_as_the_seed_and_says_each_status(api):
+    api.post(URL, BODY, format="json")
+    response = api.get(f"{URL}/check", {"error_type": "test"})
+    assert response.status_code == 200
+    payload = response.json()
+    assert payload["has_resolution"] is True and payload["has_approved_resolution"] is False
+    (lesson,) = payload["lessons"]
+    assert lesson["resolution"] == "Do X" and lesson["status"] == "unverified"
+    assert {"error_pattern", "error_type", "skill_name", "context", "resolution_code",
+            "occurrences", "last_occurred", "effectiveness", "created_at", "source",
+            "match", "match_score"} <= set(lesson)
+
+
+def test_check_with_nothing_known(api):
+    payload = api.get(f"{URL}/check", {"error_type": "nothing"}).json()
+    assert payload == {"lessons": [], "has_resolution": False, "has_approved_resolution": False}
+
+
+def test_check_uses_the_error_message(api):
+    lessons_seed()
+    payload = api.get(f"{URL}/check", {
+        "error_message": "psycopg.OperationalError: connection refused (db connection to 10.0.0.5)",
+    }).json()
+    assert [l["error_pattern"] for l in payload["lessons"]] == ["db_connection_refused"]
+    assert payload["lessons"][0]["status"] == "approved"
+    assert payload["has_approved_resolution"] is True
+
+
+def test_check_stays_within_a_few_queries(api, django_assert_max_num_queries):
+    LessonFactory.create_batch(20)
+    with django_assert_max_num_queries(3):  # key lookup, last-used touch, lessons
+        assert api.get(f"{URL}/check", {"error_type": "timeout"}).status_code == 200
+
+
+def test_list_has_the_seed_shape_and_pages(api):
+    LessonFactory.create_batch(7, error_type="auth")
+    LessonFactory(error_type="timeout")
+    first = api.get(URL, {"per_page": 3, "error_type": "auth"}).json()
+    assert set(first) == {"lessons", "total", "page", "per_page"}
+    assert (first["total"], first["page"], first["per_page"], len(first["lessons"])) == (
+        7, 1, 3, 3)
+    last = api.get(URL, {"per_page": 3, "page": 3, "error_type": "auth"}).json()
+    assert len(last["lessons"]) == 1
+    beyond = api.get(URL, {"per_page": 3, "page": 9}).json()
+    assert beyond["lessons"] == [] and beyond["total"] == 8
+    seen = {l["id"] for p in (1, 2, 3) for l in
+            api.get(URL, {"per_page": 3, "page": p, "error_type": "auth"}).json()["lessons"]}
+    assert len(seen) == 7
+
+
+def test_list_is_most_recent_first(api):
+    old = LessonFactory(error_pattern="old")
+    LessonFactory(error_pattern="new")
+    Lesson.objects.filter(pk=old.pk).update(last_occurred="2020-01-01T00:00:00Z")
+    assert [l["error_pattern"] for l in api.get(URL).json()["lessons"]] == ["new", "old"]
+    assert [l["error_pattern"] for l in
+            api.get(URL, {"since": "2025-01-01T00:00:00Z"}).json()["lessons"]] == ["new"]
+
+
+def test_detail(api):
+    lesson = LessonFactory()
+    assert api.get(f"{URL}/{lesson.pk}").json()["error_pattern"] == lesson.error_pattern
+
+
+def test_replay_returns_the_first_answer(api):
+    body = {**BODY, "event_id": str(uuid.uuid4())}
+    first = api.post(URL, body, format="json")
+    again = api.post(URL, body, format="json")
+    assert again.status_code == first.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Lesson.objects.get().occurrences == 1
+
+
+def test_replay_with_keys_in_another_order_is_still_a_replay(api):
+    event = str(uuid.uuid4())
+    api.post(URL, {**BODY, "event_id": event}, format="json")
+    reordered = {"event_id": event, **dict(reversed(list(BODY.items())))}
+    assert api.post(URL, reordered, format="json")["Idempotent-Replayed"] == "true"
+
+
+def test_same_event_id_with_another_body_is_409(api):
+    event = str(uuid.uuid4())
+    api.post(URL, {**BODY, "event_id": event}, format="json")
+    response = api.post(URL, {**BODY, "resolution": "Do Y", "event_id": event}, format="json")
+    assert response.status_code == 409
+    assert event in response.json()["error"]
+    lesson = Lesson.objects.get()
+    assert (lesson.occurrences, lesson.resolution) == (1, "Do X")
+
+
+@pytest.mark.parametrize("status_filter, expected", [("approved", 1), ("unverified", 1)])
+def test_list_filters_by_status(api, status_filter, expected):
+    LessonFactory(status="approved")
+    LessonFactory()
+    assert api.get(URL, {"status": status_filter}).json()["total"] == expected

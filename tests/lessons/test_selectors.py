@@ -1,0 +1,87 @@
+"""lessons.selectors: what check returns and in which order, and the filtered list."""
+import pytest
+
+from lessons.selectors import lesson_check, lesson_list
+from tests.factories import LessonFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def patterns(found):
+    return [entry.lesson.error_pattern for entry in found]
+
+
+def test_approved_rank_above_unverified_and_rejected_never_appear():
+    LessonFactory(error_pattern="u", error_type="timeout", effectiveness=0.99)
+    LessonFactory(error_pattern="a", error_type="timeout", status="approved", effectiveness=0.1)
+    LessonFactory(error_pattern="r", error_type="timeout", status="rejected")
+    assert patterns(lesson_check(error_type="timeout")) == ["a", "u"]
+
+
+def test_effectiveness_then_occurrences_order_within_a_status():
+    LessonFactory(error_pattern="low", effectiveness=0.2, occurrences=50)
+    LessonFactory(error_pattern="high", effectiveness=0.9)
+    LessonFactory(error_pattern="high-many", effectiveness=0.9, occurrences=7)
+    assert patterns(lesson_check(error_type="timeout")) == ["high-many", "high", "low"]
+
+
+def test_error_message_finds_lessons_by_pattern_across_types():
+    LessonFactory(error_pattern="api_429_rate_limit", error_type="rate_limit")
+    LessonFactory(error_pattern="db_connection_refused", error_type="connection")
+    found = lesson_check(error_message="HTTP 429 from api.openai.com: rate limit reached")
+    assert patterns(found) == ["api_429_rate_limit"]
+    assert found[0].match == "message" and found[0].score == pytest.approx(1.0)
+
+
+def test_error_message_normalises_numbers_and_ids():
+    LessonFactory(error_pattern="Twilio API timeout after <*> seconds")
+    LessonFactory(error_pattern="order 12345 not found in shard 7")
+    found = lesson_check(error_message="Twilio API timeout after 30 seconds (req 8f3a9c2e11)")
+    assert patterns(found) == ["Twilio API timeout after <*> seconds"]
+    found = lesson_check(error_message="order 99812 not found in shard 3")
+    assert patterns(found) == ["order 12345 not found in shard 7"]
+
+
+def test_status_codes_are_not_normalised_away():
+    LessonFactory(error_pattern="http 401 unauthorized", error_type="auth")
+    assert patterns(lesson_check(error_message="HTTP 401 Unauthorized")) == [
+        "http 401 unauthorized"]
+    assert lesson_check(error_message="HTTP 403 Forbidden") == []
+
+
+def test_message_matches_rank_above_type_only_matches():
+    LessonFactory(error_pattern="generic", error_type="timeout", effectiveness=1.0)
+    LessonFactory(error_pattern="litellm_timeout", error_type="timeout", effectiveness=0.1)
+    found = lesson_check(error_type="timeout", error_message="litellm timeout after 600s")
+    assert patterns(found) == ["litellm_timeout", "generic"]
+    assert [entry.match for entry in found] == ["message", "type"]
+
+
+def test_an_unrelated_message_finds_nothing():
+    LessonFactory(error_pattern="db_connection_refused", error_type="connection")
+    assert lesson_check(error_message="KeyError: 'user_id'") == []
+
+
+def test_skill_filter_keeps_generic_lessons_and_prefers_the_skill():
+    LessonFactory(error_pattern="generic", skill_name=None)
+    LessonFactory(error_pattern="mine", skill_name="fetch")
+    LessonFactory(error_pattern="other", skill_name="email")
+    assert patterns(lesson_check(error_type="timeout", skill_name="fetch")) == ["mine", "generic"]
+
+
+def test_limit():
+    LessonFactory.create_batch(8)
+    assert len(lesson_check(error_type="timeout")) == 5
+    assert len(lesson_check(error_type="timeout", limit=7)) == 7
+
+
+def test_list_filters():
+    LessonFactory(error_pattern="a", error_type="auth", status="approved", effectiveness=0.9)
+    LessonFactory(error_pattern="b", error_type="auth", effectiveness=0.3,
+                  resolution="rotate the token")
+    LessonFactory(error_pattern="c", error_type="timeout", skill_name="fetch", effectiveness=0.4)
+    assert sorted(l.error_pattern for l in lesson_list(filters={"error_type": "auth"})) == ["a", "b"]
+    assert [l.error_pattern for l in lesson_list(filters={"status": "approved"})] == ["a"]
+    assert [l.error_pattern for l in lesson_list(filters={"min_effectiveness": "0.5"})] == ["a"]
+    assert [l.error_pattern for l in lesson_list(filters={"q": "TOKEN"})] == ["b"]
+    assert [l.error_pattern for l in lesson_list(filters={"skill_name": "fetch"})] == ["c"]

@@ -1,0 +1,152 @@
+"""lessons.services: record-or-increment, proposals, curation history and the seeded patterns."""
+import uuid
+
+import pytest
+
+from config.api.errors import Conflict
+from lessons.models import Lesson, LessonCuration, LessonProposal
+from lessons.services import (
+    lesson_approve, lesson_edit, lesson_record, lesson_reject, lessons_seed, proposal_accept,
+    proposal_dismiss,
+)
+from tests.factories import LessonFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def record(**overrides):
+    fields = {"error_pattern": "api_429", "error_type": "rate_limit", "resolution": "wait 60s"}
+    return lesson_record(**{**fields, **overrides})
+
+
+def test_first_record_creates_an_unverified_agent_lesson():
+    status, body, replayed = record(skill_name="fetch", context={"provider": "openai"})
+    assert (status, replayed) == (201, False)
+    assert body == {"created": True, "id": body["id"], "status": "unverified"}
+    lesson = Lesson.objects.get(pk=body["id"])
+    assert (lesson.occurrences, lesson.source, lesson.skill_name) == (1, "agent", "fetch")
+    assert lesson.context == {"provider": "openai"}
+
+
+def test_recording_again_counts_an_occurrence():
+    record()
+    first_seen = Lesson.objects.get().last_occurred
+    status, body, _ = record()
+    assert status == 200
+    assert body["updated"] is True and body["occurrences"] == 2
+    lesson = Lesson.objects.get()
+    assert lesson.occurrences == 2 and lesson.last_occurred >= first_seen
+
+
+def test_an_unverified_lesson_takes_the_newer_resolution():
+    record()
+    record(resolution="switch provider")
+    assert Lesson.objects.get().resolution == "switch provider"
+    assert not LessonProposal.objects.exists()
+
+
+def test_an_approved_lesson_keeps_its_text_and_gets_a_proposal():
+    LessonFactory(error_pattern="api_429", resolution="human text", status="approved")
+    _, body, _ = record(resolution="agent text", proposed_by="agent-7")
+    lesson = Lesson.objects.get()
+    assert lesson.resolution == "human text"
+    proposal = LessonProposal.objects.get()
+    assert (proposal.resolution, proposal.proposed_by, proposal.status) == (
+        "agent text", "agent-7", "pending")
+    assert body["proposal_id"] == proposal.id
+
+
+def test_the_same_proposal_is_counted_not_duplicated():
+    LessonFactory(error_pattern="api_429", resolution="human text", status="approved")
+    record(resolution="agent text")
+    record(resolution="agent text")
+    record(resolution="human text")  # the approved text itself is not a proposal
+    assert LessonProposal.objects.get().times_proposed == 2
+    assert Lesson.objects.get().occurrences == 4
+
+
+def test_a_rejected_lesson_is_counted_and_kept_rejected():
+    LessonFactory(error_pattern="api_429", status="rejected")
+    record(resolution="try again")
+    lesson = Lesson.objects.get()
+    assert lesson.status == "rejected" and lesson.occurrences == 2
+    assert LessonProposal.objects.count() == 1
+
+
+def test_secrets_are_scrubbed_before_storage():
+    key = "sk-proj-" + "A1b2C3d4E5f6G7h8" * 3
+    _, body, _ = record(
+        resolution=f"retry with Authorization: Bearer {key}",
+        resolution_code=f"client = OpenAI(api_key='{key}')",
+        context={"password": "hunter2", "url": "https://bob:s3cret@db.internal/x"},
+    )
+    lesson = Lesson.objects.get(pk=body["id"])
+    stored = f"{lesson.resolution} {lesson.resolution_code} {lesson.context}"
+    for secret in (key, "hunter2", "s3cret"):
+        assert secret not in stored
+    assert "REDACTED" in lesson.resolution and "db.internal" in lesson.context["url"]
+
+
+def test_replayed_event_id_returns_the_first_answer_and_changes_nothing():
+    event = uuid.uuid4()
+    first = record(event_id=event)
+    again = record(event_id=event)
+    assert again[:2] == first[:2] and again[2] is True
+    assert Lesson.objects.get().occurrences == 1
+
+
+def test_reused_event_id_with_another_body_is_a_conflict():
+    event = uuid.uuid4()
+    record(event_id=event, payload={"a": 1})
+    with pytest.raises(Conflict):
+        record(event_id=event, payload={"a": 2})
+    assert Lesson.objects.get().occurrences == 1
+
+
+def test_approve_and_reject_keep_who_and_when(admin_user):
+    lesson = LessonFactory()
+    lesson_approve(lesson=lesson, user=admin_user)
+    lesson.refresh_from_db()
+    assert lesson.status == "approved" and lesson.reviewed_by == admin_user
+    assert lesson.reviewed_at is not None
+    lesson_reject(lesson=lesson, user=admin_user)
+    history = list(LessonCuration.objects.order_by("at").values_list("action", "before", "after"))
+    assert [h[0] for h in history] == ["approve", "reject"]
+    assert history[1][1]["status"] == "approved" and history[1][2]["status"] == "rejected"
+
+
+def test_edit_keeps_the_previous_text(admin_user):
+    lesson = LessonFactory(resolution="old")
+    lesson_edit(lesson=lesson, user=admin_user, resolution="new")
+    curation = LessonCuration.objects.get()
+    assert (curation.before["resolution"], curation.after["resolution"]) == ("old", "new")
+    with pytest.raises(ValueError):
+        lesson_edit(lesson=lesson, user=admin_user, occurrences=99)
+
+
+def test_accepting_a_proposal_replaces_the_resolution(admin_user):
+    LessonFactory(error_pattern="api_429", resolution="old", status="approved")
+    record(resolution="better")
+    proposal = LessonProposal.objects.get()
+    proposal_accept(proposal=proposal, user=admin_user)
+    assert Lesson.objects.get().resolution == "better"
+    proposal.refresh_from_db()
+    assert proposal.status == "accepted"
+    assert LessonCuration.objects.get().action == "accept_proposal"
+
+
+def test_dismissing_a_proposal_leaves_the_lesson(admin_user):
+    LessonFactory(error_pattern="api_429", resolution="old", status="approved")
+    record(resolution="worse")
+    proposal_dismiss(proposal=LessonProposal.objects.get(), user=admin_user)
+    assert Lesson.objects.get().resolution == "old"
+    assert LessonProposal.objects.get().status == "dismissed"
+
+
+def test_seed_is_idempotent_and_approved():
+    assert lessons_seed() == 5
+    assert lessons_seed() == 0
+    seeded = Lesson.objects.all()
+    assert seeded.count() == 5
+    assert {l.status for l in seeded} == {"approved"} and {l.source for l in seeded} == {"seed"}
+    assert Lesson.objects.get(error_pattern="api_429_rate_limit").error_type == "rate_limit"
