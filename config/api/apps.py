@@ -8,3 +8,6 @@ class ApiConfig(AppConfig):
     label = "api"
     verbose_name = "API access"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import schema  # noqa: F401  registers the bearer scheme with drf-spectacular

@@ -50,3 +50,10 @@ def test_unknown_lesson_is_404_in_the_error_shape(api):
 
 def test_health_needs_no_key(anon_api):
     assert anon_api.get("/api/v1/health").json() == {"status": "ok"}
+
+
+def test_schema_generates_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
+    assert "/api/v1/lessons/check" in (tmp_path / "s.yml").read_text()

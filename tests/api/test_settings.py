@@ -1,0 +1,65 @@
+"""Settings from the environment: embedded defaults, the switches, and production's refusals."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PRINT_SETTINGS = (
+    "import django, json; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({'db': s.DATABASES['default']['ENGINE'], "
+    "'name': str(s.DATABASES['default']['NAME']), 'cache': s.CACHES['default']['BACKEND'], "
+    "'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG}))"
+)
+
+
+def run(code_or_args, env_overrides: dict, tmp_path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "SECRET_KEY", "CI"}}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "HINDSIGHT_VAR_DIR": str(tmp_path)})
+    env.update(env_overrides)
+    args = code_or_args if isinstance(code_or_args, list) else ["-c", code_or_args]
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_with_nothing_set_it_runs_embedded(tmp_path):
+    done = run(PRINT_SETTINGS, {}, tmp_path)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["db"] == "django.db.backends.sqlite3"
+    assert found["name"] == str(tmp_path / "hindsight.sqlite3")
+    assert found["cache"].endswith("LocMemCache")
+    assert found["eager"] is True and found["debug"] is False
+
+
+def test_database_and_redis_urls_switch_backends(tmp_path):
+    done = run(PRINT_SETTINGS, {"DATABASE_URL": "postgres://u@db.example:5432/hs",
+                                "REDIS_URL": "redis://cache.example:6379/2"}, tmp_path)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["db"] == "django.db.backends.postgresql" and found["name"] == "hs"
+    assert found["cache"] == "config.cache.ResilientRedisCache"
+    assert found["eager"] is False and found["broker"] == "redis://cache.example:6379/2"
+
+
+def test_production_refuses_to_start_without_a_secret_key(tmp_path):
+    done = run(PRINT_SETTINGS, {"DJANGO_ENV": "production",
+                                "DJANGO_ALLOWED_HOSTS": "hindsight.example"}, tmp_path)
+    assert done.returncode != 0
+    assert "SECRET_KEY must be set" in done.stderr
+
+
+def test_production_passes_the_deploy_check_without_warnings(tmp_path):
+    done = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], {
+        "DJANGO_ENV": "production", "DJANGO_ALLOWED_HOSTS": "hindsight.example",
+        "SECRET_KEY": "k3y-" + "x7Yq9" * 12,
+    }, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues" in done.stdout
+
+
+def test_a_misspelt_boolean_is_an_error(tmp_path):
+    done = run(PRINT_SETTINGS, {"DJANGO_DEBUG": "maybe"}, tmp_path)
+    assert done.returncode != 0 and "DJANGO_DEBUG must be true or false" in done.stderr

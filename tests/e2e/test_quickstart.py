@@ -1,0 +1,98 @@
+"""The README's quick start, as a newcomer types it: ``make run``, create a key, curl the API.
+
+Runs the real ``make run`` in embedded mode (SQLite in a temporary var/ folder, no Redis) on a
+spare port, then talks to it over HTTP.
+"""
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def call(method: str, url: str, key: str | None = None, body: dict | None = None):
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.fixture
+def embedded(tmp_path):
+    """``make run`` on a spare port with a fresh var/ folder; yields (base url, env, output)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update({"HINDSIGHT_VAR_DIR": str(tmp_path), "PYTHON": sys.executable})
+    log = tmp_path / "run.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, env=env,
+                                  stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if call("GET", f"{base}/api/v1/health")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            pytest.fail(f"make run did not answer:\n{log.read_text()}")
+        yield base, env, log
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def test_make_run_then_curl_the_lesson_endpoints(embedded):
+    base, env, log = embedded
+    output = log.read_text()
+    assert "Created the admin login" in output
+    assert re.search(r"password: \S+", output)
+    assert (Path(env["HINDSIGHT_VAR_DIR"]) / "hindsight.sqlite3").exists()
+
+    created = subprocess.run(
+        [sys.executable, "manage.py", "apikey", "create", "my-agent", "--scope", "write"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    )
+    key = created.stdout.strip().splitlines()[-1]
+
+    assert call("GET", f"{base}/api/v1/lessons")[0] == 401
+    status, body = call("POST", f"{base}/api/v1/lessons", key,
+                        {"error_pattern": "test_error", "error_type": "test", "resolution": "Do X"})
+    assert status == 201 and body["created"] is True
+    status, body = call("GET", f"{base}/api/v1/lessons/check?error_type=test", key)
+    assert status == 200 and body["has_resolution"] is True
+    status, body = call("GET", f"{base}/api/v1/lessons?page=1&per_page=10", key)
+    assert status == 200 and body["total"] == 6  # five known patterns, loaded by make run, + ours
+    assert {l["status"] for l in body["lessons"] if l["source"] == "seed"} == {"approved"}
+
+
+def test_second_make_run_keeps_the_admin_and_patterns(embedded, tmp_path):
+    base, env, _log = embedded
+    again = subprocess.run(["make", "migrate"], cwd=ROOT, env=env, capture_output=True,
+                           text=True, check=True)
+    assert "An admin login exists already" in again.stdout
+    assert "0 created" in again.stdout
