@@ -8,21 +8,10 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from config.api.idempotency import run_idempotent
+from failures.scrubbing import scrub_text, scrub_value
 
 from .known_patterns import KNOWN_PATTERNS
 from .models import Lesson, LessonCuration, LessonProposal
-
-
-def scrub_text(text):  # TEMP until failures.scrubbing lands
-    from failures.scrubbing import scrub_text as real
-
-    return real(text)
-
-
-def scrub_value(value):  # TEMP
-    from failures.scrubbing import scrub_value as real
-
-    return real(value)
 
 
 def _clean(text: str | None, max_length: int | None = None) -> str | None:

@@ -25,14 +25,14 @@ UPPER_B32 = string.ascii_uppercase + "234567"
 def fake(alphabet: str, length: int, seed: str) -> str:
     """Random-looking string of the given alphabet, stable across runs."""
     rng = random.Random(seed)
-    while True:
+    classes = [cls for cls in (str.isdigit, str.isupper, str.islower) if any(cls(c) for c in alphabet)]
+    for _ in range(1000):
         out = "".join(rng.choice(alphabet) for _ in range(length))
-        # Real keys of these lengths always mix classes; make sure the fakes
-        # do too, so they are fair stand-ins.
-        if alphabet is UPPER_B32 or (
-            any(c.isdigit() for c in out) and any(c.isupper() for c in out) and any(c.islower() for c in out)
-        ):
+        # Real random keys of these lengths contain every character class of
+        # their alphabet; make sure the fakes do too, so they are fair.
+        if all(any(cls(c) for c in out) for cls in classes):
             return out
+    raise AssertionError(f"could not generate a fake for seed {seed!r}")
 
 
 def b64url(data: str) -> str:
@@ -160,6 +160,16 @@ SECRETS = [
     ("cookie_header", "Cookie: sessionid=9a8b7c6d5e; csrftoken=Zx81Qw",
      "Cookie: [REDACTED:cookie]", "9a8b7c6d5e"),
     ("yaml_plain_word_password", "password: letmein", "password: [REDACTED:password]", "letmein"),
+    ("set_cookie_header", "Set-Cookie: sid=Qm9vNzY1; Path=/; HttpOnly",
+     "Set-Cookie: [REDACTED:cookie]", "Qm9vNzY1"),
+    ("proxy_authorization", f"Proxy-Authorization: Basic {BASIC}",
+     "Proxy-Authorization: Basic [REDACTED:authorization]", BASIC),
+    ("aws_secret_json", f'{{"AccessKeyId": "x", "SecretAccessKey": "{AWS_SECRET}"}}',
+     '{"AccessKeyId": "x", "SecretAccessKey": "[REDACTED:aws_secret_key]"}', AWS_SECRET),
+    ("unterminated_quote", f'log cut: {{"api_key": "{PASSWORD}\nnext line',
+     'log cut: {"api_key": "[REDACTED:api_key]\nnext line', PASSWORD),
+    ("password_in_url_with_at", "amqp://guest:p@ss%word@rabbit:5672/",
+     "amqp://guest:[REDACTED:url_password]@rabbit:5672/", "p@ss%word"),
 ]
 
 # (name, input): must come back unchanged.
@@ -238,6 +248,31 @@ def test_surrounding_text_is_kept_with_several_secrets() -> None:
     text = f"a {GH_PAT} b {AWS_AKIA} c password={PASSWORD} d"
     assert scrub_text(text) == (
         "a [REDACTED:github_token] b [REDACTED:aws_access_key_id] c password=[REDACTED:password] d"
+    )
+
+
+def test_many_secrets_of_different_kinds_in_one_message() -> None:
+    # Earlier rules shorten/lengthen the text before later rules run, so
+    # their anchor positions must be shifted correctly.
+    text = (
+        f"HTTPError 401 headers={{'Authorization': 'Bearer {JWT}'}} "
+        f"db=postgres://app:{PASSWORD}@db:5432/x key={OPENAI_PROJ} password=hunter2 done"
+    )
+    assert scrub_text(text) == (
+        "HTTPError 401 headers={'Authorization': 'Bearer [REDACTED:jwt]'} "
+        "db=postgres://app:[REDACTED:url_password]@db:5432/x key=[REDACTED:openai_key] "
+        "password=[REDACTED:password] done"
+    )
+
+
+def test_non_ascii_text_whose_lowercase_changes_length() -> None:
+    # "İ".lower() is two characters, so trigger positions would be off by
+    # one; the engine must fall back to a plain regex search.
+    text = f"İstanbul İİ worker: token={GH_PAT[:10]}x9Z and {GH_PAT} and password=hunter2"
+    assert len(text.lower()) != len(text)
+    assert scrub_text(text) == (
+        "İstanbul İİ worker: token=[REDACTED:token] and [REDACTED:github_token] "
+        "and password=[REDACTED:password]"
     )
 
 
