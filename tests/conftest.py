@@ -1,8 +1,18 @@
 """Fixtures shared by every test folder: API keys and clients that use them."""
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
 import pytest
 from rest_framework.test import APIClient
 
 from config.api.services import api_key_create
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -38,3 +48,50 @@ def read_api(make_key) -> APIClient:
 def anon_api(db) -> APIClient:
     """A client with no key."""
     return _client(None)
+
+
+@pytest.fixture
+def gunicorn_server(transactional_db, tmp_path):
+    """A real multi-process gunicorn serving the test database; yields its base URL.
+
+    Needs ``transactional_db`` (or ``django_db(transaction=True)``) so that what a test writes is
+    committed and visible to the server's own connections.
+    """
+    from django.db import connection
+
+    db = connection.settings_dict
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": (
+        f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"), "HINDSIGHT_VAR_DIR": str(tmp_path)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", "4", "--threads", "4", "--backlog", "1024", "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=(tmp_path / "gunicorn.log").open("w"),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(f"{base}/api/v1/health", server, tmp_path / "gunicorn.log")
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for(url: str, process: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"server exited early:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail(f"server did not answer within {seconds}s:\n{log.read_text()}")
