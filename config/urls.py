@@ -11,6 +11,7 @@ api_v1 = [
     *api_path("docs", SpectacularSwaggerView.as_view(url_name="schema"), "docs"),
     *api_path("health", HealthApi.as_view(), "health"),
     path("", include("lessons.urls")),
+    path("", include("failures.urls")),
 ]
 
 urlpatterns = [

@@ -41,6 +41,9 @@ class Lesson(models.Model):
         related_name="+", editable=False,
     )
     reviewed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The failure patterns this lesson resolves; check finds lessons through a message's pattern.
+    patterns = models.ManyToManyField("failures.FailurePattern", blank=True,
+                                      related_name="lessons")
 
     class Meta:
         indexes = [

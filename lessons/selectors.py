@@ -4,18 +4,25 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from config.api.errors import InvalidInput
+from config.api.filtering import filter_or_400
+
+from failures.selectors import pattern_of_message
 
 from .filters import LessonFilter
 from .matching import MIN_WORD_SHARE, match_score
 from .models import Lesson
 
 
+# How strongly a lesson matched, best first: linked to the message's pattern, its error_pattern
+# matching the message text, then only the same error type (or no criteria at all).
+MATCH_RANK = {"pattern": 3, "message": 2, "type": 1, "any": 0}
+
+
 @dataclass(frozen=True)
 class CheckedLesson:
     lesson: Lesson
-    match: str  # "message", "type" or "any": why the lesson is in the answer
-    score: float  # how much of its pattern the message matched (0 when no message was given)
+    match: str  # "pattern", "message", "type" or "any": why the lesson is in the answer
+    score: float  # how much of its error_pattern the message matched (1.0 for a pattern link)
 
     def __getattr__(self, name):
         # Serializers read the lesson's own fields straight off the entry.
@@ -28,40 +35,47 @@ def lesson_check(
 ) -> list[CheckedLesson]:
     """Known resolutions for an error, best first; rejected lessons never appear.
 
-    A lesson qualifies by its error type, or by its pattern matching the message. Ranking:
-    approved before unverified, then how well the message matched, then the skill's own lessons
-    before generic ones, then effectiveness, occurrences and recency.
+    A lesson qualifies when it is linked to the message's failure pattern, when its
+    error_pattern matches the message (as a template, phrase or slug), or by its error type.
+    Ranking: approved before unverified, then the strength of the match, then the skill's own
+    lessons before generic ones, then effectiveness, occurrences and recency.
     """
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
-    if error_type and not error_message:
-        candidates = candidates.filter(error_type=error_type)
-    checked = []
-    for lesson in candidates:
-        entry = _qualify(lesson, error_type=error_type, error_message=error_message)
-        if entry is not None:
-            checked.append(entry)
-    checked.sort(key=lambda c: _rank(c, skill_name), reverse=True)
-    return checked[:limit]
-
-
-def _qualify(lesson: Lesson, *, error_type, error_message) -> CheckedLesson | None:
     if not error_message:
-        return CheckedLesson(lesson, "type" if error_type else "any", 0.0)
-    score = match_score(lesson.error_pattern, error_message)
-    if score >= MIN_WORD_SHARE:
-        return CheckedLesson(lesson, "message", score)
-    if error_type and lesson.error_type == error_type:
-        return CheckedLesson(lesson, "type", score)
-    return None
+        if error_type:
+            candidates = candidates.filter(error_type=error_type)
+        found = [CheckedLesson(l, "type" if error_type else "any", 0.0) for l in candidates]
+    else:
+        found = _by_message(candidates, error_type=error_type, error_message=error_message)
+    found.sort(key=lambda c: _rank(c, skill_name), reverse=True)
+    return found[:limit]
+
+
+def _by_message(candidates, *, error_type, error_message) -> list[CheckedLesson]:
+    pattern = pattern_of_message(message=error_message)
+    linked = set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) if pattern else set()
+    # Score every candidate's error_pattern on two narrow columns, then load only the winners.
+    reasons: dict = {}
+    for pk, error_pattern, lesson_type in candidates.values_list("pk", "error_pattern", "error_type"):
+        if pk in linked:
+            reasons[pk] = ("pattern", 1.0)
+            continue
+        score = match_score(error_pattern, error_message)
+        if score >= MIN_WORD_SHARE:
+            reasons[pk] = ("message", score)
+        elif error_type and lesson_type == error_type:
+            reasons[pk] = ("type", score)
+    lessons = Lesson.objects.in_bulk(list(reasons))
+    return [CheckedLesson(lessons[pk], *reason) for pk, reason in reasons.items()]
 
 
 def _rank(entry: CheckedLesson, skill_name: str | None) -> tuple:
     lesson = entry.lesson
     return (
         lesson.status == Lesson.Status.APPROVED,
-        entry.match == "message",
+        MATCH_RANK[entry.match],
         entry.score,
         bool(skill_name) and lesson.skill_name == skill_name,
         lesson.effectiveness,
@@ -72,13 +86,8 @@ def _rank(entry: CheckedLesson, skill_name: str | None) -> tuple:
 
 def lesson_list(*, filters: dict) -> QuerySet[Lesson]:
     """Lessons matching ``filters`` (see LessonFilter), most recently occurred first."""
-    filterset = LessonFilter(filters, queryset=Lesson.objects.all())
-    if not filterset.is_valid():
-        fields = {name: [str(m) for m in messages] for name, messages in filterset.errors.items()}
-        first = next(iter(fields))
-        raise InvalidInput(f"Invalid input in {', '.join(fields)}: {first}: {fields[first][0]}",
-                           fields)
-    return filterset.qs.order_by("-last_occurred", "id")
+    lessons = filter_or_400(LessonFilter, filters, Lesson.objects.all())
+    return lessons.order_by("-last_occurred", "id")
 
 
 def lesson_get(*, lesson_id) -> Lesson:

@@ -20,7 +20,7 @@ class LessonOutputSerializer(serializers.ModelSerializer):
 class CheckedLessonOutputSerializer(LessonOutputSerializer):
     """A lesson in a check answer, with why it is there (reads a selectors.CheckedLesson)."""
 
-    match = serializers.ChoiceField(choices=["message", "type", "any"], read_only=True)
+    match = serializers.ChoiceField(choices=["pattern", "message", "type", "any"], read_only=True)
     match_score = serializers.FloatField(source="score", read_only=True)
 
     class Meta(LessonOutputSerializer.Meta):

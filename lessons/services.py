@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from config.api.idempotency import run_idempotent
 from failures.scrubbing import scrub_text, scrub_value
+from failures.services import pattern_for_message
 
 from .known_patterns import KNOWN_PATTERNS
 from .models import Lesson, LessonCuration, LessonProposal
@@ -31,11 +32,14 @@ def lesson_record(
     context: dict | None = None,
     resolution_code: str | None = None,
     proposed_by: str = "",
+    error_message: str | None = None,
     event_id: UUID | None = None,
     payload: dict | None = None,
 ) -> tuple[int, dict, bool]:
     """Record a lesson or count one more occurrence of its pattern; ``(status, body, replayed)``.
 
+    ``error_message``, a sample of the error, links the lesson to that message's failure
+    pattern, so checks for any message of the same pattern find it.
     Race-free: the increment is one UPDATE with ``occurrences + 1`` and a losing concurrent INSERT
     falls back to it, so N calls always add exactly N. A replayed ``event_id`` changes nothing.
     """
@@ -49,27 +53,36 @@ def lesson_record(
     }
     return run_idempotent(
         operation="lesson_record", event_id=event_id, payload=payload or fields,
-        action=lambda: _record(fields, proposed_by=proposed_by),
+        action=lambda: _record(fields, proposed_by=proposed_by, error_message=error_message),
     )
 
 
-def _record(fields: dict, *, proposed_by: str) -> tuple[int, dict]:
+def _record(fields: dict, *, proposed_by: str, error_message: str | None) -> tuple[int, dict]:
     pattern = fields["error_pattern"]
     if not _increment(pattern):
         try:
             with transaction.atomic():
                 lesson = Lesson.objects.create(**fields, source=Lesson.Source.AGENT)
-            return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
         except IntegrityError:  # another request created it first: count ours on top
             _increment(pattern)
+        else:
+            _link_pattern(lesson, error_message)
+            return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
+    _link_pattern(lesson, error_message)
     proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by)
     body = {"updated": True, "id": str(lesson.id), "occurrences": lesson.occurrences,
             "status": lesson.status}
     if proposal is not None:
         body["proposal_id"] = proposal.id
     return 200, body
+
+
+def _link_pattern(lesson: Lesson, error_message: str | None) -> None:
+    if error_message:
+        lesson.patterns.add(pattern_for_message(message=scrub_text(error_message),
+                                                error_type=lesson.error_type))
 
 
 def _increment(pattern: str) -> bool:

@@ -28,6 +28,10 @@ class LessonsApi(APIView):
         resolution_code = SafeCharField(
             max_length=100_000, required=False, allow_null=True, trim_whitespace=False
         )
+        error_message = SafeCharField(
+            max_length=20_000, required=False, trim_whitespace=False,
+            help_text="A sample error message; links the lesson to its failure pattern.",
+        )
         event_id = serializers.UUIDField(required=False)
 
     class ListInput(serializers.Serializer):

@@ -1,0 +1,43 @@
+"""Answers that combine failures with lessons: the one place (with the boot composer) that
+reads across apps. Recording a failure answers with its pattern, retry advice and the lessons
+that match, so an agent needs one round trip."""
+from uuid import UUID
+
+from config.api.idempotency import run_idempotent
+from lessons.selectors import lesson_check
+from lessons.serializers import CheckedLessonOutputSerializer
+
+from .models import Failure
+from .selectors import retry_advice
+from .services import failure_record
+
+# Lessons returned with a failure; the same default as the check endpoint.
+LESSONS_PER_ANSWER = 5
+
+
+def failure_answer(failure: Failure) -> dict:
+    """The answer to a recorded failure: id, pattern, retry advice, matching lessons."""
+    lessons = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
+                           error_message=failure.error, limit=LESSONS_PER_ANSWER)
+    pattern = failure.pattern
+    return {
+        "id": failure.pk,
+        "status": failure.status,
+        "pattern": {"id": pattern.pk, "fingerprint": pattern.fingerprint,
+                    "template": pattern.template},
+        "retry_advice": retry_advice(pattern=pattern, failure=failure),
+        "lessons": CheckedLessonOutputSerializer(lessons, many=True).data,
+        "has_resolution": bool(lessons),
+    }
+
+
+def failure_report(*, event_id: UUID | None = None, payload: dict | None = None,
+                   **fields) -> tuple[int, dict, bool]:
+    """Record a failure once per event id and answer with what is known about it."""
+    def action():
+        failure = failure_record(**fields)
+        failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE
+        return 201, failure_answer(failure)
+
+    return run_idempotent(operation="failure_record", event_id=event_id,
+                          payload=payload or fields, action=action)

@@ -1,0 +1,105 @@
+"""Failure records (the seed's failure sublayer), the message templates and the patterns they form."""
+from django.db import models
+from django.db.models.functions import Now
+
+
+class FailurePattern(models.Model):
+    """One fault, possibly with many shapes: the merged template of the templates linked to it."""
+
+    fingerprint = models.CharField(max_length=32, unique=True)
+    template = models.TextField()
+    error_type = models.CharField(max_length=100, blank=True)
+    # Number of tokens and the first token of the template: candidates for a cover match (a
+    # pattern whose variables cover a new template) must agree on both, so the write path
+    # looks at a handful of rows instead of every pattern.
+    token_count = models.PositiveIntegerField()
+    head = models.CharField(max_length=200)
+    first_seen = models.DateTimeField(db_default=Now())
+    last_seen = models.DateTimeField(db_default=Now())
+    event_count = models.PositiveBigIntegerField(default=0)
+    agent_count = models.PositiveIntegerField(default=0)
+    task_count = models.PositiveIntegerField(default=0)
+    # Retry history, kept as counters so retry advice is one row read, not a scan of failures:
+    # how many of its failures were later resolved by a success, how many were reported unsafe
+    # to retry, and the latest retry_after an agent reported.
+    resolved_count = models.PositiveBigIntegerField(default=0)
+    unsafe_count = models.PositiveBigIntegerField(default=0)
+    retry_after = models.PositiveIntegerField(null=True, blank=True)
+    # A pattern merged into another stays as an alias, so ids and fingerprints handed out
+    # before the merge still resolve.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="aliases"
+    )
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["token_count", "head"], name="pattern_cover_idx",
+                         condition=models.Q(merged_into__isnull=True)),
+            models.Index(fields=["-last_seen"], name="pattern_recent_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.template[:120]
+
+
+class FailureTemplate(models.Model):
+    """A normalised message shape (``template_of``) and the pattern it belongs to."""
+
+    fingerprint = models.CharField(max_length=32, unique=True)
+    template = models.TextField()
+    pattern = models.ForeignKey(FailurePattern, on_delete=models.CASCADE, related_name="templates")
+    created_at = models.DateTimeField(db_default=Now())
+
+    def __str__(self) -> str:
+        return self.template[:120]
+
+
+class Failure(models.Model):
+    """What an agent tried, why it failed, whether a retry is safe and what it left behind."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RESOLVED = "resolved"
+        ABANDONED = "abandoned"
+
+    occurred_at = models.DateTimeField()  # the seed's "timestamp"
+    recorded_at = models.DateTimeField(db_default=Now())
+    agent = models.CharField(max_length=100)
+    task = models.CharField(max_length=200)
+    task_description = models.TextField(blank=True)
+    task_type = models.CharField(max_length=100, blank=True)
+    skill_name = models.CharField(max_length=100, blank=True)
+    title = models.CharField(max_length=200, blank=True)
+    error = models.TextField()
+    error_type = models.CharField(max_length=100)
+    retry_safe = models.BooleanField(null=True)  # None: unknown
+    retry_after = models.PositiveIntegerField(null=True, blank=True)  # seconds
+    side_effects = models.JSONField(default=list, blank=True)
+    recovery_hint = models.TextField(blank=True)
+    attempt_count = models.PositiveIntegerField(default=1)
+    checkpoint = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    pattern = models.ForeignKey(FailurePattern, on_delete=models.PROTECT, related_name="failures")
+
+    class Meta:
+        indexes = [
+            # Boot: one agent's recent failures, newest first; and its open ones.
+            models.Index(fields=["agent", "-occurred_at"], name="failure_agent_recent_idx"),
+            models.Index(fields=["agent", "task"], name="failure_agent_task_open_idx",
+                         condition=models.Q(status="open")),
+            # Fleet scope and task-type filters.
+            models.Index(fields=["task_type", "-occurred_at"], name="failure_type_recent_idx"),
+            # Per-pattern counts (distinct agents and tasks) and retry history.
+            models.Index(fields=["pattern", "agent"], name="failure_pattern_agent_idx"),
+            models.Index(fields=["pattern", "task"], name="failure_pattern_task_idx"),
+            # The list's keyset pagination.
+            models.Index(fields=["-occurred_at", "-id"], name="failure_recent_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(attempt_count__gte=1),
+                                   name="failure_attempt_count_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.agent}/{self.task}: {self.error[:80]}"

@@ -1,0 +1,89 @@
+"""Reads of failures and patterns: the keyset-paged list, pattern lookup and retry advice."""
+import base64
+import binascii
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+
+from config.api.errors import InvalidInput
+from config.api.filtering import filter_or_400
+
+from .filters import FailureFilter
+from .models import Failure, FailurePattern, FailureTemplate
+from .patterns import fingerprint_of, template_of
+from .services import pattern_live
+
+# A pattern with at least this many failures and not one of them ever resolved by a later
+# success is advised non-retryable: three tries is where "flaky" stops being the likely story.
+NEVER_RECOVERED_MIN = 3
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list
+    next_cursor: str | None
+
+
+def _cursor_encode(failure: Failure) -> str:
+    raw = f"{failure.occurred_at.isoformat()}|{failure.pk}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _cursor_decode(cursor: str) -> tuple[datetime, int]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        moment, pk = raw.split("|")
+        return datetime.fromisoformat(moment), int(pk)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidInput("Invalid input in cursor: not a cursor this API gave out.",
+                           {"cursor": ["Not a cursor this API gave out."]}) from None
+
+
+def failure_list(*, filters, cursor: str | None = None, limit: int = 50) -> Page:
+    """Failures matching ``filters``, newest first, ``limit`` at a time after ``cursor``."""
+    failures = filter_or_400(FailureFilter, filters, Failure.objects.select_related("pattern"))
+    if cursor:
+        moment, pk = _cursor_decode(cursor)
+        failures = failures.filter(Q(occurred_at__lt=moment) | Q(occurred_at=moment, pk__lt=pk))
+    items = list(failures.order_by("-occurred_at", "-id")[: limit + 1])
+    more = len(items) > limit
+    items = items[:limit]
+    return Page(items, _cursor_encode(items[-1]) if more else None)
+
+
+def pattern_of_message(*, message: str) -> FailurePattern | None:
+    """The stored pattern a message belongs to, without creating anything."""
+    known = FailureTemplate.objects.select_related("pattern").filter(
+        fingerprint=fingerprint_of(template_of(message))).first()
+    return pattern_live(known.pattern) if known else None
+
+
+def retry_advice(*, pattern: FailurePattern, failure: Failure | None = None) -> dict:
+    """Whether to retry a failure of this pattern, after how long, and why.
+
+    The agent's own word for this failure comes first; then the pattern's history: any report
+    of "unsafe to retry", or a pattern that never recovered in NEVER_RECOVERED_MIN tries.
+    """
+    after = (failure.retry_after if failure and failure.retry_after else None) or pattern.retry_after
+    if failure is not None and failure.retry_safe is False:
+        return _advice(False, None, "the agent reported this failure as unsafe to retry")
+    if pattern.unsafe_count:
+        return _advice(False, None, f"reported unsafe to retry {pattern.unsafe_count} time(s)")
+    if pattern.event_count >= NEVER_RECOVERED_MIN and not pattern.resolved_count:
+        return _advice(False, None, f"never succeeded after a retry ({pattern.event_count} "
+                                    "failures, none recovered)")
+    if pattern.resolved_count:
+        return _advice(True, after, f"recovered after a retry {pattern.resolved_count} time(s)")
+    if failure is not None and failure.retry_safe:
+        return _advice(True, after, "the agent reported this failure as safe to retry")
+    return _advice(None, after, "no history yet")
+
+
+def _advice(retryable: bool | None, after: int | None, reason: str) -> dict:
+    return {"retryable": retryable, "after_seconds": after, "reason": reason}
+
+
+def patterns_recent(*, limit: int = 50) -> QuerySet[FailurePattern]:
+    """Current (unmerged) patterns, most recently seen first."""
+    return FailurePattern.objects.filter(merged_into__isnull=True).order_by("-last_seen")[:limit]

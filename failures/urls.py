@@ -1,0 +1,9 @@
+"""Failure routes under /api/v1/."""
+from config.api.routing import api_path
+
+from .views import FailuresApi, FailuresResolveApi
+
+urlpatterns = [
+    *api_path("failures", FailuresApi.as_view(), "failures"),
+    *api_path("failures/resolve", FailuresResolveApi.as_view(), "failures-resolve"),
+]

@@ -1,0 +1,102 @@
+"""failures.services: recording under a pattern, counting, resolving."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from failures.models import Failure, FailurePattern, FailureTemplate
+from failures.services import failure_record, failures_resolve, pattern_for_message
+
+pytestmark = pytest.mark.django_db
+
+
+def record(**overrides):
+    fields = {"agent": "a1", "task": "sync", "error": "connection refused to 10.0.0.5:5432",
+              "error_type": "connection"}
+    return failure_record(**{**fields, **overrides})
+
+
+def test_messages_of_one_shape_share_a_pattern():
+    first = record()
+    second = record(error="connection refused to 10.9.8.7:6543", agent="a2", task="other")
+    assert first.pattern_id == second.pattern_id
+    pattern = FailurePattern.objects.get()
+    assert pattern.template == "connection refused to <*>"
+    assert (pattern.event_count, pattern.agent_count, pattern.task_count) == (2, 2, 2)
+    assert FailureTemplate.objects.count() == 1
+
+
+@pytest.mark.parametrize("a, b", [
+    ("connection refused to 10.0.0.5:5432", "connection reset by 10.0.0.5:5432"),
+    ("HTTP 401 Unauthorized from api.example.com", "HTTP 403 Forbidden from api.example.com"),
+    ("KeyError: 'user_id'", "KeyError: 'email'"),
+    ('duplicate key value violates unique constraint "users_email_key"',
+     'duplicate key value violates unique constraint "orders_pkey"'),
+])
+def test_faults_an_agent_must_treat_differently_get_different_patterns(a, b):
+    assert record(error=a).pattern_id != record(error=b).pattern_id
+
+
+def test_counts_do_not_double_count_known_agents_and_tasks():
+    record()
+    record()
+    pattern = FailurePattern.objects.get()
+    assert (pattern.event_count, pattern.agent_count, pattern.task_count) == (2, 1, 1)
+
+
+def test_first_and_last_seen_follow_the_failure_times():
+    now = timezone.now()
+    record(occurred_at=now - timedelta(days=2))
+    record(occurred_at=now - timedelta(days=5))
+    record(occurred_at=now - timedelta(days=1))
+    pattern = FailurePattern.objects.get()
+    assert pattern.first_seen == now - timedelta(days=5)
+    assert pattern.last_seen == now - timedelta(days=1)
+
+
+def test_a_wider_pattern_covers_a_new_shape():
+    pattern = pattern_for_message(message="job nightly failed on worker <*>")
+    FailurePattern.objects.filter(pk=pattern.pk).update(template="job <*> failed on worker <*>",
+                                                        head="job")
+    assert pattern_for_message(message="job weekly failed on worker 7").pk == pattern.pk
+
+
+def test_merged_patterns_resolve_to_the_survivor():
+    old = record(error="disk full on /dev/sda1").pattern
+    new = record(error="quota exceeded for bucket 'logs'").pattern
+    FailurePattern.objects.filter(pk=old.pk).update(merged_into=new)
+    assert record(error="disk full on /dev/sdb2").pattern_id == new.pk
+
+
+def test_secrets_in_failures_are_scrubbed():
+    failure = record(
+        error="401 from https://svc:hunter2@api.example.com with Bearer sk-ant-api03-" + "x" * 90,
+        checkpoint={"cursor": 48, "api_key": "abc123def456"},
+        side_effects=["wrote token=ghp_" + "a" * 36],
+        recovery_hint="set password=swordfish and retry",
+    )
+    stored = str([failure.error, failure.checkpoint, failure.side_effects, failure.recovery_hint])
+    for secret in ("hunter2", "sk-ant-api03", "abc123def456", "ghp_", "swordfish"):
+        assert secret not in stored
+    assert failure.checkpoint["cursor"] == 48
+
+
+def test_resolve_closes_only_that_agents_open_failures_of_the_task():
+    record()
+    record()
+    record(agent="a2")
+    record(task="other")
+    assert failures_resolve(agent="a1", task="sync") == 2
+    assert Failure.objects.filter(status="resolved").count() == 2
+    assert Failure.objects.filter(status="open").count() == 2
+    assert FailurePattern.objects.get().resolved_count == 2
+    assert failures_resolve(agent="a1", task="sync") == 0
+
+
+def test_abandon():
+    record()
+    assert failures_resolve(agent="a1", task="sync", status="abandoned") == 1
+    assert Failure.objects.get().status == "abandoned"
+    assert FailurePattern.objects.get().resolved_count == 0
+    with pytest.raises(ValueError):
+        failures_resolve(agent="a1", task="sync", status="open")
