@@ -12,7 +12,7 @@ from config.api.filtering import filter_or_400
 from .filters import FailureFilter
 from .models import Failure, FailurePattern, FailureTemplate
 from .patterns import fingerprint_of, template_of
-from .services import pattern_live
+from .services import pattern_covering, pattern_live
 
 # A pattern with at least this many failures and not one of them ever resolved by a later
 # success is advised non-retryable: three tries is where "flaky" stops being the likely story.
@@ -53,10 +53,12 @@ def failure_list(*, filters, cursor: str | None = None, limit: int = 50) -> Page
 
 
 def pattern_of_message(*, message: str) -> FailurePattern | None:
-    """The stored pattern a message belongs to, without creating anything."""
+    """The stored pattern a message belongs to (its template's, or one covering it), if any;
+    creates nothing."""
+    template = template_of(message)
     known = FailureTemplate.objects.select_related("pattern").filter(
-        fingerprint=fingerprint_of(template_of(message))).first()
-    return pattern_live(known.pattern) if known else None
+        fingerprint=fingerprint_of(template)).first()
+    return pattern_live(known.pattern) if known else pattern_covering(template)
 
 
 def retry_advice(*, pattern: FailurePattern, failure: Failure | None = None) -> dict:

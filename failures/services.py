@@ -42,7 +42,7 @@ def pattern_for_message(*, message: str, error_type: str = "") -> FailurePattern
     found = known.first()
     if found is not None:
         return pattern_live(found.pattern)
-    pattern = _covering_pattern(template) or _pattern_create(template, fingerprint, error_type)
+    pattern = pattern_covering(template) or _pattern_create(template, fingerprint, error_type)
     try:
         with transaction.atomic():
             FailureTemplate.objects.create(fingerprint=fingerprint, template=template,
@@ -52,8 +52,8 @@ def pattern_for_message(*, message: str, error_type: str = "") -> FailurePattern
     return pattern
 
 
-def _covering_pattern(template: str) -> FailurePattern | None:
-    """An existing pattern whose variables already cover this template, if any."""
+def pattern_covering(template: str) -> FailurePattern | None:
+    """An existing live pattern whose variables already cover this template, if any."""
     tokens = split(template)
     candidates = FailurePattern.objects.filter(
         merged_into__isnull=True, token_count=len(tokens),

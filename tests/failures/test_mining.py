@@ -1,0 +1,81 @@
+"""The pattern job: shapes that differ only in a plain word become one pattern."""
+import io
+
+import pytest
+from django.core.management import call_command
+
+from failures.mining import patterns_mine, patterns_recount
+from failures.models import Failure, FailurePattern
+from failures.services import failure_record
+from lessons.services import lesson_record
+from lessons.selectors import lesson_check
+
+pytestmark = pytest.mark.django_db
+
+USERS = ["alice", "bob", "carol", "dave"]
+
+
+def record(user: str, agent: str = "a1"):
+    return failure_record(agent=agent, task=f"login-{user}", error_type="auth",
+                          error=f"session expired for user {user} while syncing mailbox")
+
+
+def test_four_shapes_of_one_fault_merge_into_one_pattern():
+    failures = [record(u, agent=f"a{i}") for i, u in enumerate(USERS)]
+    assert len({f.pattern_id for f in failures}) == 4  # the write path cannot know yet
+    result = patterns_mine()
+    assert result.merged == 3
+    live = FailurePattern.objects.filter(merged_into__isnull=True)
+    (pattern,) = live
+    assert pattern.template == "session expired for user <*> while syncing mailbox"
+    assert Failure.objects.filter(pattern=pattern).count() == 4
+    assert (pattern.event_count, pattern.agent_count, pattern.task_count) == (4, 4, 4)
+    # A fifth user is now covered on the write path, and old ids resolve through aliases.
+    assert record("erin").pattern_id == pattern.pk
+    assert FailurePattern.objects.filter(merged_into=pattern).count() == 3
+
+
+def test_lessons_follow_the_merge():
+    for user in USERS[:3]:
+        record(user)
+    lesson_record(error_pattern="expired_session", error_type="auth", resolution="re-login",
+                  error_message="session expired for user alice while syncing mailbox")
+    record(USERS[3])
+    patterns_mine()
+    found = lesson_check(error_message="session expired for user zed while syncing mailbox")
+    assert [(c.lesson.error_pattern, c.match) for c in found] == [("expired_session", "pattern")]
+
+
+def test_distinct_faults_are_not_merged():
+    for error in ["connection refused by db-1 while syncing mailbox now",
+                  "connection reset by db-1 while syncing mailbox now",
+                  "connection timeout by db-1 while syncing mailbox now",
+                  "connection closed by db-1 while syncing mailbox now"]:
+        failure_record(agent="a", task="t", error=error)
+    assert patterns_mine().merged == 0
+    assert FailurePattern.objects.filter(merged_into__isnull=True).count() == 4
+
+
+def test_mining_twice_changes_nothing_more():
+    for user in USERS:
+        record(user)
+    patterns_mine()
+    again = patterns_mine()
+    assert (again.merged, again.widened) == (0, 0)
+
+
+def test_recount_corrects_drifted_counters():
+    record("alice")
+    record("alice", agent="a2")
+    FailurePattern.objects.update(event_count=99, agent_count=0, task_count=7)
+    assert patterns_recount() == 1
+    pattern = FailurePattern.objects.get()
+    assert (pattern.event_count, pattern.agent_count, pattern.task_count) == (2, 2, 1)
+
+
+def test_command():
+    for user in USERS:
+        record(user)
+    out = io.StringIO()
+    call_command("mine_patterns", stdout=out)
+    assert "3 pattern(s) merged" in out.getvalue()
