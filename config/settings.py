@@ -217,6 +217,11 @@ HINDSIGHT_MAX_BODY_BYTES = env_int("HINDSIGHT_MAX_BODY_BYTES", 1024 * 1024)
 HINDSIGHT_MAX_JSON_DEPTH = 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = HINDSIGHT_MAX_BODY_BYTES
 
+# The boot briefing: how far back "recent" reaches, and after how many failures of one task
+# with one pattern (and no success since) the task is to be skipped.
+HINDSIGHT_BOOT_WINDOW_HOURS = env_int("HINDSIGHT_BOOT_WINDOW_HOURS", 24)
+HINDSIGHT_SKIP_AFTER = env_int("HINDSIGHT_SKIP_AFTER", 3)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["config.api.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["config.api.permissions.HasScopeForMethod"],
