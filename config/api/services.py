@@ -1,11 +1,12 @@
-"""Writes of the API frame: creating and revoking keys."""
+"""Writes of the API frame: creating and revoking keys, pruning remembered answers."""
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
 from .keys import SHOWN_CHARS, key_digest, key_generate
-from .models import ApiKey
+from .models import ApiKey, IdempotencyRecord
 
 
 @dataclass(frozen=True)
@@ -32,3 +33,23 @@ def api_key_revoke(*, key: ApiKey) -> ApiKey:
     ApiKey.objects.filter(pk=key.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
     key.refresh_from_db()
     return key
+
+
+# Rows deleted per statement when pruning: small enough that no statement holds locks for long.
+PRUNE_BATCH = 5_000
+
+
+def idempotency_prune(*, older_than_days: int) -> int:
+    """Forget the answers of writes older than ``older_than_days``; return how many.
+
+    A client retrying a write after that long would record it again, so keep this longer than
+    any client's spool or retry horizon.
+    """
+    cutoff = timezone.now() - timedelta(days=older_than_days)
+    deleted = 0
+    while True:
+        batch = list(IdempotencyRecord.objects.filter(created_at__lt=cutoff)
+                     .values_list("pk", flat=True)[:PRUNE_BATCH])
+        if not batch:
+            return deleted
+        deleted += IdempotencyRecord.objects.filter(pk__in=batch).delete()[0]
