@@ -244,6 +244,12 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "PREPROCESSING_HOOKS": ["config.api.schema.drop_slash_variants"],
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several fields are called "status" with different choices; name each set explicitly.
+    "ENUM_NAME_OVERRIDES": {
+        "LessonStatusEnum": "lessons.models.Lesson.Status",
+        "FailureStatusEnum": "failures.models.Failure.Status",
+        "ClosingStatusEnum": ["resolved", "abandoned"],
+    },
 }
 
 # --- production hardening -----------------------------------------------------------------------

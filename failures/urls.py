@@ -1,9 +1,11 @@
 """Failure routes under /api/v1/."""
 from config.api.routing import api_path
 
+from .boot_views import BootApi
 from .views import FailuresApi, FailuresResolveApi
 
 urlpatterns = [
     *api_path("failures", FailuresApi.as_view(), "failures"),
     *api_path("failures/resolve", FailuresResolveApi.as_view(), "failures-resolve"),
+    *api_path("boot", BootApi.as_view(), "boot"),
 ]

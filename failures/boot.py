@@ -1,0 +1,300 @@
+"""The boot briefing: what an agent should know when it starts, in one bounded read.
+
+The composer is the one place that reads across apps (approved lessons come from ``lessons``).
+Only OPEN failures count towards skip, resume, hints, loops and retry advice: a success of a
+task (``failures_resolve``) closes its open failures, so a task's open failures are exactly its
+failures since its last success; abandoned ones are given up on and ignored.
+
+Every query has a limit (see the caps below) and rides an index on Failure:
+
+* recent failures: ``(agent, -occurred_at)``, within the window, newest RECENT_CAP;
+* open failures: the partial ``(agent, task) WHERE status='open'`` (an agent's open set stays
+  small while it resolves what succeeds), newest OPEN_CAP; skip, resume, hints, loops and
+  retry advice are all derived from these rows in Python;
+* fleet: ``(task_type, -occurred_at)``, newest FLEET_PER_TYPE per task type, within the window.
+
+Queries per briefing: 2, plus 1 for pattern-linked lessons, at most 4 per ``lesson_check`` call
+(LESSON_CHECKS_CAP calls) and 1 for the fleet (one per task type where the database cannot
+limit the parts of a UNION, i.e. SQLite): 8 at most on PostgreSQL, whatever the history size.
+"""
+from collections import Counter
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import connection
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from lessons.models import Lesson
+from lessons.selectors import lesson_check
+
+from .loops import loop_detect
+from .models import Failure, FailurePattern
+from .selectors import retry_advice
+
+# Defaults when neither the request nor the settings say: a day of history, and three failures
+# of one task with one pattern before it is skipped (the seed's "N times with the same error").
+DEFAULT_WINDOW_HOURS = 24
+DEFAULT_SKIP_AFTER = 3
+
+# Caps. A briefing is pasted into a prompt and must answer in milliseconds, so every list is short.
+RECENT_CAP = 20  # recent failures listed
+OPEN_CAP = 100  # newest open failures read; older open ones do not reach the briefing
+OPEN_TASKS_CAP = 20  # open tasks (newest first) that get skip, resume, hints, loops and advice
+HINTS_PER_TASK = 3  # distinct recovery hints per task, newest first
+LESSONS_PER_TASK = 3  # approved lessons per task, best first
+LINKED_LESSONS_CAP = 200  # pattern-lesson links read, most effective first
+# lesson_check scores every lesson in Python (milliseconds with hundreds of lessons), so it
+# runs for the newest open task that no approved lesson is linked to, and no other.
+LESSON_CHECKS_CAP = 1
+FLEET_TYPES_CAP = 5  # task types looked up across the fleet
+FLEET_PER_TYPE = 50  # other agents' newest failures read per task type
+FLEET_CAP = 10  # fleet patterns listed, most agents first
+ERROR_CHARS = 500  # error text in compact entries; the full text is in /failures
+
+# skip_until = last failure + a cooldown: SKIP_COOLDOWN at the threshold, doubling with every
+# further failure, at most SKIP_COOLDOWN_MAX; longer when the retry_after agents reported is.
+SKIP_COOLDOWN = timedelta(minutes=30)
+SKIP_COOLDOWN_MAX = timedelta(hours=24)
+_MAX_DOUBLINGS = 6  # 30 min * 2**6 = 32 h, already past the cap; keeps the power small
+
+
+def skip_until(*, last_failed_at: datetime, failures: int, skip_after: int,
+               retry_after: int | None = None) -> datetime:
+    """When a task skipped after ``failures`` failures may be tried again."""
+    doublings = min(max(failures - skip_after, 0), _MAX_DOUBLINGS)
+    cooldown = min(SKIP_COOLDOWN * 2 ** doublings, SKIP_COOLDOWN_MAX)
+    return last_failed_at + max(cooldown, timedelta(seconds=retry_after or 0))
+
+
+def boot_context_build(*, agent: str, task_type: str | None = None, scope: str = "agent",
+                       window_hours: int | None = None, skip_after: int | None = None,
+                       now: datetime | None = None) -> dict:
+    """The briefing for ``agent``: skip, resume, hints, loops, retry advice, recent failures and,
+    with ``scope="fleet"``, other agents' failures in the same task types."""
+    if scope not in ("agent", "fleet"):
+        raise ValueError("scope must be agent or fleet")
+    now = now or timezone.now()
+    window_hours = window_hours or getattr(settings, "HINDSIGHT_BOOT_WINDOW_HOURS",
+                                           DEFAULT_WINDOW_HOURS)
+    skip_after = skip_after or getattr(settings, "HINDSIGHT_SKIP_AFTER", DEFAULT_SKIP_AFTER)
+    since = now - timedelta(hours=window_hours)
+    recent = _recent(agent, task_type, since, now)
+    tasks = _open_tasks(agent, task_type)
+    types = [task_type] if task_type else _task_types(recent, tasks)
+    fleet = _fleet(agent, types, since, now) if scope == "fleet" else None
+    return {
+        "agent": agent, "task_type": task_type, "scope": scope, "generated_at": now,
+        "window_hours": window_hours, "skip_after": skip_after,
+        "skip": _skips(tasks, skip_after, now), "resume": _resumes(tasks),
+        "hints": _hints(tasks), "loops": _loops(tasks, skip_after),
+        "retry_advice": _advice(tasks), "recent_failures": [_compact(f) for f in recent],
+        "fleet": fleet,
+    }
+
+
+def _live(failure: Failure) -> FailurePattern:
+    """The failure's pattern, or what it was merged into (one hop, already joined)."""
+    return failure.pattern.merged_into or failure.pattern
+
+
+def _ref(pattern: FailurePattern) -> dict:
+    return {"id": pattern.pk, "fingerprint": pattern.fingerprint, "template": pattern.template}
+
+
+def _recent(agent, task_type, since, now) -> list[Failure]:
+    failures = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now)
+    if task_type:
+        failures = failures.filter(task_type=task_type)
+    failures = failures.only("occurred_at", "task", "task_type", "title", "error_type", "error",
+                             "status", "pattern", "retry_safe", "retry_after", "attempt_count")
+    return list(failures.order_by("-occurred_at", "-id")[:RECENT_CAP])
+
+
+# What skip, resume, hints, loops and retry advice read; the rest of a row stays in the database.
+_OPEN_COLUMNS = ("occurred_at", "task", "task_type", "error", "error_type", "skill_name",
+                 "retry_safe", "retry_after", "side_effects", "recovery_hint", "attempt_count",
+                 "checkpoint", "pattern")
+_PATTERN_COLUMNS = ("fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
+                    "retry_after", "merged_into")
+
+
+def _open_tasks(agent, task_type) -> dict[str, list[Failure]]:
+    """The agent's newest open failures grouped by task, tasks and failures newest first."""
+    failures = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
+    if task_type:
+        failures = failures.filter(task_type=task_type)
+    rows = failures.select_related("pattern__merged_into").only(
+        *_OPEN_COLUMNS, *(f"pattern__{name}" for name in _PATTERN_COLUMNS),
+        *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS),
+    ).order_by("-occurred_at", "-id")
+    tasks: dict[str, list[Failure]] = {}
+    for failure in rows[:OPEN_CAP]:
+        if failure.task in tasks or len(tasks) < OPEN_TASKS_CAP:
+            tasks.setdefault(failure.task, []).append(failure)
+    return tasks
+
+
+def _compact(failure: Failure) -> dict:
+    return {
+        "id": failure.pk, "occurred_at": failure.occurred_at, "task": failure.task,
+        "task_type": failure.task_type, "title": failure.title, "error_type": failure.error_type,
+        "error": failure.error[:ERROR_CHARS], "status": failure.status,
+        "pattern_id": failure.pattern_id, "retry_safe": failure.retry_safe,
+        "retry_after": failure.retry_after, "attempt_count": failure.attempt_count,
+    }
+
+
+def _skips(tasks, skip_after, now) -> list[dict]:
+    """Tasks with ``skip_after`` or more open failures of one pattern, still cooling down."""
+    entries = []
+    for task, failures in tasks.items():
+        # Ties go to the newest pattern: Counter keeps first-seen order and rows are newest first.
+        pattern_id, count = Counter(_live(f).pk for f in failures).most_common(1)[0]
+        if count < skip_after:
+            continue
+        last = next(f for f in failures if _live(f).pk == pattern_id)
+        pattern = _live(last)
+        until = skip_until(last_failed_at=last.occurred_at, failures=count, skip_after=skip_after,
+                           retry_after=max(pattern.retry_after or 0, last.retry_after or 0))
+        if until <= now:  # cooled down: one more try is allowed; its failure brings it back
+            continue
+        entries.append({
+            "task": task, "task_type": last.task_type, "pattern": _ref(pattern),
+            "failures": count, "last_failed_at": last.occurred_at, "skip_until": until,
+            "why": f'failed {count} times with "{pattern.template[:120]}" and no success since',
+        })
+    return entries
+
+
+def _resumes(tasks) -> list[dict]:
+    """Per task, the newest open failure that left a checkpoint to resume from."""
+    entries = []
+    for task, failures in tasks.items():
+        failure = next((f for f in failures if f.checkpoint), None)
+        if failure is not None:
+            entries.append({
+                "task": task, "failure_id": failure.pk, "occurred_at": failure.occurred_at,
+                "checkpoint": failure.checkpoint, "side_effects": failure.side_effects,
+                "error": failure.error[:ERROR_CHARS], "attempt_count": failure.attempt_count,
+            })
+    return entries
+
+
+def _loops(tasks, skip_after) -> list[dict]:
+    """Tasks whose failures since their last success end in a loop (see failures.loops)."""
+    entries = []
+    for task, failures in tasks.items():
+        chronological = failures[::-1]
+        loop = loop_detect([_live(f).pk for f in chronological], min_repeat=skip_after)
+        if loop is not None:
+            patterns = {_live(f).pk: _live(f) for f in chronological}
+            entries.append({
+                "task": task, "kind": loop.kind, "length": loop.length,
+                "patterns": [_ref(patterns[pk]) for pk in loop.patterns],
+                "since": chronological[loop.start].occurred_at,
+            })
+    return entries
+
+
+def _advice(tasks) -> list[dict]:
+    """Retry advice for each open task, from its newest failure and that pattern's history."""
+    return [{"task": task, "failure_id": failures[0].pk, "pattern": _ref(_live(failures[0])),
+             **retry_advice(pattern=_live(failures[0]), failure=failures[0])}
+            for task, failures in tasks.items()]
+
+
+def _hints(tasks) -> list[dict]:
+    """Per open task: its distinct recovery hints, newest first, and approved lessons."""
+    lessons = _approved_lessons(tasks)
+    entries = []
+    for task, failures in tasks.items():
+        hints = list(dict.fromkeys(f.recovery_hint.strip() for f in failures
+                                   if f.recovery_hint.strip()))[:HINTS_PER_TASK]
+        if hints or lessons[task]:
+            entries.append({"task": task, "recovery_hints": hints, "lessons": lessons[task]})
+    return entries
+
+
+def _lesson(lesson: Lesson, match: str) -> dict:
+    return {"id": str(lesson.pk), "error_pattern": lesson.error_pattern,
+            "resolution": lesson.resolution, "effectiveness": lesson.effectiveness,
+            "match": match}
+
+
+def _approved_lessons(tasks) -> dict[str, list[dict]]:
+    """Approved lessons per task: linked to its patterns (one query for all tasks); for the
+    newest task(s) with none linked, what ``lesson_check`` finds for its newest failure."""
+    patterns_of = {task: {pk for f in failures for pk in (f.pattern_id, _live(f).pk)}
+                   for task, failures in tasks.items()}
+    linked = _linked_lessons(set().union(*patterns_of.values())) if tasks else {}
+    checked: dict[tuple, list] = {}  # the same type, skill and pattern answer the same lessons
+    found = {}
+    for task, failures in tasks.items():
+        lessons = {lesson.pk: _lesson(lesson, "pattern")
+                   for pk in patterns_of[task] for lesson in linked.get(pk, [])}
+        latest = failures[0]
+        key = (latest.error_type, latest.skill_name, _live(latest).pk)
+        if not lessons and (key in checked or len(checked) < LESSON_CHECKS_CAP):
+            if key not in checked:
+                checked[key] = lesson_check(error_type=latest.error_type,
+                                            skill_name=latest.skill_name or None,
+                                            error_message=latest.error, limit=LESSONS_PER_TASK)
+            for entry in checked[key]:
+                if entry.lesson.status == Lesson.Status.APPROVED:  # never unverified ones
+                    lessons.setdefault(entry.lesson.pk, _lesson(entry.lesson, entry.match))
+        found[task] = list(lessons.values())[:LESSONS_PER_TASK]
+    return found
+
+
+def _linked_lessons(pattern_ids: set[int]) -> dict[int, list[Lesson]]:
+    """Approved lessons linked to each of these patterns, most effective first."""
+    links = Lesson.patterns.through.objects.filter(
+        failurepattern_id__in=pattern_ids, lesson__status=Lesson.Status.APPROVED,
+    ).select_related("lesson").order_by("-lesson__effectiveness", "-lesson__occurrences")
+    linked: dict[int, list[Lesson]] = {}
+    for link in links[:LINKED_LESSONS_CAP]:
+        linked.setdefault(link.failurepattern_id, []).append(link.lesson)
+    return linked
+
+
+def _task_types(recent, tasks) -> list[str]:
+    """This agent's task types, most recently failed first."""
+    failures = [*recent, *(f for failures in tasks.values() for f in failures)]
+    types = dict.fromkeys(f.task_type for f in failures if f.task_type)
+    return list(types)[:FLEET_TYPES_CAP]
+
+
+def _fleet(agent, task_types, since, now) -> list[dict]:
+    """Other agents' recent failures in these task types, aggregated per pattern."""
+    stats: dict[int, dict] = {}
+    rows = sorted(_fleet_rows(agent, task_types, since, now), key=lambda row: row[2], reverse=True)
+    for pattern_id, other, occurred_at, hint, fingerprint, template in rows:  # newest first
+        seen = stats.setdefault(pattern_id, {
+            "pattern": {"id": pattern_id, "fingerprint": fingerprint, "template": template},
+            "agents": set(), "failures": 0, "last_seen": occurred_at, "recovery_hint": ""})
+        seen["agents"].add(other)
+        seen["failures"] += 1
+        seen["recovery_hint"] = seen["recovery_hint"] or hint.strip()  # the newest hint
+    top = sorted(stats.values(), key=lambda seen: (len(seen["agents"]), seen["failures"],
+                                                   seen["last_seen"]), reverse=True)
+    return [{**seen, "agents": len(seen["agents"])} for seen in top[:FLEET_CAP]]
+
+
+def _fleet_rows(agent, task_types, since, now) -> list[tuple]:
+    """(pattern id, agent, occurred_at, recovery_hint, fingerprint, template) of the newest
+    FLEET_PER_TYPE failures of other agents per task type, merged patterns followed one hop:
+    one UNION ALL query, or one query per type where parts of a UNION cannot be limited."""
+    scans = [
+        Failure.objects.filter(task_type=task_type, occurred_at__gte=since, occurred_at__lte=now)
+        .exclude(agent=agent).annotate(
+            live=Coalesce("pattern__merged_into_id", "pattern_id"),
+            live_fingerprint=Coalesce("pattern__merged_into__fingerprint", "pattern__fingerprint"),
+            live_template=Coalesce("pattern__merged_into__template", "pattern__template"),
+        ).values_list("live", "agent", "occurred_at", "recovery_hint", "live_fingerprint",
+                      "live_template").order_by("-occurred_at")[:FLEET_PER_TYPE]
+        for task_type in task_types
+    ]
+    if len(scans) > 1 and connection.features.supports_slicing_ordering_in_compound:
+        return list(scans[0].union(*scans[1:], all=True))
+    return [row for scan in scans for row in scan]

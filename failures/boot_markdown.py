@@ -1,0 +1,110 @@
+"""The boot briefing as prompt-ready markdown. Pure, no Django.
+
+Renders the dict ``failures.boot.boot_context_build`` returns: a ``## Boot briefing for <agent>``
+heading, then one ``###`` section per part of the briefing; an empty one says "None.". Every
+value an agent sent (task names, errors, hints, templates, checkpoints) goes through
+``failures.markdown.inline``, so it stays on its line and cannot open a heading, fence or item.
+"""
+import json
+from collections.abc import Callable, Mapping
+
+from .markdown import inline, side_effects_text, timestamp
+
+# Longest error, hint or template shown on one line: a briefing is a summary; the JSON answer
+# carries more, and /api/v1/failures all of it.
+LINE_CHARS = 200
+# Task names and agent names are short identifiers; a longer one is cut, not wrapped.
+NAME_CHARS = 100
+
+
+def boot_markdown(context: Mapping) -> str:
+    """The whole briefing, sections separated by blank lines."""
+    sections: list[tuple[str, list, Callable]] = [
+        ("Skip", context["skip"], _skip),
+        ("Resume", context["resume"], _resume),
+        ("Hints", context["hints"], _hints),
+        ("Loops", context["loops"], _loop),
+        ("Retry advice", context["retry_advice"], _advice),
+        ("Recent failures", context["recent_failures"], _recent),
+    ]
+    if context.get("fleet") is not None:
+        sections.append(("Fleet", context["fleet"], _fleet))
+    parts = [f"## Boot briefing for {inline(context['agent'], NAME_CHARS)}", _summary(context)]
+    for title, items, render in sections:
+        body = "\n".join(render(item) for item in items) if items else "None."
+        parts.append(f"### {title}\n\n{body}")
+    return "\n\n".join(parts) + "\n"
+
+
+def _summary(context: Mapping) -> str:
+    scope = "this agent and the fleet" if context["scope"] == "fleet" else "this agent"
+    line = (f"Generated {timestamp(context['generated_at'])} for {scope}: failures of the last "
+            f"{context['window_hours']} h; a task is skipped after {context['skip_after']} "
+            "failures with one pattern and no success since.")
+    if context.get("task_type"):
+        line += f" Task type: {inline(context['task_type'], NAME_CHARS)}."
+    return line
+
+
+def _task(item: Mapping) -> str:
+    return f"**{inline(item['task'], NAME_CHARS)}**"
+
+
+def _quoted(pattern: Mapping) -> str:
+    return f"“{inline(pattern['template'], LINE_CHARS)}”"
+
+
+def _skip(item: Mapping) -> str:
+    return (f"- {_task(item)} — skip until {timestamp(item['skip_until'])}: "
+            f"{inline(item['why'], LINE_CHARS)}. Last failed {timestamp(item['last_failed_at'])}.")
+
+
+def _resume(item: Mapping) -> str:
+    checkpoint = inline(json.dumps(item["checkpoint"], ensure_ascii=False), LINE_CHARS)
+    return (f"- {_task(item)} — resume from checkpoint {checkpoint}. "
+            f"Side effects: {side_effects_text(item['side_effects'])}. "
+            f"Failed {timestamp(item['occurred_at'])} (failure {item['failure_id']}, attempt "
+            f"{item['attempt_count']}): {inline(item['error'], LINE_CHARS)}")
+
+
+def _hints(item: Mapping) -> str:
+    lines = [f"- {_task(item)}"]
+    lines += [f"  - Hint: {inline(hint, LINE_CHARS)}" for hint in item["recovery_hints"]]
+    lines += [f"  - Lesson ({lesson['match']} match, effectiveness "
+              f"{lesson['effectiveness']:.2f}): {inline(lesson['resolution'], LINE_CHARS)}"
+              for lesson in item["lessons"]]
+    return "\n".join(lines)
+
+
+def _loop(item: Mapping) -> str:
+    since = timestamp(item["since"])
+    if item["kind"] == "alternating":
+        first, second = (_quoted(p) for p in item["patterns"])
+        return (f"- {_task(item)} — alternating between {first} and {second}: "
+                f"{item['length']} failures since {since}, no success between.")
+    return (f"- {_task(item)} — the same failure {item['length']} times in a row since {since}: "
+            f"{_quoted(item['patterns'][0])}.")
+
+
+def _advice(item: Mapping) -> str:
+    if item["retryable"] is None:
+        verdict = "unknown"
+    elif not item["retryable"]:
+        verdict = "do not retry"
+    else:
+        verdict = f"retry after {item['after_seconds']}s" if item["after_seconds"] else "retry"
+    return f"- {_task(item)} — {verdict}: {inline(item['reason'], LINE_CHARS)}."
+
+
+def _recent(item: Mapping) -> str:
+    return (f"- {timestamp(item['occurred_at'])} · {_task(item)} · "
+            f"{inline(item['error_type'], NAME_CHARS)}: {inline(item['error'], LINE_CHARS)} "
+            f"({item['status']}, attempt {item['attempt_count']})")
+
+
+def _fleet(item: Mapping) -> str:
+    line = (f"- {_quoted(item['pattern'])} — {item['agents']} other agent(s), "
+            f"{item['failures']} failure(s), last seen {timestamp(item['last_seen'])}.")
+    if item["recovery_hint"]:
+        line += f" Hint: {inline(item['recovery_hint'], LINE_CHARS)}"
+    return line
