@@ -24,7 +24,12 @@ _WORD = re.compile(r"<[a-z]+>|[a-z0-9]+")
 MIN_WORD_SHARE = 0.6
 
 
-@lru_cache(maxsize=4096)
+# Large enough to hold every lesson's error_pattern of a big installation: a check scores all
+# of them against one message, so the patterns' normal forms must stay cached between checks.
+CACHE_SIZE = 1 << 17
+
+
+@lru_cache(maxsize=CACHE_SIZE)
 def normalise(text: str) -> str:
     """Lower-case ``text`` and replace ids and numbers with placeholders."""
     text = text.lower()
@@ -33,7 +38,7 @@ def normalise(text: str) -> str:
     return text
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=CACHE_SIZE)
 def _pattern_regex(pattern: str) -> re.Pattern | None:
     if "<*>" not in pattern:
         return None
@@ -41,6 +46,7 @@ def _pattern_regex(pattern: str) -> re.Pattern | None:
     return re.compile(r".+?".join(parts), re.DOTALL)
 
 
+@lru_cache(maxsize=CACHE_SIZE)
 def words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(normalise(text).replace("_", " ")))
 

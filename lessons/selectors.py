@@ -1,7 +1,7 @@
 """Reads of lessons: the ranked check and the filtered, paged list."""
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, Value, When
 from django.shortcuts import get_object_or_404
 
 from config.api.filtering import filter_or_400
@@ -44,44 +44,60 @@ def lesson_check(
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
     if not error_message:
-        if error_type:
-            candidates = candidates.filter(error_type=error_type)
-        found = [CheckedLesson(l, "type" if error_type else "any", 0.0) for l in candidates]
-    else:
-        found = _by_message(candidates, error_type=error_type, error_message=error_message)
-    found.sort(key=lambda c: _rank(c, skill_name), reverse=True)
-    return found[:limit]
+        return _by_type(candidates, error_type=error_type, skill_name=skill_name, limit=limit)
+    return _by_message(candidates, error_type=error_type, error_message=error_message,
+                       skill_name=skill_name, limit=limit)
 
 
-def _by_message(candidates, *, error_type, error_message) -> list[CheckedLesson]:
+def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson]:
+    """Without a message the ranking is all columns, so the database sorts and limits."""
+    if error_type:
+        candidates = candidates.filter(error_type=error_type)
+    ranked = candidates.annotate(
+        approved=Case(When(status=Lesson.Status.APPROVED, then=1), default=0),
+        own_skill=Case(When(skill_name=skill_name, then=1), default=0) if skill_name else Value(0),
+    ).order_by("-approved", "-own_skill", "-effectiveness", "-occurrences", "-last_occurred")
+    match = "type" if error_type else "any"
+    return [CheckedLesson(lesson, match, 0.0) for lesson in ranked[:limit]]
+
+
+# The narrow columns a message check scores and ranks on; full rows load only for the winners.
+_RANK_COLUMNS = ("pk", "error_pattern", "error_type", "status", "skill_name", "effectiveness",
+                 "occurrences", "last_occurred")
+
+
+def _by_message(candidates, *, error_type, error_message, skill_name, limit):
     pattern = pattern_of_message(message=error_message)
     linked = set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) if pattern else set()
-    # Score every candidate's error_pattern on two narrow columns, then load only the winners.
-    reasons: dict = {}
-    for pk, error_pattern, lesson_type in candidates.values_list("pk", "error_pattern", "error_type"):
-        if pk in linked:
-            reasons[pk] = ("pattern", 1.0)
-            continue
-        score = match_score(error_pattern, error_message)
-        if score >= MIN_WORD_SHARE:
-            reasons[pk] = ("message", score)
-        elif error_type and lesson_type == error_type:
-            reasons[pk] = ("type", score)
-    lessons = Lesson.objects.in_bulk(list(reasons))
-    return [CheckedLesson(lessons[pk], *reason) for pk, reason in reasons.items()]
+    scored = []
+    for row in candidates.values_list(*_RANK_COLUMNS):
+        reason = _reason(row, linked, error_type, error_message)
+        if reason is not None:
+            scored.append((_rank(row, reason, skill_name), row[0], reason))
+    scored.sort(key=lambda item: item[0], reverse=True)
+    top = scored[:limit]
+    lessons = Lesson.objects.in_bulk([pk for _, pk, _ in top])
+    return [CheckedLesson(lessons[pk], *reason) for _, pk, reason in top]
 
 
-def _rank(entry: CheckedLesson, skill_name: str | None) -> tuple:
-    lesson = entry.lesson
-    return (
-        lesson.status == Lesson.Status.APPROVED,
-        MATCH_RANK[entry.match],
-        entry.score,
-        bool(skill_name) and lesson.skill_name == skill_name,
-        lesson.effectiveness,
-        lesson.occurrences,
-        lesson.last_occurred,
-    )
+def _reason(row, linked, error_type, error_message) -> tuple[str, float] | None:
+    pk, error_pattern, lesson_type = row[0], row[1], row[2]
+    if pk in linked:
+        return "pattern", 1.0
+    score = match_score(error_pattern, error_message)
+    if score >= MIN_WORD_SHARE:
+        return "message", score
+    if error_type and lesson_type == error_type:
+        return "type", score
+    return None
+
+
+def _rank(row, reason: tuple[str, float], skill_name: str | None) -> tuple:
+    _, _, _, status, lesson_skill, effectiveness, occurrences, last_occurred = row
+    match, score = reason
+    return (status == Lesson.Status.APPROVED, MATCH_RANK[match], score,
+            bool(skill_name) and lesson_skill == skill_name, effectiveness, occurrences,
+            last_occurred)
 
 
 def lesson_list(*, filters: dict) -> QuerySet[Lesson]:
