@@ -3,7 +3,8 @@ from django.contrib import admin
 
 from .models import Lesson, LessonCuration, LessonProposal
 from .services import (
-    lesson_approve, lesson_edit, lesson_reject, proposal_accept, proposal_dismiss,
+    lesson_approve, lesson_create, lesson_edit, lesson_reject, lessons_delete, proposal_accept,
+    proposal_dismiss,
 )
 
 
@@ -60,12 +61,22 @@ class LessonAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if not change:
-            obj.source = Lesson.Source.HUMAN
-            super().save_model(request, obj, form, change)
+            fields = {name: form.cleaned_data[name] for name in form.cleaned_data
+                      if name in {"error_pattern", "error_type", "skill_name", "resolution",
+                                  "resolution_code", "status"}}
+            created = lesson_create(user=request.user, **fields)
+            obj.pk = created.pk
+            obj.refresh_from_db()
             return
         changes = {name: form.cleaned_data[name] for name in form.changed_data}
         if changes:
             lesson_edit(lesson=obj, user=request.user, **changes)
+
+    def delete_model(self, request, obj):
+        lessons_delete(lessons=[obj])
+
+    def delete_queryset(self, request, queryset):
+        lessons_delete(lessons=list(queryset))
 
     def get_readonly_fields(self, request, obj=None):
         # error_pattern is the lesson's identity once agents count occurrences against it.

@@ -9,6 +9,7 @@ from config.api.filtering import filter_or_400
 from failures.selectors import pattern_of_message
 
 from .filters import LessonFilter
+from .match_index import match_index
 from .matching import MIN_WORD_SHARE, match_score
 from .models import Lesson
 
@@ -61,43 +62,34 @@ def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson
     return [CheckedLesson(lesson, match, 0.0) for lesson in ranked[:limit]]
 
 
-# The narrow columns a message check scores and ranks on; full rows load only for the winners.
-_RANK_COLUMNS = ("pk", "error_pattern", "error_type", "status", "skill_name", "effectiveness",
-                 "occurrences", "last_occurred")
-
-
 def _by_message(candidates, *, error_type, error_message, skill_name, limit):
+    """Candidates from the pattern link, the match index and the type; ranked on fresh rows."""
     pattern = pattern_of_message(message=error_message)
-    linked = set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) if pattern else set()
-    scored = []
-    for row in candidates.values_list(*_RANK_COLUMNS):
-        reason = _reason(row, linked, error_type, error_message)
-        if reason is not None:
-            scored.append((_rank(row, reason, skill_name), row[0], reason))
-    scored.sort(key=lambda item: item[0], reverse=True)
-    top = scored[:limit]
-    lessons = Lesson.objects.in_bulk([pk for _, pk, _ in top])
-    return [CheckedLesson(lessons[pk], *reason) for _, pk, reason in top]
+    reasons: dict = {}
+    if error_type:
+        for entry in _by_type(candidates, error_type=error_type, skill_name=skill_name,
+                              limit=limit):
+            reasons[entry.lesson.pk] = ("type", 0.0)
+    for entry in match_index():
+        if skill_name and entry.skill_name not in (None, skill_name):
+            continue
+        score = match_score(entry.error_pattern, error_message)
+        if score >= MIN_WORD_SHARE:
+            reasons[entry.pk] = ("message", score)
+    if pattern is not None:
+        for pk in candidates.filter(patterns=pattern).values_list("pk", flat=True):
+            reasons[pk] = ("pattern", 1.0)
+    found = [CheckedLesson(lesson, *reasons[lesson.pk])
+             for lesson in candidates.filter(pk__in=list(reasons))]
+    found.sort(key=lambda c: _rank(c, skill_name), reverse=True)
+    return found[:limit]
 
 
-def _reason(row, linked, error_type, error_message) -> tuple[str, float] | None:
-    pk, error_pattern, lesson_type = row[0], row[1], row[2]
-    if pk in linked:
-        return "pattern", 1.0
-    score = match_score(error_pattern, error_message)
-    if score >= MIN_WORD_SHARE:
-        return "message", score
-    if error_type and lesson_type == error_type:
-        return "type", score
-    return None
-
-
-def _rank(row, reason: tuple[str, float], skill_name: str | None) -> tuple:
-    _, _, _, status, lesson_skill, effectiveness, occurrences, last_occurred = row
-    match, score = reason
-    return (status == Lesson.Status.APPROVED, MATCH_RANK[match], score,
-            bool(skill_name) and lesson_skill == skill_name, effectiveness, occurrences,
-            last_occurred)
+def _rank(entry: CheckedLesson, skill_name: str | None) -> tuple:
+    lesson = entry.lesson
+    return (lesson.status == Lesson.Status.APPROVED, MATCH_RANK[entry.match], entry.score,
+            bool(skill_name) and lesson.skill_name == skill_name, lesson.effectiveness,
+            lesson.occurrences, lesson.last_occurred)
 
 
 def lesson_list(*, filters: dict) -> QuerySet[Lesson]:

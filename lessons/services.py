@@ -12,6 +12,7 @@ from failures.scrubbing import scrub_text, scrub_value
 from failures.services import pattern_for_message
 
 from .known_patterns import KNOWN_PATTERNS
+from .match_index import match_index_bump
 from .models import Lesson, LessonCuration, LessonProposal
 
 
@@ -67,6 +68,7 @@ def _record(fields: dict, *, proposed_by: str, error_message: str | None) -> tup
             _increment(pattern)
         else:
             _link_pattern(lesson, error_message)
+            _index_changed()
             return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
@@ -77,6 +79,13 @@ def _record(fields: dict, *, proposed_by: str, error_message: str | None) -> tup
     if proposal is not None:
         body["proposal_id"] = proposal.id
     return 200, body
+
+
+def _index_changed() -> None:
+    """Tell checks in every process that lessons changed: now, and again once committed (a
+    process that rebuilt in between would otherwise miss the uncommitted rows)."""
+    match_index_bump()
+    transaction.on_commit(match_index_bump)
 
 
 def _link_pattern(lesson: Lesson, error_message: str | None) -> None:
@@ -146,6 +155,7 @@ def _curate(lesson: Lesson, *, user, action: str, changes: dict) -> Lesson:
         LessonCuration.objects.create(
             lesson=lesson, action=action, user=user, before=before, after=_snapshot(lesson)
         )
+        _index_changed()
     return lesson
 
 
@@ -205,4 +215,22 @@ def lessons_seed() -> int:
                           "source": Lesson.Source.SEED},
             )
             created += was_created
+        _index_changed()
     return created
+
+
+def lesson_create(*, user, **fields) -> Lesson:
+    """A lesson written by a human (admin): scrubbed, marked source human."""
+    cleaned = {k: _clean(v) if isinstance(v, str) else v for k, v in fields.items()}
+    with transaction.atomic():
+        lesson = Lesson.objects.create(**cleaned, source=Lesson.Source.HUMAN)
+        _index_changed()
+    return lesson
+
+
+def lessons_delete(*, lessons) -> int:
+    """Delete lessons (admin); checks stop proposing them at once."""
+    with transaction.atomic():
+        deleted = Lesson.objects.filter(pk__in=[l.pk for l in lessons]).delete()[0]
+        _index_changed()
+    return deleted

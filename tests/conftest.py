@@ -15,6 +15,14 @@ from config.api.services import api_key_create
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def fresh_match_index():
+    """Each test starts with no lesson index from an earlier test's (rolled back) lessons."""
+    from lessons.match_index import match_index_bump
+
+    match_index_bump()
+
+
 @pytest.fixture
 def make_key(db):
     """Create a key and return its raw value."""
