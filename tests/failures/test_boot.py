@@ -2,14 +2,13 @@
 from datetime import timedelta
 
 import pytest
-
-from lessons.match_index import match_index
 from django.utils import timezone
 
 from failures import boot
 from failures.boot import boot_context_build, skip_until
 from failures.models import Failure
 from failures.services import failures_resolve, failure_record
+from lessons.match_index import match_index
 from lessons.models import Lesson
 from tests.factories import LessonFactory
 
