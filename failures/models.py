@@ -88,6 +88,11 @@ class Failure(models.Model):
             models.Index(fields=["agent", "-occurred_at"], name="failure_agent_recent_idx"),
             models.Index(fields=["agent", "task"], name="failure_agent_task_open_idx",
                          condition=models.Q(status="open")),
+            # Boot reads an agent's newest open failures: ordered by this index, PostgreSQL
+            # stops after the cap instead of sorting every open row of a busy agent.
+            models.Index(fields=["agent", "-occurred_at", "-id"],
+                         name="failure_agent_open_recent_idx",
+                         condition=models.Q(status="open")),
             # Fleet scope and task-type filters.
             models.Index(fields=["task_type", "-occurred_at"], name="failure_type_recent_idx"),
             # Per-pattern counts (distinct agents and tasks) and retry history.

@@ -5,6 +5,7 @@ with ``<*>`` wildcards (``Twilio API timeout after <*> seconds``). Both sides ar
 same way (ids and long numbers become placeholders) and compared as text, then as word sets.
 """
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 # Normalisation rules, applied in order; each replaces a kind of variable value with a placeholder.
@@ -51,16 +52,32 @@ def words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(normalise(text).replace("_", " ")))
 
 
+@dataclass(frozen=True)
+class CompiledPattern:
+    """A pattern prepared once for scoring many messages."""
+
+    normal: str
+    regex: re.Pattern | None
+    words: frozenset[str]
+
+
+def compile_pattern(pattern: str) -> CompiledPattern:
+    return CompiledPattern(normalise(pattern), _pattern_regex(pattern),
+                           words(pattern.replace("<*>", " ")))
+
+
+def score(compiled: CompiledPattern, normal_message: str, message_words: frozenset[str]) -> float:
+    """Like match_score, for a compiled pattern and a message normalised by the caller."""
+    if compiled.regex is not None:
+        if compiled.regex.search(normal_message):
+            return 1.0
+    elif compiled.normal in normal_message:
+        return 1.0
+    if not compiled.words:
+        return 0.0
+    return len(compiled.words & message_words) / len(compiled.words)
+
+
 def match_score(pattern: str, message: str) -> float:
     """Return 1.0 for a full match of ``pattern`` in ``message``, else the share of its words found."""
-    normal_message = normalise(message)
-    regex = _pattern_regex(pattern)
-    if regex is not None:
-        if regex.search(normal_message):
-            return 1.0
-    elif normalise(pattern) in normal_message:
-        return 1.0
-    pattern_words = words(pattern.replace("<*>", " "))
-    if not pattern_words:
-        return 0.0
-    return len(pattern_words & words(message)) / len(pattern_words)
+    return score(compile_pattern(pattern), normalise(message), words(message))

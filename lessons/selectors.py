@@ -10,13 +10,17 @@ from failures.selectors import pattern_of_message
 
 from .filters import LessonFilter
 from .match_index import match_index
-from .matching import MIN_WORD_SHARE, match_score
+from .matching import MIN_WORD_SHARE
 from .models import Lesson
 
 
 # How strongly a lesson matched, best first: linked to the message's pattern, its error_pattern
 # matching the message text, then only the same error type (or no criteria at all).
 MATCH_RANK = {"pattern": 3, "message": 2, "type": 1, "any": 0}
+# Message matches loaded for the final ranking, best (approved, score) first. A generic message
+# can match hundreds of short slugs; only the head of that list can reach an answer of at most
+# 50, and loading the rest would cost a row decode each.
+MESSAGE_CANDIDATES = 100
 
 
 @dataclass(frozen=True)
@@ -70,12 +74,11 @@ def _by_message(candidates, *, error_type, error_message, skill_name, limit):
         for entry in _by_type(candidates, error_type=error_type, skill_name=skill_name,
                               limit=limit):
             reasons[entry.lesson.pk] = ("type", 0.0)
-    for entry in match_index():
-        if skill_name and entry.skill_name not in (None, skill_name):
-            continue
-        score = match_score(entry.error_pattern, error_message)
-        if score >= MIN_WORD_SHARE:
-            reasons[entry.pk] = ("message", score)
+    matched = sorted(match_index().matches(error_message, skill_name=skill_name,
+                                           threshold=MIN_WORD_SHARE),
+                     key=lambda m: (m[0].approved, m[1]), reverse=True)
+    for entry, score in matched[:MESSAGE_CANDIDATES]:
+        reasons[entry.pk] = ("message", score)
     if pattern is not None:
         for pk in candidates.filter(patterns=pattern).values_list("pk", flat=True):
             reasons[pk] = ("pattern", 1.0)
