@@ -1,0 +1,100 @@
+"""A bounded HTTP load for one endpoint, from a few client processes, over loopback only.
+
+Each client process sends its share of a fixed list of request paths one after another (so the
+concurrency is the number of processes), over ``http.client`` (it keeps the connection alive
+when the server does, and reconnects when the server closes it, as gunicorn's sync workers do).
+A request is timed on the client, and the server's own time is read from its
+``Server-Timing: app;dur=<ms>`` header. Bounded twice: by the number of paths and by a deadline.
+"""
+import http.client
+import math
+import re
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+HOST = "127.0.0.1"  # loopback only, whatever the caller passes
+_APP_DUR = re.compile(r"\bapp;dur=([0-9.]+)")
+
+
+@dataclass
+class Result:
+    requests: int
+    errors: int  # non-2xx answers and broken connections
+    wall_s: float
+    server_ms: list[float]
+    client_ms: list[float]
+    statuses: dict
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.wall_s if self.wall_s else 0.0
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile (``share`` in 0..1); NaN for no values."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def _client(args) -> tuple:
+    port, token, paths, deadline = args
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    server, client, statuses, errors = [], [], {}, 0
+    started = time.monotonic()
+    for path in paths:
+        if time.monotonic() > deadline:
+            break
+        t0 = time.perf_counter()
+        try:
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException):
+            conn.close()
+            errors += 1
+            statuses["conn-error"] = statuses.get("conn-error", 0) + 1
+            continue
+        client.append((time.perf_counter() - t0) * 1000)
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+        if not 200 <= response.status < 300:
+            errors += 1
+        found = _APP_DUR.search(response.getheader("Server-Timing") or "")
+        if found:
+            server.append(float(found.group(1)))
+        if response.getheader("Connection", "").lower() == "close":
+            conn.close()
+    conn.close()
+    return started, time.monotonic(), server, client, statuses, errors
+
+
+class LoadRunner:
+    """A pool of ``concurrency`` client processes, reused for every endpoint."""
+
+    def __init__(self, *, port: int, token: str, concurrency: int):
+        self.port, self.token, self.concurrency = port, token, concurrency
+        self.pool = ProcessPoolExecutor(max_workers=concurrency)
+
+    def run(self, paths: list[str], *, time_limit_s: float) -> Result:
+        """Send every path (split round-robin over the clients) or stop at the time limit."""
+        deadline = time.monotonic() + time_limit_s
+        shares = [paths[i::self.concurrency] for i in range(self.concurrency)]
+        parts = list(self.pool.map(_client, [(self.port, self.token, s, deadline) for s in shares]))
+        statuses: dict = {}
+        for part in parts:
+            for status, n in part[4].items():
+                statuses[status] = statuses.get(status, 0) + n
+        return Result(
+            requests=sum(len(p[3]) for p in parts) + sum(p[4].get("conn-error", 0) for p in parts),
+            errors=sum(p[5] for p in parts),
+            wall_s=max(p[1] for p in parts) - min(p[0] for p in parts),
+            server_ms=[v for p in parts for v in p[2]],
+            client_ms=[v for p in parts for v in p[3]],
+            statuses=statuses,
+        )
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
