@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from .fingerprint import fingerprint_of
+from .rules import WILDCARD
 from .tokens import compatible, context, generalised, join, merge, split
 
 # Distinct words in one slot before it is a variable. Three is not enough: status words come
@@ -98,6 +99,11 @@ class PatternGrouper:
             if other == root or self._parent[other] != other:
                 continue
             theirs = self._tokens[other]
+            # Most candidates differ in a literal first word: ``compatible`` would say no
+            # at once, but the call alone costs more than this test (one per pattern).
+            if (theirs[0] != tokens[0] and WILDCARD not in tokens[0]
+                    and WILDCARD not in theirs[0]):
+                continue
             if compatible(tokens, theirs) and context(merge(tokens, theirs)) >= MIN_CONTEXT:
                 root = self._union(root, other)
                 tokens = self._tokens[root]

@@ -1,63 +1,127 @@
 """Message -> template: variables become ``<*>``, the wording of the message stays.
 
-``template_of`` is deterministic and state-free (a cache of recent messages only makes it
-faster). It scans the message once with the combined rule scanner from :mod:`.rules`, then
-normalises blanks line by line and folds runs of adjacent variables into one.
+``template_of(message)`` is ``tidy(scan(message))`` (see :mod:`.scan`): deterministic and
+state-free. The caches below only make it faster; they never change a template.
 
-Multi-line messages keep their lines: a Python traceback keeps ``Traceback (most recent call
-last):``, its ``File "<*>", line <*>, in func`` frames, the source lines and the exception
-line, with paths, line numbers and values masked; a PostgreSQL ``DETAIL:`` line keeps its
-wording and loses its values (``Key (email)=<*> already exists.``).
+Piecewise, for speed. A one-line message whose only blanks are spaces is cut at every blank
+that no rule can reach across (:data:`.rules.BRIDGES`). Each piece (one token, or the few
+tokens a bridge holds together, such as ``1190 bytes``) is scanned on its own, and the
+template is the pieces' templates joined by spaces, folded. Pieces are cached by their digit
+shape (every ASCII digit read as ``1``): no rule tells one digit from another, except
+http_status with ``[1-5]``, which ``1`` passes and which keeps its digits. So a piece and its
+shape match the same rules over the same spans, and their templates are equal unless the
+shape's template kept a digit (a ``1``): then the piece itself is scanned (``eth0``,
+``HTTP 404``). ``blk_-160...`` or ``#2025`` costs one scan per shape, not one per value.
+A message with a character that is not printable (a tab, a line break, another blank than
+the space, a control character) or with a token that may open a value holding blanks (a
+quote, ``=(``: :data:`.rules.OPENS_SPAN`) is scanned whole.
 """
 import re
 from functools import lru_cache
 
-from .rules import ACTIONS, BLANKS, KEEP, MASK, SCANNER, WILDCARD, WILDCARD_RUN
+from .rules import BRIDGES, OPENS_SPAN
+from .scan import fold, scan, tidy
 
 # Repeated messages are the common case in a failure stream (the same fault, many times).
 # 2**16 entries bound the memory to a few tens of MB in the worst case of long messages.
 CACHE_SIZE = 1 << 16
+# Pieces (words, value shapes) remembered, per cache: several times the distinct pieces of a
+# day of one service's messages. A full cache is emptied: cheaper than LRU bookkeeping on
+# every hit, and the common pieces come back within a few messages.
+PIECE_CACHE_SIZE = 1 << 16
 
-_CAMEL = re.compile(r"[a-z][A-Z]")
+_SHAPE = bytes.maketrans(b"0123456789", b"1" * 10)
+_BRIDGE_ENDS = [re.compile(rf"(?:{end})\Z") for _, end, _ in BRIDGES]
+_BRIDGE_STARTS = [re.compile(start) for _, _, start in BRIDGES]
+# Flag beside the bridge bits of ``starts``: the shape's template kept a digit.
+_EXACT = 1 << len(BRIDGES)
 
-
-def _quoted_value(text: str) -> str:
-    """``key: 'value'`` -> ``key: <*>``; a key that itself holds a digit becomes ``<*>:``."""
-    quote = min(i for i in (text.find("'"), text.find('"')) if i >= 0)
-    key = text[:quote]
-    if any(ch.isdigit() for ch in key):
-        key = WILDCARD + key[key.rindex(":"):]
-    return key + WILDCARD
-
-
-def _host_port(text: str) -> str:
-    """``host.name:443`` -> ``<*>``, but ``state.clipTopAmount:180`` -> ``state.clipTopAmount:<*>``."""
-    name = text[:text.rindex(":")]
-    return f"{name}:{WILDCARD}" if _CAMEL.search(name) else WILDCARD
-
-
-_HANDLERS = {
-    KEEP: lambda text: text,
-    MASK: lambda text: WILDCARD,
-    "quoted_value": _quoted_value,
-    "host_port": _host_port,
-}
-_HANDLER_OF_RULE = {name: _HANDLERS[action] for name, action in ACTIONS.items()}
+# shape (UTF-8) -> (starts, ends, template): bit i of starts / ends set when the token starts /
+# ends like bridge i; template None when it is not the shape's (``_EXACT``) or when the token
+# opens a value with blanks (no flag: scan the message whole).
+_shapes: dict[bytes, tuple[int, int, str | None]] = {}
+_exact: dict[str, str] = {}  # pieces whose template keeps a digit -> template
 
 
-def _replace(match) -> str:
-    return _HANDLER_OF_RULE[match.lastgroup](match.group())
+def _remember(cache: dict, key, value):
+    if len(cache) >= PIECE_CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
-def _tidy(text: str) -> str:
-    """Blanks -> one space per line, empty lines dropped, adjacent variables folded."""
-    if "\n" not in text:
-        return WILDCARD_RUN.sub(WILDCARD, BLANKS.sub(" ", text).strip())
-    lines = (BLANKS.sub(" ", line).strip() for line in text.split("\n"))
-    return "\n".join(WILDCARD_RUN.sub(WILDCARD, line) for line in lines if line)
+def _learn(shape: bytes) -> tuple[int, int, str | None]:
+    """Classify and scan one token shape; remember it."""
+    token = shape.decode()
+    if OPENS_SPAN.search(token):
+        return _remember(_shapes, shape, (0, 0, None))
+    starts = sum(1 << i for i, rx in enumerate(_BRIDGE_STARTS) if rx.match(token))
+    ends = sum(1 << i for i, rx in enumerate(_BRIDGE_ENDS) if rx.search(token))
+    template = scan(token)
+    if "1" in template:  # a digit was kept: the shape's template is not the token's
+        return _remember(_shapes, shape, (starts | _EXACT, ends, None))
+    return _remember(_shapes, shape, (starts, ends, template))
+
+
+def _piecewise(message: str) -> str | None:
+    """The template from cached token templates; ``None`` if the message must be scanned whole."""
+    if not message.isprintable():  # a blank other than the space, or a control character
+        return None
+    shapes = message.encode().translate(_SHAPE).split()
+    parts = []
+    ends = 0
+    for shape in shapes:
+        starts, next_ends, template = _shapes.get(shape) or _learn(shape)
+        if starts & ends or template is None:  # bridged to the previous token, or not plain
+            return _by_segments(message, shapes)
+        ends = next_ends
+        parts.append(template)
+    return fold(" ".join(parts))
+
+
+def _by_segments(message: str, shapes: list[bytes]) -> str | None:
+    """Slower piecewise path: bridged tokens scanned together, kept digits scanned exactly."""
+    starts_at = []  # index of the first token of each piece
+    ends = 0
+    for i, shape in enumerate(shapes):
+        starts, next_ends, template = _shapes.get(shape) or _learn(shape)
+        if template is None and not starts & _EXACT:
+            return None  # opens a value with blanks
+        if not starts & ends:
+            starts_at.append(i)
+        ends = next_ends
+    if "  " in message and len(starts_at) < len(shapes):
+        return None  # the scanner would see the blanks between bridged tokens as they are
+    tokens = message.split()  # aligned with shapes: the only blank is the space
+    bounds = zip(starts_at, starts_at[1:] + [len(shapes)])
+    return fold(" ".join(_piece(tokens[a:b], shapes[a:b]) for a, b in bounds))
+
+
+def _piece(tokens: list[str], shapes: list[bytes]) -> str:
+    """Template of a token, or of bridged tokens, scanned on its own (via its shape if exact)."""
+    if len(shapes) == 1:
+        entry = _shapes.get(shapes[0]) or _learn(shapes[0])
+    else:  # keyed by the joined shapes; only its template is ever looked up
+        key = b" ".join(shapes)
+        entry = _shapes.get(key)
+        if entry is None:
+            template = scan(key.decode())
+            entry = _remember(_shapes, key, (0, 0, None if "1" in template else template))
+    if entry[2] is not None:
+        return entry[2]
+    text = " ".join(tokens)
+    return _exact.get(text) or _remember(_exact, text, scan(text))
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def template_of(message: str) -> str:
     """Normalise one message into its template (variables replaced by ``<*>``)."""
-    return _tidy(SCANNER.sub(_replace, message))
+    template = _piecewise(message)
+    return tidy(scan(message)) if template is None else template
+
+
+def clear_caches() -> None:
+    """Forget every cached message and piece (for benchmarks and tests)."""
+    template_of.cache_clear()
+    _shapes.clear()
+    _exact.clear()

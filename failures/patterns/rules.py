@@ -8,8 +8,14 @@ so the order of this list is the priority order:
   an agent has to treat them differently (HTTP status codes, pytest node ids, the key of a
   ``KeyError``). A claimed span is copied unchanged and no later rule can touch it.
 * ``MASK`` rules replace the whole span with ``<*>``.
-* Other actions name a small handler in :mod:`.normalise` that masks part of the span
+* Other actions name a small handler in :mod:`.scan` that masks part of the span
   (``quoted_value`` keeps the ``key:``; ``host_port`` keeps camelCase property names).
+
+The normaliser's fast path (see :mod:`.normalise`) relies on two properties: a rule that can
+match across a blank, or look across one, has its blanks covered by :data:`BRIDGES` (at the
+end); and a rule tells one digit from another only inside a span it keeps (``[1-5]`` of
+http_status), since templates are cached by digit shape. The tests compare that path with a
+whole scan.
 
 Nothing here is specific to one log source: the rules describe general shapes of values
 (addresses, ids, times, paths, numbers) in log and error messages.
@@ -40,6 +46,10 @@ _REASONS = (
 )
 
 _UNITS = r"[KMGTP]i?B|B|bytes|ms|us|µs|ns|s|sec|secs|min|mins|h|hrs"
+
+# Day and month names of syslog / ctime timestamps.
+_DAYS = "Mon|Tue|Wed|Thu|Fri|Sat|Sun"
+_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 
 RULES = [
     # Fast path, first because it is the most frequent case: a plain integer ending at a
@@ -88,8 +98,8 @@ RULES = [
      r"(?:Z|[+-]\d{2}:?\d{2})?)?\b"),
     # Syslog / ctime style timestamps: ``[Fri ]Jun 17 07:07:00[ PDT][ 2005]``, one value.
     ("syslog_time", MASK,
-     r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?"
-     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2},?\s+"
+     rf"(?:(?:{_DAYS}),?\s+)?"
+     rf"(?:{_MONTHS})\s+\d{{1,2}},?\s+"
      r"\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?:\s+[A-Z]{3,4}\s+\d{4}|\s+\d{4})?\b"),
     # Clock times and elapsed times (``07:07:00``, ``22:32:34.846``, ``00:01``) and slash
     # dates (``2017/7/1``).
@@ -149,15 +159,16 @@ RULES = [
 # separator. Checking that once, before the alternation, lets the scanner skip the inside of
 # words with a single test per character, and keeps the work linear: a rule that scans a
 # token and fails is not retried from inside the same token.
-_SCAN_START = rf"(?<![^{_SEP}])"
+# No rule starts with a blank, so a blank (a token boundary too) is passed over at once.
+_SCAN_START = rf"(?<![^{_SEP}])(?!\s)"
 # Fast path: a plain word (letters, ``_`` or ``-``, maybe opening/closing punctuation, then a
 # blank or the end; or ``word=``) can only start a rule if it is one of these keywords, so
 # any other plain word is skipped with one look-ahead instead of trying every rule. Words
 # before a quote (``KeyError: '...'``) and values after ``=`` are not skipped. Keep in sync
 # with the rules that can start with such a word: http_status, syslog_time, boolean.
 _KEYWORDS = (
-    "HTTP|[Ss]tatus|STATUS|[Cc]ode|Mon|Tue|Wed|Thu|Fri|Sat|Sun|"
-    "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|"
+    f"HTTP|[Ss]tatus|STATUS|[Cc]ode|{_DAYS}|"
+    f"{_MONTHS}|"
     "true|false|True|False|TRUE|FALSE|null|NULL|None|nil"
 )
 _PLAIN_WORD = (
@@ -165,8 +176,13 @@ _PLAIN_WORD = (
     rf"(?:=|[,.;:)\]}}!?]*+(?:\s(?![\'\"])|$))))"
 )
 
+# Each rule is followed by an empty group named after it, rather than wrapped in one: the
+# match's ``lastgroup`` still names the rule (the rules have no groups of their own), and the
+# regex engine skips at a glance a rule whose first character class fails (it only does
+# that for branches that start with a character, not with a group).
 SCANNER = re.compile(
-    _SCAN_START + _PLAIN_WORD + "(?:" + "|".join(f"(?P<{name}>{pattern})" for name, _, pattern in RULES) + ")"
+    _SCAN_START + _PLAIN_WORD
+    + "(?:" + "|".join(f"(?:{pattern})(?P<{name}>)" for name, _, pattern in RULES) + ")"
 )
 ACTIONS = {name: action for name, action, _ in RULES}
 
@@ -176,3 +192,40 @@ BLANKS = re.compile(r"[ \t\r\f\v]+")
 # followed by its alternate rendering in parentheses (``1190 bytes (1.16 KB)``, ``host
 # (resolved.name)``, ``x ()``) have a varying number of tokens.
 WILDCARD_RUN = re.compile(r"<\*>(?:(?:,? |,)(?:<\*>|\(<\*>\)|\(\)))+")
+
+# --- Blanks that a rule can reach across -------------------------------------------------------
+# Most rules match inside one blank-separated token and look no further than the blank after
+# it, so a token's template does not depend on its neighbours: the normaliser caches templates
+# per token (see :mod:`.normalise`). These are the exceptions, as (name, how a token ends, how
+# the next one starts). Two neighbours that fit a bridge are scanned together, as one
+# "segment"; so every blank that a match (or a look-ahead that succeeds) can step over must
+# be covered by a bridge, for every rule above that contains ``\s``. Over-covering only costs
+# speed. The patterns must not tell one ASCII digit from another (``\d``, never ``[1-5]``):
+# tokens are classified by their digit shape.
+_REASON_WORDS = "|".join(sorted({word for reason in _REASONS.split("|") for word in reason.split()}))
+_STATUS_WORDS = r"HTTP(?:/\d(?:\.\d)?)?|[Cc]ode|[Ss]tatus|STATUS"
+BRIDGES = [
+    # A number then its unit (quantity ``1190 bytes``; integer leaves ``5 KB`` to quantity).
+    ("value_unit", r"\d", rf"(?:{_UNITS})\b"),
+    # A number then a reason phrase, and the words of a reason phrase: http_status
+    # (``404 Not Found``) and the look-ahead of integer that leaves it to http_status.
+    ("value_reason", r"\d", rf"(?:{_REASON_WORDS})\b"),
+    ("reason_words", rf"(?:{_REASON_WORDS})", rf"(?:{_REASON_WORDS})\b"),
+    # http_status: ``HTTP 404``, ``code: 429``, ``status 500`` and ``status code 403``.
+    ("status_code", rf"(?:{_STATUS_WORDS}):?", r"\d\d\d\b"),
+    ("status_words", r"[Ss]tatus", r"[Cc]ode"),
+    # syslog_time: ``Fri, Jun 17 07:07:00 PDT 2005``, blank by blank.
+    ("day_month", rf"(?:{_DAYS}),?", rf"(?:{_MONTHS})"),
+    ("month_day", rf"(?:{_MONTHS})", r"\d\d?\b"),
+    ("day_clock", r"\d,?", r"\d\d?:\d\d:\d\d"),
+    ("clock_zone", r":\d\d(?:\.\d+)?", r"[A-Z]{3,4}\b"),
+    ("zone_year", r"[A-Z]{3,4}", r"\d{4}\b"),
+    ("clock_year", r":\d\d(?:\.\d+)?", r"\d{4}\b"),
+    # iso_time with a blank between date and time: ``2017-05-16 05:00:00``.
+    ("date_clock", r"\d{4}-\d{2}-\d{2}", r"\d\d:"),
+]
+# Tokens from which a value with blanks inside may start: a quote (kv_value, quoted_value and
+# exception_subject take quoted strings whole, and the plain-word shortcut of the scanner
+# does not skip a word before a quote) or a bracket opened after ``=`` (kv_value takes
+# ``Rect(0, 0 - 720, 1280)`` whole). A message holding one is always scanned whole.
+OPENS_SPAN = re.compile(r"['\"]|=.*[(\[{]")

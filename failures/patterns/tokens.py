@@ -65,6 +65,9 @@ def _glob(token: str):
     return re.compile(".+?".join(parts), re.DOTALL)
 
 
+# Pure, and asked again and again for the same pairs while a new template is compared with
+# every pattern of its length; 2**16 pairs bound the memory to a few MB.
+@lru_cache(maxsize=1 << 16)
 def covers(variable: str, literal: str) -> bool:
     """True when the variable token ``variable`` may stand for the literal token."""
     if NEWLINE in (variable, literal) or _PROTECTED.search(literal):
@@ -85,7 +88,7 @@ def compatible(a, b) -> bool:
     for x, y in zip(a, b):
         if x == y:
             continue
-        vx, vy = is_variable(x), is_variable(y)
+        vx, vy = WILDCARD in x, WILDCARD in y  # is_variable, inlined: this loop is hot
         if not ((vx and covers(x, y)) or (vy and covers(y, x))):
             return False
     return True

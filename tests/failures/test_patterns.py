@@ -124,6 +124,62 @@ def test_template_of(name, message, expected):
     assert template_of(message) == expected
 
 
+# --- speed-ups that must not change a template ---------------------------------------------------
+
+# Values whose rules reach across blanks (rules.BRIDGES), quotes and brackets that hold blanks
+# (rules.OPENS_SPAN), kept digits, and odd blanks: where piecewise scanning could go wrong.
+CROSSING = [
+    "Fri Jun 17 07:07:00 PDT 2005", "Jun 7, 07:07:00 2005", "Mon, Jan 3 1:02:03.5 EST 1999",
+    "HTTP/1.1 404 Not Found", "status code: 500 Internal Server Error", "code 429 Too Many Requests",
+    "STATUS 301 Moved Permanently", "Status: 204 No Content", "HTTP/2 200", "code 0 is not 51",
+    "sent 1190 bytes (1.16 KB)", "5 KB, 10 MiB", "<1 sec", "~3 ms", "took 5 s.", "200 OK,", "604 Not Found",
+    "2017-05-16 05:00:00", "2017-05-16 05:00", "x=Rect(0, 0 - 720, 1280) y=1", 'tag="View Lock" id=7',
+    "KeyError: 'user_id'", "name: 'bob smith' age=3", "it's 5 o'clock", "eth0 up", "eth12 up",
+    "a\tb 12", "line 1\nline 2", "two  blanks 12 KB", "nbsp\xa012", "2005 Jun 17 07:07:00 2005",
+]
+
+
+def _corpus():
+    messages = [case.values[1] if hasattr(case, "values") else case[1] for case in TEMPLATE_CASES]
+    messages += CROSSING
+    # The same shapes in a sentence, next to each other and with other digits in them.
+    messages += [f"at {a} then {b} #{i}" for i, (a, b) in enumerate(zip(CROSSING, CROSSING[1:]))]
+    messages += [re.sub(r"\d", lambda d: str((int(d.group()) * 7 + 3) % 10), m) for m in messages]
+    return messages
+
+
+def test_piecewise_templates_equal_whole_scans(monkeypatch):
+    from failures.patterns import normalise
+    from failures.patterns.scan import scan, tidy
+
+    for cache_size in (1 << 16, 3):  # 3: caches emptied again and again, mid-message too
+        monkeypatch.setattr(normalise, "PIECE_CACHE_SIZE", cache_size)
+        normalise.clear_caches()
+        for message in _corpus() * 2:  # the second time from the caches
+            assert template_of(message) == tidy(scan(message)), message
+    normalise.clear_caches()
+
+
+def test_scanner_shortcuts_change_no_match():
+    from failures.patterns import rules
+
+    # The scanner as plainly built: every rule wrapped in its group, tried at every boundary.
+    plain = re.compile(rf"(?<![^{rules._SEP}])" + rules._PLAIN_WORD
+                       + "(?:" + "|".join(f"(?P<{n}>{p})" for n, _, p in rules.RULES) + ")")
+    for message in _corpus():
+        got = [(m.span(), m.lastgroup) for m in rules.SCANNER.finditer(message)]
+        assert got == [(m.span(), m.lastgroup) for m in plain.finditer(message)], message
+
+
+def test_values_share_a_shape_but_kept_digits_do_not():
+    assert template_of("block blk_-1608999687919862906 stored") == "block <*> stored"
+    assert template_of("block blk_-7508999687919862906 stored") == "block <*> stored"
+    assert template_of("link down on eth1") == "link down on eth1"
+    assert template_of("link down on eth2") == "link down on eth2"
+    assert template_of("returned HTTP 404") == "returned HTTP 404"
+    assert template_of("returned HTTP 604") == "returned HTTP <*>"
+
+
 MUST_NOT_MERGE = [
     ("connection_outcome", ["connect to 10.0.0.1:5432 failed: Connection refused",
                             "connect to 10.0.0.1:5432 failed: Connection reset",
