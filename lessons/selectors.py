@@ -10,16 +10,14 @@ from failures.selectors import pattern_of_message
 
 from .filters import LessonFilter
 from .match_index import match_index
-from .matching import MIN_WORD_SHARE
 from .models import Lesson
 
 
 # How strongly a lesson matched, best first: linked to the message's pattern, its error_pattern
 # matching the message text, then only the same error type (or no criteria at all).
 MATCH_RANK = {"pattern": 3, "message": 2, "type": 1, "any": 0}
-# Message matches loaded for the final ranking, best (approved, score) first. A generic message
-# can match hundreds of short slugs; only the head of that list can reach an answer of at most
-# 50, and loading the rest would cost a row decode each.
+# Most message matches loaded for the final ranking (see _best_matches). A generic message can
+# match hundreds of short slugs; loading every one would cost a row decode each.
 MESSAGE_CANDIDATES = 100
 
 
@@ -74,10 +72,7 @@ def _by_message(candidates, *, error_type, error_message, skill_name, limit):
         for entry in _by_type(candidates, error_type=error_type, skill_name=skill_name,
                               limit=limit):
             reasons[entry.lesson.pk] = ("type", 0.0)
-    matched = sorted(match_index().matches(error_message, skill_name=skill_name,
-                                           threshold=MIN_WORD_SHARE),
-                     key=lambda m: (m[0].approved, m[1]), reverse=True)
-    for entry, score in matched[:MESSAGE_CANDIDATES]:
+    for entry, score in _best_matches(error_message, skill_name=skill_name, limit=limit):
         reasons[entry.pk] = ("message", score)
     if pattern is not None:
         for pk in candidates.filter(patterns=pattern).values_list("pk", flat=True):
@@ -86,6 +81,19 @@ def _by_message(candidates, *, error_type, error_message, skill_name, limit):
              for lesson in candidates.filter(pk__in=list(reasons))]
     found.sort(key=lambda c: _rank(c, skill_name), reverse=True)
     return found[:limit]
+
+
+def _best_matches(error_message: str, *, skill_name, limit: int) -> list:
+    """The message matches that can reach the answer: those ranking (approved, score) at least
+    as high as the ``limit``-th, ties included (later keys decide among them), at most
+    MESSAGE_CANDIDATES."""
+    matched = sorted(match_index().matches(error_message, skill_name=skill_name),
+                     key=lambda m: (m[0].approved, m[1]), reverse=True)
+    if len(matched) <= limit:
+        return matched
+    cutoff = (matched[limit - 1][0].approved, matched[limit - 1][1])
+    head = [m for m in matched if (m[0].approved, m[1]) >= cutoff]
+    return head[:MESSAGE_CANDIDATES]
 
 
 def _rank(entry: CheckedLesson, skill_name: str | None) -> tuple:
