@@ -13,9 +13,10 @@ Every query has a limit (see the caps below) and rides an index on Failure:
   retry advice are all derived from these rows in Python;
 * fleet: ``(task_type, -occurred_at)``, newest FLEET_PER_TYPE per task type, within the window.
 
-Queries per briefing: 2, plus 1 for pattern-linked lessons, at most 4 per ``lesson_check`` call
-(LESSON_CHECKS_CAP calls) and 1 for the fleet (one per task type where the database cannot
-limit the parts of a UNION, i.e. SQLite): 8 at most on PostgreSQL, whatever the history size.
+Queries per briefing: 2, plus 1 for the open failures' distinct patterns, 1 for pattern-linked
+lessons, at most 4 per ``lesson_check`` call (LESSON_CHECKS_CAP calls) and 1 for the fleet (one
+per task type where the database cannot limit the parts of a UNION, i.e. SQLite): 9 at most on
+PostgreSQL, whatever the history size.
 """
 from collections import Counter
 from datetime import datetime, timedelta
@@ -124,15 +125,24 @@ def _open_tasks(agent, task_type) -> dict[str, list[Failure]]:
     failures = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
     if task_type:
         failures = failures.filter(task_type=task_type)
-    rows = failures.select_related("pattern__merged_into").only(
-        *_OPEN_COLUMNS, *(f"pattern__{name}" for name in _PATTERN_COLUMNS),
-        *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS),
-    ).order_by("-occurred_at", "-id")
+    rows = list(failures.only(*_OPEN_COLUMNS).order_by("-occurred_at", "-id")[:OPEN_CAP])
+    _attach_patterns(rows)
     tasks: dict[str, list[Failure]] = {}
-    for failure in rows[:OPEN_CAP]:
+    for failure in rows:
         if failure.task in tasks or len(tasks) < OPEN_TASKS_CAP:
             tasks.setdefault(failure.task, []).append(failure)
     return tasks
+
+
+def _attach_patterns(failures: list[Failure]) -> None:
+    """Load each distinct pattern (and what it was merged into) once, not once per failure:
+    an agent's open failures share a handful of patterns."""
+    ids = {f.pattern_id for f in failures}
+    patterns = FailurePattern.objects.select_related("merged_into").only(
+        *_PATTERN_COLUMNS, *(f"merged_into__{name}" for name in _PATTERN_COLUMNS)
+    ).in_bulk(ids) if ids else {}
+    for failure in failures:
+        failure.pattern = patterns[failure.pattern_id]
 
 
 def _compact(failure: Failure) -> dict:
@@ -239,7 +249,8 @@ def _approved_lessons(tasks) -> dict[str, list[dict]]:
             if key not in checked:
                 checked[key] = lesson_check(error_type=latest.error_type,
                                             skill_name=latest.skill_name or None,
-                                            error_message=latest.error, limit=LESSONS_PER_TASK)
+                                            error_message=latest.error, limit=LESSONS_PER_TASK,
+                                            approved_only=True)
             for entry in checked[key]:
                 if entry.lesson.status == Lesson.Status.APPROVED:  # never unverified ones
                     lessons.setdefault(entry.lesson.pk, _lesson(entry.lesson, entry.match))
@@ -247,11 +258,17 @@ def _approved_lessons(tasks) -> dict[str, list[dict]]:
     return found
 
 
+# What a hint shows of a lesson (see _lesson); the rest of the row is not read.
+_LESSON_COLUMNS = ("error_pattern", "resolution", "effectiveness", "occurrences", "status")
+
+
 def _linked_lessons(pattern_ids: set[int]) -> dict[int, list[Lesson]]:
     """Approved lessons linked to each of these patterns, most effective first."""
     links = Lesson.patterns.through.objects.filter(
         failurepattern_id__in=pattern_ids, lesson__status=Lesson.Status.APPROVED,
-    ).select_related("lesson").order_by("-lesson__effectiveness", "-lesson__occurrences")
+    ).select_related("lesson").only(
+        "failurepattern_id", *(f"lesson__{name}" for name in _LESSON_COLUMNS),
+    ).order_by("-lesson__effectiveness", "-lesson__occurrences")
     linked: dict[int, list[Lesson]] = {}
     for link in links[:LINKED_LESSONS_CAP]:
         linked.setdefault(link.failurepattern_id, []).append(link.lesson)

@@ -34,7 +34,7 @@ class CheckedLesson:
 
 def lesson_check(
     *, error_type: str | None = None, skill_name: str | None = None,
-    error_message: str | None = None, limit: int = 5,
+    error_message: str | None = None, limit: int = 5, approved_only: bool = False,
 ) -> list[CheckedLesson]:
     """Known resolutions for an error, best first; rejected lessons never appear.
 
@@ -42,14 +42,17 @@ def lesson_check(
     error_pattern matches the message (as a template, phrase or slug), or by its error type.
     Ranking: approved before unverified, then the strength of the match, then the skill's own
     lessons before generic ones, then effectiveness, occurrences and recency.
+    ``approved_only`` leaves unverified lessons out (for prompts that must not carry them).
     """
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
+    if approved_only:
+        candidates = candidates.filter(status=Lesson.Status.APPROVED)
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
     if not error_message:
         return _by_type(candidates, error_type=error_type, skill_name=skill_name, limit=limit)
     return _by_message(candidates, error_type=error_type, error_message=error_message,
-                       skill_name=skill_name, limit=limit)
+                       skill_name=skill_name, limit=limit, approved_only=approved_only)
 
 
 def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson]:
@@ -64,7 +67,7 @@ def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson
     return [CheckedLesson(lesson, match, 0.0) for lesson in ranked[:limit]]
 
 
-def _by_message(candidates, *, error_type, error_message, skill_name, limit):
+def _by_message(candidates, *, error_type, error_message, skill_name, limit, approved_only):
     """Candidates from the pattern link, the match index and the type; ranked on fresh rows."""
     pattern = pattern_of_message(message=error_message)
     reasons: dict = {}
@@ -72,7 +75,8 @@ def _by_message(candidates, *, error_type, error_message, skill_name, limit):
         for entry in _by_type(candidates, error_type=error_type, skill_name=skill_name,
                               limit=limit):
             reasons[entry.lesson.pk] = ("type", 0.0)
-    for entry, score in _best_matches(error_message, skill_name=skill_name, limit=limit):
+    for entry, score in _best_matches(error_message, skill_name=skill_name, limit=limit,
+                                      approved_only=approved_only):
         reasons[entry.pk] = ("message", score)
     if pattern is not None:
         for pk in candidates.filter(patterns=pattern).values_list("pk", flat=True):
@@ -83,11 +87,12 @@ def _by_message(candidates, *, error_type, error_message, skill_name, limit):
     return found[:limit]
 
 
-def _best_matches(error_message: str, *, skill_name, limit: int) -> list:
+def _best_matches(error_message: str, *, skill_name, limit: int, approved_only: bool) -> list:
     """The message matches that can reach the answer: those ranking (approved, score) at least
     as high as the ``limit``-th, ties included (later keys decide among them), at most
     MESSAGE_CANDIDATES."""
-    matched = sorted(match_index().matches(error_message, skill_name=skill_name),
+    matched = sorted((m for m in match_index().matches(error_message, skill_name=skill_name)
+                      if m[0].approved or not approved_only),
                      key=lambda m: (m[0].approved, m[1]), reverse=True)
     if len(matched) <= limit:
         return matched
