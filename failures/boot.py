@@ -250,7 +250,7 @@ def _approved_lessons(tasks) -> dict[str, list[dict]]:
                 checked[key] = lesson_check(error_type=latest.error_type,
                                             skill_name=latest.skill_name or None,
                                             error_message=latest.error, limit=LESSONS_PER_TASK,
-                                            approved_only=True)
+                                            approved_only=True, pattern=_live(latest))
             for entry in checked[key]:
                 if entry.lesson.status == Lesson.Status.APPROVED:  # never unverified ones
                     lessons.setdefault(entry.lesson.pk, _lesson(entry.lesson, entry.match))

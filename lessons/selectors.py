@@ -35,6 +35,7 @@ class CheckedLesson:
 def lesson_check(
     *, error_type: str | None = None, skill_name: str | None = None,
     error_message: str | None = None, limit: int = 5, approved_only: bool = False,
+    pattern=None,
 ) -> list[CheckedLesson]:
     """Known resolutions for an error, best first; rejected lessons never appear.
 
@@ -42,7 +43,8 @@ def lesson_check(
     error_pattern matches the message (as a template, phrase or slug), or by its error type.
     Ranking: approved before unverified, then the strength of the match, then the skill's own
     lessons before generic ones, then effectiveness, occurrences and recency.
-    ``approved_only`` leaves unverified lessons out (for prompts that must not carry them).
+    ``approved_only`` leaves unverified lessons out (for prompts that must not carry them);
+    ``pattern``, when the caller already knows the message's FailurePattern, saves looking it up.
     """
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
     if approved_only:
@@ -52,7 +54,8 @@ def lesson_check(
     if not error_message:
         return _by_type(candidates, error_type=error_type, skill_name=skill_name, limit=limit)
     return _by_message(candidates, error_type=error_type, error_message=error_message,
-                       skill_name=skill_name, limit=limit, approved_only=approved_only)
+                       skill_name=skill_name, limit=limit, approved_only=approved_only,
+                       pattern=pattern or pattern_of_message(message=error_message))
 
 
 def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson]:
@@ -67,9 +70,9 @@ def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson
     return [CheckedLesson(lesson, match, 0.0) for lesson in ranked[:limit]]
 
 
-def _by_message(candidates, *, error_type, error_message, skill_name, limit, approved_only):
+def _by_message(candidates, *, error_type, error_message, skill_name, limit, approved_only,
+                pattern):
     """Candidates from the pattern link, the match index and the type; ranked on fresh rows."""
-    pattern = pattern_of_message(message=error_message)
     reasons: dict = {}
     if error_type:
         for entry in _by_type(candidates, error_type=error_type, skill_name=skill_name,
