@@ -20,6 +20,7 @@ PostgreSQL, whatever the history size.
 """
 from collections import Counter
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.db import connection
@@ -94,7 +95,7 @@ def boot_context_build(*, agent: str, task_type: str | None = None, scope: str =
     }
 
 
-def _live(failure: Failure) -> FailurePattern:
+def _live(failure: "_Row") -> FailurePattern:
     """The failure's pattern, or what it was merged into (one hop, already joined)."""
     return failure.pattern.merged_into or failure.pattern
 
@@ -103,38 +104,50 @@ def _ref(pattern: FailurePattern) -> dict:
     return {"id": pattern.pk, "fingerprint": pattern.fingerprint, "template": pattern.template}
 
 
-def _recent(agent, task_type, since, now) -> list[Failure]:
+class _Row(SimpleNamespace):
+    """A failure as boot reads it: plain attributes from ``values()``, no model instance (building
+    a hundred of those was a measurable share of a briefing)."""
+
+
+def _rows(failures, columns, cap) -> list[_Row]:
+    values = failures.values("id", *columns).order_by("-occurred_at", "-id")[:cap]
+    return [_Row(pk=row.pop("id"), **row) for row in values]
+
+
+_RECENT_COLUMNS = ("occurred_at", "task", "task_type", "title", "error_type", "error", "status",
+                   "pattern_id", "retry_safe", "retry_after", "attempt_count")
+
+
+def _recent(agent, task_type, since, now) -> list[_Row]:
     failures = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now)
     if task_type:
         failures = failures.filter(task_type=task_type)
-    failures = failures.only("occurred_at", "task", "task_type", "title", "error_type", "error",
-                             "status", "pattern", "retry_safe", "retry_after", "attempt_count")
-    return list(failures.order_by("-occurred_at", "-id")[:RECENT_CAP])
+    return _rows(failures, _RECENT_COLUMNS, RECENT_CAP)
 
 
 # What skip, resume, hints, loops and retry advice read; the rest of a row stays in the database.
 _OPEN_COLUMNS = ("occurred_at", "task", "task_type", "error", "error_type", "skill_name",
                  "retry_safe", "retry_after", "side_effects", "recovery_hint", "attempt_count",
-                 "checkpoint", "pattern")
+                 "checkpoint", "pattern_id")
 _PATTERN_COLUMNS = ("fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
                     "retry_after", "merged_into")
 
 
-def _open_tasks(agent, task_type) -> dict[str, list[Failure]]:
+def _open_tasks(agent, task_type) -> dict[str, list[_Row]]:
     """The agent's newest open failures grouped by task, tasks and failures newest first."""
     failures = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
     if task_type:
         failures = failures.filter(task_type=task_type)
-    rows = list(failures.only(*_OPEN_COLUMNS).order_by("-occurred_at", "-id")[:OPEN_CAP])
+    rows = _rows(failures, _OPEN_COLUMNS, OPEN_CAP)
     _attach_patterns(rows)
-    tasks: dict[str, list[Failure]] = {}
+    tasks: dict[str, list[_Row]] = {}
     for failure in rows:
         if failure.task in tasks or len(tasks) < OPEN_TASKS_CAP:
             tasks.setdefault(failure.task, []).append(failure)
     return tasks
 
 
-def _attach_patterns(failures: list[Failure]) -> None:
+def _attach_patterns(failures: list[_Row]) -> None:
     """Load each distinct pattern (and what it was merged into) once, not once per failure:
     an agent's open failures share a handful of patterns."""
     ids = {f.pattern_id for f in failures}
@@ -145,7 +158,7 @@ def _attach_patterns(failures: list[Failure]) -> None:
         failure.pattern = patterns[failure.pattern_id]
 
 
-def _compact(failure: Failure) -> dict:
+def _compact(failure: _Row) -> dict:
     return {
         "id": failure.pk, "occurred_at": failure.occurred_at, "task": failure.task,
         "task_type": failure.task_type, "title": failure.title, "error_type": failure.error_type,
