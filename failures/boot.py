@@ -8,28 +8,30 @@ failures since its last success; abandoned ones are given up on and ignored.
 Every query has a limit (see the caps below) and rides an index on Failure:
 
 * recent failures: ``(agent, -occurred_at)``, within the window, newest RECENT_CAP;
-* open failures: the partial ``(agent, task) WHERE status='open'`` (an agent's open set stays
+* open failures: the partial ``(agent, -occurred_at) WHERE status='open'`` (an agent's open set stays
   small while it resolves what succeeds), newest OPEN_CAP; skip, resume, hints, loops and
   retry advice are all derived from these rows in Python;
-* fleet: ``(task_type, -occurred_at)``, newest FLEET_PER_TYPE per task type, within the window.
+* fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
+  agents through a short-lived cache (see boot_fleet).
 
 Queries per briefing: 2, plus 1 for the open failures' distinct patterns, 1 for pattern-linked
 lessons, at most 4 per ``lesson_check`` call (LESSON_CHECKS_CAP calls) and 1 for the fleet (one
 per task type where the database cannot limit the parts of a UNION, i.e. SQLite): 9 at most on
 PostgreSQL, whatever the history size.
 """
+import time
 from collections import Counter
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db import connection
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from lessons.models import Lesson
+from lessons.match_index import match_index
 from lessons.selectors import lesson_check
 
+from .boot_fleet import fleet_build
 from .loops import loop_detect
 from .models import Failure, FailurePattern
 from .selectors import retry_advice
@@ -50,8 +52,6 @@ LINKED_LESSONS_CAP = 200  # pattern-lesson links read, most effective first
 # runs for the newest open task that no approved lesson is linked to, and no other.
 LESSON_CHECKS_CAP = 1
 FLEET_TYPES_CAP = 5  # task types looked up across the fleet
-FLEET_PER_TYPE = 50  # other agents' newest failures read per task type
-FLEET_CAP = 10  # fleet patterns listed, most agents first
 ERROR_CHARS = 500  # error text in compact entries; the full text is in /failures
 
 # skip_until = last failure + a cooldown: SKIP_COOLDOWN at the threshold, doubling with every
@@ -84,7 +84,7 @@ def boot_context_build(*, agent: str, task_type: str | None = None, scope: str =
     recent = _recent(agent, task_type, since, now)
     tasks = _open_tasks(agent, task_type)
     types = [task_type] if task_type else _task_types(recent, tasks)
-    fleet = _fleet(agent, types, since, now) if scope == "fleet" else None
+    fleet = fleet_build(agent=agent, task_types=types, since=since, now=now) if scope == "fleet" else None
     return {
         "agent": agent, "task_type": task_type, "scope": scope, "generated_at": now,
         "window_hours": window_hours, "skip_after": skip_after,
@@ -260,10 +260,7 @@ def _approved_lessons(tasks) -> dict[str, list[dict]]:
         key = (latest.error_type, latest.skill_name, _live(latest).pk)
         if not lessons and (key in checked or len(checked) < LESSON_CHECKS_CAP):
             if key not in checked:
-                checked[key] = lesson_check(error_type=latest.error_type,
-                                            skill_name=latest.skill_name or None,
-                                            error_message=latest.error, limit=LESSONS_PER_TASK,
-                                            approved_only=True, pattern=_live(latest))
+                checked[key] = _lessons_for(latest)
             for entry in checked[key]:
                 if entry.lesson.status == Lesson.Status.APPROVED:  # never unverified ones
                     lessons.setdefault(entry.lesson.pk, _lesson(entry.lesson, entry.match))
@@ -271,8 +268,31 @@ def _approved_lessons(tasks) -> dict[str, list[dict]]:
     return found
 
 
+# Lessons found by message for one pattern change only when lessons do: each process reuses the
+# answer for CHECKED_SECONDS, and drops it at once when the lesson match index changes (any lesson
+# added, removed or reclassified), so only effectiveness and counts may lag by that much.
+CHECKED_SECONDS = 30
+CHECKED_SIZE = 4096  # entries kept per process before starting afresh
+_checked: dict = {}
+
 # What a hint shows of a lesson (see _lesson); the rest of the row is not read.
 _LESSON_COLUMNS = ("error_pattern", "resolution", "effectiveness", "occurrences", "status")
+
+
+def _lessons_for(failure) -> list:
+    """Approved lessons for a failure by its message, reused across briefings (see below)."""
+    version = match_index().version
+    key = (version, failure.error_type, failure.skill_name, _live(failure).pk)
+    hit = _checked.get(key)
+    if hit is not None and hit[0] > time.monotonic() and version is not None:
+        return hit[1]
+    found = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
+                         error_message=failure.error, limit=LESSONS_PER_TASK, approved_only=True,
+                         pattern=_live(failure))
+    if len(_checked) >= CHECKED_SIZE:
+        _checked.clear()
+    _checked[key] = (time.monotonic() + CHECKED_SECONDS, found)
+    return found
 
 
 def _linked_lessons(pattern_ids: set[int]) -> dict[int, list[Lesson]]:
@@ -293,38 +313,3 @@ def _task_types(recent, tasks) -> list[str]:
     failures = [*recent, *(f for failures in tasks.values() for f in failures)]
     types = dict.fromkeys(f.task_type for f in failures if f.task_type)
     return list(types)[:FLEET_TYPES_CAP]
-
-
-def _fleet(agent, task_types, since, now) -> list[dict]:
-    """Other agents' recent failures in these task types, aggregated per pattern."""
-    stats: dict[int, dict] = {}
-    rows = sorted(_fleet_rows(agent, task_types, since, now), key=lambda row: row[2], reverse=True)
-    for pattern_id, other, occurred_at, hint, fingerprint, template in rows:  # newest first
-        seen = stats.setdefault(pattern_id, {
-            "pattern": {"id": pattern_id, "fingerprint": fingerprint, "template": template},
-            "agents": set(), "failures": 0, "last_seen": occurred_at, "recovery_hint": ""})
-        seen["agents"].add(other)
-        seen["failures"] += 1
-        seen["recovery_hint"] = seen["recovery_hint"] or hint.strip()  # the newest hint
-    top = sorted(stats.values(), key=lambda seen: (len(seen["agents"]), seen["failures"],
-                                                   seen["last_seen"]), reverse=True)
-    return [{**seen, "agents": len(seen["agents"])} for seen in top[:FLEET_CAP]]
-
-
-def _fleet_rows(agent, task_types, since, now) -> list[tuple]:
-    """(pattern id, agent, occurred_at, recovery_hint, fingerprint, template) of the newest
-    FLEET_PER_TYPE failures of other agents per task type, merged patterns followed one hop:
-    one UNION ALL query, or one query per type where parts of a UNION cannot be limited."""
-    scans = [
-        Failure.objects.filter(task_type=task_type, occurred_at__gte=since, occurred_at__lte=now)
-        .exclude(agent=agent).annotate(
-            live=Coalesce("pattern__merged_into_id", "pattern_id"),
-            live_fingerprint=Coalesce("pattern__merged_into__fingerprint", "pattern__fingerprint"),
-            live_template=Coalesce("pattern__merged_into__template", "pattern__template"),
-        ).values_list("live", "agent", "occurred_at", "recovery_hint", "live_fingerprint",
-                      "live_template").order_by("-occurred_at")[:FLEET_PER_TYPE]
-        for task_type in task_types
-    ]
-    if len(scans) > 1 and connection.features.supports_slicing_ordering_in_compound:
-        return list(scans[0].union(*scans[1:], all=True))
-    return [row for scan in scans for row in scan]

@@ -37,6 +37,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class MatchIndex:
+    version: str | None  # the cache token it was built for; keys caches that depend on lessons
     by_word: dict  # word -> tuple of entries whose pattern has that word
     wordless: tuple  # entries whose pattern has no word at all (checked against every message)
 
@@ -60,7 +61,7 @@ class MatchIndex:
 
 
 _lock = threading.Lock()
-_state: dict = {"version": None, "index": MatchIndex({}, ())}
+_state: dict = {"version": None, "index": MatchIndex(None, {}, ())}
 
 
 def match_index_bump() -> None:
@@ -77,13 +78,13 @@ def match_index() -> MatchIndex:
     with _lock:
         if version is not None and version == _state["version"]:
             return _state["index"]
-    index = _build()
+    index = _build(version)
     with _lock:
         _state["version"], _state["index"] = version, index
     return index
 
 
-def _build() -> MatchIndex:
+def _build(version) -> MatchIndex:
     rows = Lesson.objects.exclude(status=Lesson.Status.REJECTED).values_list(
         "pk", "error_pattern", "skill_name", "status")
     entries = [Entry(i, pk, skill_name, status == Lesson.Status.APPROVED,
@@ -96,7 +97,7 @@ def _build() -> MatchIndex:
             by_word[word].append(entry)
         if not entry.pattern.words:
             wordless.append(entry)
-    return MatchIndex({w: tuple(e) for w, e in by_word.items()}, tuple(wordless))
+    return MatchIndex(version, {w: tuple(e) for w, e in by_word.items()}, tuple(wordless))
 
 
 def _keys(pattern_words: frozenset[str], frequency: Counter) -> list[str]:

@@ -16,10 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
-def fresh_match_index():
-    """Each test starts with no lesson index from an earlier test's (rolled back) lessons."""
+def fresh_cache():
+    """Each test starts with an empty cache: nothing cached from an earlier test's (rolled back)
+    rows, and a fresh lesson match index."""
+    from django.core.cache import cache
+
     from lessons.match_index import match_index_bump
 
+    cache.clear()
     match_index_bump()
 
 

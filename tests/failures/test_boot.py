@@ -2,6 +2,7 @@
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from failures import boot
@@ -263,6 +264,21 @@ def test_fleet_scope_adds_other_agents_failures_of_the_same_task_types():
     assert [f["pattern"]["template"] for f in build(agent="me", scope="fleet",
                                                       task_type="email")["fleet"]] == [
         Failure.objects.get(agent="d").pattern.template]
+
+
+@pytest.mark.django_db
+def test_fleet_view_is_shared_for_a_few_seconds_then_refreshed():
+    record(agent="me", task="invoice", task_type="billing", error=TIMEOUT)
+    record(agent="b", task="charge", task_type="billing", error=REFUSED, minutes_ago=20)
+    assert [f["agents"] for f in build(agent="me", scope="fleet")["fleet"]] == [1]
+    record(agent="c", task="refund", task_type="billing", error=REFUSED, minutes_ago=15)
+    # Within FLEET_CACHE_SECONDS every agent sees the same cached view of the task type ...
+    assert [f["agents"] for f in build(agent="me", scope="fleet")["fleet"]] == [1]
+    # ... and each agent still sees only the others: b's view holds my failure, not its own.
+    assert [f["pattern"]["template"] for f in build(agent="b", scope="fleet")["fleet"]] == [
+        "Connection timeout after <*> seconds"]
+    cache.clear()  # what expiry does
+    assert [f["agents"] for f in build(agent="me", scope="fleet")["fleet"]] == [2]
 
 
 @pytest.mark.django_db
