@@ -14,12 +14,11 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
   agents through a short-lived cache (see boot_fleet).
 
-Queries per briefing: 2, plus 1 for the open failures' distinct patterns, 1 for pattern-linked
-lessons, at most 4 per ``lesson_check`` call (LESSON_CHECKS_CAP calls) and 1 for the fleet (one
-per task type where the database cannot limit the parts of a UNION, i.e. SQLite): 9 at most on
-PostgreSQL, whatever the history size.
+Queries per briefing: 2 (the open failures come with their patterns joined), plus 1 for
+pattern-linked lessons, at most 4 per ``lesson_check`` call (LESSON_CHECKS_CAP calls) and 1 for
+the fleet (one per task type where the database cannot limit the parts of a UNION, i.e. SQLite):
+8 at most on PostgreSQL, whatever the history size.
 """
-import time
 from collections import Counter
 from datetime import datetime, timedelta
 from types import SimpleNamespace
@@ -27,11 +26,9 @@ from types import SimpleNamespace
 from django.conf import settings
 from django.utils import timezone
 
-from lessons.models import Lesson
-from lessons.match_index import match_index
-from lessons.selectors import lesson_check
-
 from .boot_fleet import fleet_build
+from .boot_hints import LESSON_CHECKS_CAP, approved_lessons  # noqa: F401  (re-exported cap)
+from .boot_hints import live as _live
 from .loops import loop_detect
 from .models import Failure, FailurePattern
 from .selectors import retry_advice
@@ -46,11 +43,6 @@ RECENT_CAP = 20  # recent failures listed
 OPEN_CAP = 100  # newest open failures read; older open ones do not reach the briefing
 OPEN_TASKS_CAP = 20  # open tasks (newest first) that get skip, resume, hints, loops and advice
 HINTS_PER_TASK = 3  # distinct recovery hints per task, newest first
-LESSONS_PER_TASK = 3  # approved lessons per task, best first
-LINKED_LESSONS_CAP = 200  # pattern-lesson links read, most effective first
-# lesson_check scores every lesson in Python (milliseconds with hundreds of lessons), so it
-# runs for the newest open task that no approved lesson is linked to, and no other.
-LESSON_CHECKS_CAP = 1
 FLEET_TYPES_CAP = 5  # task types looked up across the fleet
 ERROR_CHARS = 500  # error text in compact entries; the full text is in /failures
 
@@ -95,11 +87,6 @@ def boot_context_build(*, agent: str, task_type: str | None = None, scope: str =
     }
 
 
-def _live(failure: "_Row") -> FailurePattern:
-    """The failure's pattern, or what it was merged into (one hop, already joined)."""
-    return failure.pattern.merged_into or failure.pattern
-
-
 def _ref(pattern: FailurePattern) -> dict:
     return {"id": pattern.pk, "fingerprint": pattern.fingerprint, "template": pattern.template}
 
@@ -138,7 +125,9 @@ def _open_tasks(agent, task_type) -> dict[str, list[_Row]]:
     failures = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
     if task_type:
         failures = failures.filter(task_type=task_type)
-    rows = _rows(failures, _OPEN_COLUMNS, OPEN_CAP)
+    # The patterns (and what they were merged into) come in the same query, joined: one round
+    # trip instead of two, and no model instances.
+    rows = _rows(failures, (*_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS), OPEN_CAP)
     _attach_patterns(rows)
     tasks: dict[str, list[_Row]] = {}
     for failure in rows:
@@ -147,15 +136,37 @@ def _open_tasks(agent, task_type) -> dict[str, list[_Row]]:
     return tasks
 
 
+class _Pattern(SimpleNamespace):
+    """A pattern as boot reads it (see _PATTERN_COLUMNS), joined to its failures' rows."""
+
+
+_JOINED_PATTERN_COLUMNS = (*(f"pattern__{name}" for name in _PATTERN_COLUMNS if name != "merged_into"),
+                           "pattern__merged_into_id",
+                           *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS
+                             if name != "merged_into"))
+
+
 def _attach_patterns(failures: list[_Row]) -> None:
-    """Load each distinct pattern (and what it was merged into) once, not once per failure:
+    """Build each distinct pattern (and what it was merged into) once from the joined columns:
     an agent's open failures share a handful of patterns."""
-    ids = {f.pattern_id for f in failures}
-    patterns = FailurePattern.objects.select_related("merged_into").only(
-        *_PATTERN_COLUMNS, *(f"merged_into__{name}" for name in _PATTERN_COLUMNS)
-    ).in_bulk(ids) if ids else {}
+    patterns: dict[int, _Pattern] = {}
+    names = [name for name in _PATTERN_COLUMNS if name != "merged_into"]
     for failure in failures:
-        failure.pattern = patterns[failure.pattern_id]
+        values = failure.__dict__
+        pattern = patterns.get(failure.pattern_id)
+        if pattern is None:
+            merged_id = values["pattern__merged_into_id"]
+            merged = None
+            if merged_id is not None:
+                merged = patterns.get(merged_id) or _Pattern(
+                    pk=merged_id, merged_into=None,
+                    **{name: values[f"pattern__merged_into__{name}"] for name in names})
+            pattern = patterns[failure.pattern_id] = _Pattern(
+                pk=failure.pattern_id, merged_into=merged,
+                **{name: values[f"pattern__{name}"] for name in names})
+        failure.pattern = pattern
+        for name in _JOINED_PATTERN_COLUMNS:
+            del values[name]
 
 
 def _compact(failure: _Row) -> dict:
@@ -229,7 +240,7 @@ def _advice(tasks) -> list[dict]:
 
 def _hints(tasks) -> list[dict]:
     """Per open task: its distinct recovery hints, newest first, and approved lessons."""
-    lessons = _approved_lessons(tasks)
+    lessons = approved_lessons(tasks)
     entries = []
     for task, failures in tasks.items():
         hints = list(dict.fromkeys(f.recovery_hint.strip() for f in failures
@@ -237,75 +248,6 @@ def _hints(tasks) -> list[dict]:
         if hints or lessons[task]:
             entries.append({"task": task, "recovery_hints": hints, "lessons": lessons[task]})
     return entries
-
-
-def _lesson(lesson: Lesson, match: str) -> dict:
-    return {"id": str(lesson.pk), "error_pattern": lesson.error_pattern,
-            "resolution": lesson.resolution, "effectiveness": lesson.effectiveness,
-            "match": match}
-
-
-def _approved_lessons(tasks) -> dict[str, list[dict]]:
-    """Approved lessons per task: linked to its patterns (one query for all tasks); for the
-    newest task(s) with none linked, what ``lesson_check`` finds for its newest failure."""
-    patterns_of = {task: {pk for f in failures for pk in (f.pattern_id, _live(f).pk)}
-                   for task, failures in tasks.items()}
-    linked = _linked_lessons(set().union(*patterns_of.values())) if tasks else {}
-    checked: dict[tuple, list] = {}  # the same type, skill and pattern answer the same lessons
-    found = {}
-    for task, failures in tasks.items():
-        lessons = {lesson.pk: _lesson(lesson, "pattern")
-                   for pk in patterns_of[task] for lesson in linked.get(pk, [])}
-        latest = failures[0]
-        key = (latest.error_type, latest.skill_name, _live(latest).pk)
-        if not lessons and (key in checked or len(checked) < LESSON_CHECKS_CAP):
-            if key not in checked:
-                checked[key] = _lessons_for(latest)
-            for entry in checked[key]:
-                if entry.lesson.status == Lesson.Status.APPROVED:  # never unverified ones
-                    lessons.setdefault(entry.lesson.pk, _lesson(entry.lesson, entry.match))
-        found[task] = list(lessons.values())[:LESSONS_PER_TASK]
-    return found
-
-
-# Lessons found by message for one pattern change only when lessons do: each process reuses the
-# answer for CHECKED_SECONDS, and drops it at once when the lesson match index changes (any lesson
-# added, removed or reclassified), so only effectiveness and counts may lag by that much.
-CHECKED_SECONDS = 30
-CHECKED_SIZE = 4096  # entries kept per process before starting afresh
-_checked: dict = {}
-
-# What a hint shows of a lesson (see _lesson); the rest of the row is not read.
-_LESSON_COLUMNS = ("error_pattern", "resolution", "effectiveness", "occurrences", "status")
-
-
-def _lessons_for(failure) -> list:
-    """Approved lessons for a failure by its message, reused across briefings (see below)."""
-    version = match_index().version
-    key = (version, failure.error_type, failure.skill_name, _live(failure).pk)
-    hit = _checked.get(key)
-    if hit is not None and hit[0] > time.monotonic() and version is not None:
-        return hit[1]
-    found = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
-                         error_message=failure.error, limit=LESSONS_PER_TASK, approved_only=True,
-                         pattern=_live(failure))
-    if len(_checked) >= CHECKED_SIZE:
-        _checked.clear()
-    _checked[key] = (time.monotonic() + CHECKED_SECONDS, found)
-    return found
-
-
-def _linked_lessons(pattern_ids: set[int]) -> dict[int, list[Lesson]]:
-    """Approved lessons linked to each of these patterns, most effective first."""
-    links = Lesson.patterns.through.objects.filter(
-        failurepattern_id__in=pattern_ids, lesson__status=Lesson.Status.APPROVED,
-    ).select_related("lesson").only(
-        "failurepattern_id", *(f"lesson__{name}" for name in _LESSON_COLUMNS),
-    ).order_by("-lesson__effectiveness", "-lesson__occurrences")
-    linked: dict[int, list[Lesson]] = {}
-    for link in links[:LINKED_LESSONS_CAP]:
-        linked.setdefault(link.failurepattern_id, []).append(link.lesson)
-    return linked
 
 
 def _task_types(recent, tasks) -> list[str]:
