@@ -36,8 +36,7 @@ def _cursor_decode(cursor: str) -> tuple[datetime, int]:
         moment, pk = raw.split("|")
         return datetime.fromisoformat(moment), int(pk)
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InvalidInput("Invalid input in cursor: not a cursor this API gave out.",
-                           {"cursor": ["Not a cursor this API gave out."]}) from None
+        raise InvalidInput.from_fields({"cursor": ["Not a cursor this API gave out."]}) from None
 
 
 def failure_list(*, filters, cursor: str | None = None, limit: int = 50) -> Page:

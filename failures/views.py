@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import SafeCharField
+from config.api.idempotency import replay_headers
 from config.api.renderers import MarkdownRenderer
 from config.api.serializers import StrictInputSerializer
 from lessons.serializers import CheckedLessonOutputSerializer
@@ -67,8 +68,7 @@ class FailuresApi(APIView):
         data = FailureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         status, body, replayed = failure_report(**data.validated_data, payload=request.data)
-        return Response(body, status=status,
-                        headers={"Idempotent-Replayed": "true"} if replayed else None)
+        return Response(body, status=status, headers=replay_headers(replayed))
 
 
 class FailuresResolveApi(APIView):

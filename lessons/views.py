@@ -7,14 +7,12 @@ from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import JSONObjectField, SafeCharField
+from config.api.idempotency import replay_headers
 from config.api.serializers import StrictInputSerializer
 
 from .selectors import lesson_check, lesson_get, lesson_list
 from .serializers import CheckedLessonOutputSerializer, LessonOutputSerializer
 from .services import lesson_record
-
-REPLAY_HEADER = "Idempotent-Replayed"
-
 
 class LessonsApi(APIView):
     """``GET`` lists lessons (filtered, paged); ``POST`` records one or counts an occurrence."""
@@ -82,7 +80,7 @@ class LessonsApi(APIView):
         status, body, replayed = lesson_record(
             **data.validated_data, proposed_by=request.auth.name, payload=request.data
         )
-        return Response(body, status=status, headers={REPLAY_HEADER: "true"} if replayed else None)
+        return Response(body, status=status, headers=replay_headers(replayed))
 
 
 class LessonCheckApi(APIView):

@@ -14,6 +14,20 @@ class InvalidInput(APIException):
         super().__init__(message)
         self.fields = fields or {}
 
+    @classmethod
+    def from_fields(cls, fields: dict[str, list[str]]) -> "InvalidInput":
+        """A 400 whose message names every offending field and quotes the first problem."""
+        return cls(validation_message(fields), fields)
+
+
+def validation_message(fields: dict[str, list[str]]) -> str:
+    """``Invalid input in a, b: a: <first message>``; non-field errors as they are."""
+    named = [name for name in fields if name != "non_field_errors"]
+    if not named:
+        return "; ".join(fields.get("non_field_errors", ["Invalid input."]))
+    first = named[0]
+    return f"Invalid input in {', '.join(named)}: {first}: {fields[first][0]}"
+
 
 class Conflict(APIException):
     """409: the request contradicts what is stored (e.g. an event id reused with another body)."""

@@ -6,7 +6,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from .errors import InvalidInput
+from .errors import InvalidInput, validation_message
 
 
 def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
@@ -28,14 +28,6 @@ def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or "non_field_errors": [str(detail)]}
 
 
-def _validation_message(fields: dict[str, list[str]]) -> str:
-    named = [name for name in fields if name != "non_field_errors"]
-    if not named:
-        return "; ".join(fields.get("non_field_errors", ["Invalid input."]))
-    first = named[0]
-    return f"Invalid input in {', '.join(named)}: {first}: {fields[first][0]}"
-
-
 def api_exception_handler(exc, context):
     """Render API and domain errors in the shared shape; anything else stays a real 500."""
     if isinstance(exc, Http404):
@@ -53,7 +45,7 @@ def api_exception_handler(exc, context):
         body = {"error": str(exc.detail), "fields": exc.fields}
     elif isinstance(exc, exceptions.ValidationError):
         fields = _flatten(exc.detail)
-        body = {"error": _validation_message(fields), "fields": fields}
+        body = {"error": validation_message(fields), "fields": fields}
     else:
         body = {"error": str(exc.detail), "fields": {}}
 

@@ -6,9 +6,6 @@ def filter_or_400(filterset_class, data, queryset):
     """The filtered queryset; invalid filter values raise a 400 naming each field."""
     filterset = filterset_class(data, queryset=queryset)
     if not filterset.is_valid():
-        fields = {name: [str(m) for m in messages] for name, messages in filterset.errors.items()}
-        first = next(iter(fields))
-        raise InvalidInput(
-            f"Invalid input in {', '.join(fields)}: {first}: {fields[first][0]}", fields
-        )
+        raise InvalidInput.from_fields(
+            {name: [str(m) for m in messages] for name, messages in filterset.errors.items()})
     return filterset.qs

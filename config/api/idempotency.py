@@ -11,6 +11,13 @@ from .errors import Conflict
 from .models import IdempotencyRecord
 
 Answer = tuple[int, dict]
+# Set on an answer that is a replay of an earlier one, so a client can tell without comparing.
+REPLAY_HEADER = "Idempotent-Replayed"
+
+
+def replay_headers(replayed: bool) -> dict | None:
+    """Response headers for an answer from run_idempotent."""
+    return {REPLAY_HEADER: "true"} if replayed else None
 
 
 def _canonical(value) -> str:

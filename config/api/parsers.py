@@ -37,5 +37,5 @@ class StrictJSONParser(JSONParser):
         problem = json_problem(data, max_depth=settings.HINDSIGHT_MAX_JSON_DEPTH)
         if problem:
             path, message = problem
-            raise InvalidInput(f"Invalid input in {path}: {message}", {path: [message]})
+            raise InvalidInput.from_fields({path: [message]})
         return data
