@@ -69,7 +69,7 @@ def test_caching_resumes_when_redis_is_back(settings):
 
 
 def test_api_answers_with_redis_down(api, settings):
-    """Guards every endpoint that reads or writes the cache against a dead Redis."""
+    """Check, record, failures and boot (all of which read or write the cache) with Redis dead."""
     settings.CACHES = {"default": {
         "BACKEND": "config.cache.ResilientRedisCache",
         "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
@@ -79,3 +79,14 @@ def test_api_answers_with_redis_down(api, settings):
     assert api.get("/api/v1/lessons/check", {"error_type": "x"}).status_code == 200
     assert api.post("/api/v1/lessons", {"error_pattern": "p", "error_type": "t",
                                         "resolution": "r"}, format="json").status_code == 201
+    # The lesson index version and the boot fleet view live in the cache: both fall back to
+    # the database, and the new lesson is still found.
+    failure = {"agent": "a", "task": "t", "task_type": "sync", "error": "p happened",
+               "error_type": "t"}
+    recorded = api.post("/api/v1/failures", failure, format="json")
+    assert recorded.status_code == 201
+    assert [l["error_pattern"] for l in recorded.json()["lessons"]] == ["p"]
+    api.post("/api/v1/failures", {**failure, "agent": "b"}, format="json")
+    boot = api.get("/api/v1/boot", {"agent": "a", "scope": "fleet"})
+    assert boot.status_code == 200
+    assert [entry["agents"] for entry in boot.json()["fleet"]] == [1]
