@@ -215,7 +215,26 @@ STORAGES = {
 # --- the API --------------------------------------------------------------------------------------
 HINDSIGHT_MAX_BODY_BYTES = env_int("HINDSIGHT_MAX_BODY_BYTES", 1024 * 1024)
 HINDSIGHT_MAX_JSON_DEPTH = 20
-DATA_UPLOAD_MAX_MEMORY_SIZE = HINDSIGHT_MAX_BODY_BYTES
+# POST /outcomes/bulk takes up to HINDSIGHT_BULK_MAX_ITEMS outcomes, so a larger body.
+HINDSIGHT_MAX_BULK_BODY_BYTES = env_int("HINDSIGHT_MAX_BULK_BODY_BYTES", 16 * 1024 * 1024)
+# Django's own ceiling must admit the largest body a view accepts; each view's limit is
+# enforced before the body is read (config.api.middleware) and again by the parser.
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(HINDSIGHT_MAX_BODY_BYTES, HINDSIGHT_MAX_BULK_BODY_BYTES)
+HINDSIGHT_BULK_MAX_ITEMS = 1000
+
+# History context for prompts (the task-history seed): how many items of each kind, from how
+# many days back. The cache entry of an agent is dropped at once when it records an outcome;
+# the timeout bounds how long other agents' new outcomes may be missing from its related tasks.
+AGENT_ENABLE_TASK_HISTORY = env_bool("AGENT_ENABLE_TASK_HISTORY", True)
+HINDSIGHT_HISTORY_LIMITS = {
+    "successes": env_int("HINDSIGHT_HISTORY_SUCCESSES", 10),
+    "success_days": env_int("HINDSIGHT_HISTORY_SUCCESS_DAYS", 7),
+    "failures": env_int("HINDSIGHT_HISTORY_FAILURES", 5),
+    "failure_days": env_int("HINDSIGHT_HISTORY_FAILURE_DAYS", 7),
+    "related": env_int("HINDSIGHT_HISTORY_RELATED", 5),
+    "related_days": env_int("HINDSIGHT_HISTORY_RELATED_DAYS", 30),
+}
+HINDSIGHT_HISTORY_CACHE_SECONDS = env_int("HINDSIGHT_HISTORY_CACHE_SECONDS", 600)
 
 # The boot briefing: how far back "recent" reaches, and after how many failures of one task
 # with one pattern (and no success since) the task is to be skipped.

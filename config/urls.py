@@ -12,6 +12,7 @@ api_v1 = [
     *api_path("health", HealthApi.as_view(), "health"),
     path("", include("lessons.urls")),
     path("", include("failures.urls")),
+    path("", include("outcomes.urls")),
 ]
 
 urlpatterns = [

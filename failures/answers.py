@@ -1,11 +1,12 @@
 """Answers that combine failures with lessons: the one place (with the boot composer) that
-reads across apps. Recording a failure answers with its pattern, retry advice and the lessons
+reads across apps. A failure posted directly also appends its failed outcome. Recording a failure answers with its pattern, retry advice and the lessons
 that match, so an agent needs one round trip."""
 from uuid import UUID
 
 from config.api.idempotency import run_idempotent
 from lessons.selectors import lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer
+from outcomes.services import outcome_append_for_failure
 
 from .models import Failure
 from .selectors import retry_advice
@@ -36,6 +37,7 @@ def failure_report(*, event_id: UUID | None = None, payload: dict | None = None,
     """Record a failure once per event id and answer with what is known about it."""
     def action():
         failure = failure_record(**fields)
+        outcome_append_for_failure(failure)  # the ledger misses no event
         failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE
         return 201, failure_answer(failure)
 

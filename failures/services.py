@@ -83,61 +83,127 @@ def _text(value: str | None, limit: int | None = None) -> str:
     return cleaned[:limit] if limit else cleaned
 
 
-def failure_record(
-    *, agent: str, task: str, error: str, error_type: str = "unknown",
-    occurred_at: datetime | None = None, title: str = "", task_description: str = "",
-    task_type: str = "", skill_name: str = "", retry_safe: bool | None = None,
-    retry_after: int | None = None, side_effects: list | None = None, recovery_hint: str = "",
-    attempt_count: int = 1, checkpoint: dict | None = None,
-) -> Failure:
+def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
     """Store one failure (secrets scrubbed) under its pattern and count it. Caller owns the
     transaction (see failures.answers.failure_report, which adds idempotency)."""
-    error = _text(error)
-    pattern = pattern_for_message(message=error, error_type=error_type)
-    occurred_at = occurred_at or timezone.now()
-    _pattern_count(pattern, agent=agent, task=task, occurred_at=occurred_at,
-                   retry_safe=retry_safe, retry_after=retry_after)
-    return Failure.objects.create(
-        occurred_at=occurred_at, agent=agent, task=task,
-        task_description=_text(task_description), task_type=task_type, skill_name=skill_name,
-        title=_text(title, 200), error=error, error_type=error_type, retry_safe=retry_safe,
-        retry_after=retry_after, side_effects=scrub_value(side_effects or []),
-        recovery_hint=_text(recovery_hint), attempt_count=attempt_count,
-        checkpoint=scrub_value(checkpoint) if checkpoint is not None else None, pattern=pattern,
+    return failures_record_many([dict(agent=agent, task=task, error=error, **fields)])[0]
+
+
+def failures_record_many(entries: list[dict]) -> list[Failure]:
+    """Store failures (each a dict of failure_record's arguments) in a few queries, whatever
+    their number: patterns looked up once per distinct template, counters once per pattern."""
+    now = timezone.now()
+    rows = [_failure_row(entry, now) for entry in entries]
+    patterns = _patterns_for([(row.error, row.error_type) for row in rows])
+    for row in rows:
+        row.pattern = patterns[row.error]
+    _patterns_count(rows)
+    return Failure.objects.bulk_create(rows)
+
+
+def _failure_row(entry: dict, now: datetime) -> Failure:
+    checkpoint = entry.get("checkpoint")
+    return Failure(
+        occurred_at=entry.get("occurred_at") or now, agent=entry["agent"], task=entry["task"],
+        task_description=_text(entry.get("task_description")),
+        task_type=entry.get("task_type", ""), skill_name=entry.get("skill_name", ""),
+        title=_text(entry.get("title"), 200), error=_text(entry["error"]),
+        error_type=entry.get("error_type") or "unknown", retry_safe=entry.get("retry_safe"),
+        retry_after=entry.get("retry_after"),
+        side_effects=scrub_value(entry.get("side_effects") or []),
+        recovery_hint=_text(entry.get("recovery_hint")),
+        attempt_count=entry.get("attempt_count") or 1,
+        checkpoint=scrub_value(checkpoint) if checkpoint is not None else None,
     )
 
 
-def _pattern_count(pattern, *, agent, task, occurred_at, retry_safe, retry_after) -> None:
-    """One more event. New agents and tasks are counted here; patterns_refresh recounts exactly."""
-    seen = Failure.objects.filter(pattern=pattern)
-    moment = Value(occurred_at, output_field=DateTimeField())
+def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
+    """The live pattern of each distinct message; one query when every template is known."""
+    templates = {message: template_of(message) for message, _ in messages}
+    fingerprints = {message: fingerprint_of(template) for message, template in templates.items()}
+    known = {t.fingerprint: t.pattern for t in FailureTemplate.objects.select_related(
+        "pattern").filter(fingerprint__in=set(fingerprints.values()))}
+    found = {}
+    for message, error_type in messages:
+        if message in found:
+            continue
+        pattern = known.get(fingerprints[message])
+        found[message] = (pattern_live(pattern) if pattern is not None
+                          else pattern_for_message(message=message, error_type=error_type))
+    return found
+
+
+def _patterns_count(rows: list[Failure]) -> None:
+    """Count new failures into their patterns: one UPDATE per pattern. New agents and tasks are
+    counted here (one query each for the whole batch); patterns_recount recounts exactly."""
+    by_pattern: dict[int, list[Failure]] = {}
+    for row in rows:
+        by_pattern.setdefault(row.pattern.pk, []).append(row)
+    seen = Failure.objects.filter(pattern_id__in=by_pattern)
+    agents = set(seen.filter(agent__in={r.agent for r in rows}).values_list(
+        "pattern_id", "agent").distinct())
+    tasks = set(seen.filter(task__in={r.task for r in rows}).values_list(
+        "pattern_id", "task").distinct())
+    for pk, group in by_pattern.items():
+        new_agents = {r.agent for r in group if (pk, r.agent) not in agents}
+        new_tasks = {r.task for r in group if (pk, r.task) not in tasks}
+        retry_after = [r.retry_after for r in group if r.retry_after is not None]
+        _pattern_count(pk, events=len(group), agents=len(new_agents), tasks=len(new_tasks),
+                       unsafe=sum(r.retry_safe is False for r in group),
+                       earliest=min(r.occurred_at for r in group),
+                       latest=max(r.occurred_at for r in group),
+                       retry_after=retry_after[-1] if retry_after else None)
+
+
+def _pattern_count(pk: int, *, events: int, agents: int, tasks: int, unsafe: int,
+                   earliest: datetime, latest: datetime, retry_after: int | None) -> None:
+    first = Value(earliest, output_field=DateTimeField())
+    last = Value(latest, output_field=DateTimeField())
     changes = {
-        "event_count": F("event_count") + 1,
-        "agent_count": F("agent_count") + int(not seen.filter(agent=agent).exists()),
-        "task_count": F("task_count") + int(not seen.filter(task=task).exists()),
-        "unsafe_count": F("unsafe_count") + int(retry_safe is False),
-        # A new pattern (no events yet) takes the failure's own time, not its row's creation.
-        "first_seen": Case(When(event_count=0, then=moment),
-                           default=Least(F("first_seen"), moment)),
-        "last_seen": Case(When(event_count=0, then=moment),
-                          default=Greatest(F("last_seen"), moment)),
+        "event_count": F("event_count") + events,
+        "agent_count": F("agent_count") + agents,
+        "task_count": F("task_count") + tasks,
+        "unsafe_count": F("unsafe_count") + unsafe,
+        # A new pattern (no events yet) takes the failures' own times, not its row's creation.
+        "first_seen": Case(When(event_count=0, then=first), default=Least(F("first_seen"), first)),
+        "last_seen": Case(When(event_count=0, then=last), default=Greatest(F("last_seen"), last)),
     }
     if retry_after is not None:
         changes["retry_after"] = Value(retry_after)
-    FailurePattern.objects.filter(pk=pattern.pk).update(**changes)
+    FailurePattern.objects.filter(pk=pk).update(**changes)
 
 
 def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED) -> int:
     """Close the open failures of an agent's task (a later success, or given up); return how many."""
+    with transaction.atomic():
+        return failures_close(failures_open_of({(agent, task)}), status=status)
+
+
+def failures_open_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
+    """``(id, pattern_id, agent, task)`` of the open failures of these (agent, task) pairs,
+    locked until the caller's transaction ends."""
+    if not pairs:
+        return []
+    rows = Failure.objects.select_for_update().filter(
+        status=Failure.Status.OPEN, agent__in={agent for agent, _ in pairs},
+        task__in={task for _, task in pairs},
+    ).order_by("pk").values_list("pk", "pattern_id", "agent", "task")
+    return [row for row in rows if (row[2], row[3]) in pairs]
+
+
+def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED) -> int:
+    """Close failures given as ``(id, pattern_id, ...)`` rows; a resolution counts into each
+    pattern's retry history. Caller owns the transaction."""
     if status not in (Failure.Status.RESOLVED, Failure.Status.ABANDONED):
         raise ValueError("status must be resolved or abandoned")
-    with transaction.atomic():
-        open_failures = Failure.objects.select_for_update().filter(
-            agent=agent, task=task, status=Failure.Status.OPEN)
-        per_pattern = Counter(open_failures.values_list("pattern_id", flat=True))
-        closed = open_failures.update(status=status, resolved_at=timezone.now())
-        if status == Failure.Status.RESOLVED and per_pattern:
-            FailurePattern.objects.filter(pk__in=per_pattern).update(resolved_count=F(
-                "resolved_count") + Case(*[When(pk=pk, then=Value(n))
-                                           for pk, n in per_pattern.items()], default=Value(0)))
+    if not rows:
+        return 0
+    closed = Failure.objects.filter(pk__in=[row[0] for row in rows],
+                                    status=Failure.Status.OPEN).update(
+        status=status, resolved_at=timezone.now())
+    per_pattern = Counter(row[1] for row in rows)
+    if status == Failure.Status.RESOLVED:
+        FailurePattern.objects.filter(pk__in=per_pattern).update(resolved_count=F(
+            "resolved_count") + Case(*[When(pk=pk, then=Value(n))
+                                       for pk, n in per_pattern.items()], default=Value(0)))
     return closed

@@ -120,3 +120,20 @@ def lesson_list(*, filters: dict) -> QuerySet[Lesson]:
 def lesson_get(*, lesson_id) -> Lesson:
     """One lesson by id; a missing one is a 404."""
     return get_object_or_404(Lesson, pk=lesson_id)
+
+
+def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:
+    """For each pattern, the resolution of its best linked lesson and whether it is approved:
+    approved first, then effectiveness, then occurrences; rejected lessons never."""
+    best: dict[int, tuple] = {}
+    if not pattern_ids:
+        return {}
+    linked = Lesson.objects.filter(patterns__in=set(pattern_ids)).exclude(
+        status=Lesson.Status.REJECTED).values_list(
+        "patterns", "resolution", "status", "effectiveness", "occurrences")
+    for pattern_id, resolution, status, effectiveness, occurrences in linked:
+        approved = status == Lesson.Status.APPROVED
+        rank = (approved, effectiveness, occurrences)
+        if pattern_id not in best or rank > best[pattern_id][0]:
+            best[pattern_id] = (rank, (resolution, approved))
+    return {pk: fix for pk, (_, fix) in best.items()}

@@ -7,6 +7,7 @@ from rest_framework.parsers import JSONParser
 
 from .errors import InvalidInput, PayloadTooLarge
 from .jsonlimits import json_problem
+from .middleware import body_limit
 
 
 def _reject_constant(name: str):
@@ -17,7 +18,7 @@ class StrictJSONParser(JSONParser):
     """Reads at most HINDSIGHT_MAX_BODY_BYTES, rejects NaN, deep nesting, NUL and bad Unicode."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.HINDSIGHT_MAX_BODY_BYTES
+        limit = body_limit((parser_context or {}).get("view"))
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
             raise PayloadTooLarge(f"Request body is larger than {limit} bytes.")

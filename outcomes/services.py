@@ -1,0 +1,181 @@
+"""Every write to the outcome ledger: record (one or a thousand at once), append, prune.
+
+One write per event: a failed outcome with an error message creates its failure record (with its
+pattern) in the same transaction, and a success closes the task's open failures.
+"""
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from failures.models import Failure
+from failures.scrubbing import scrub_value
+from failures.services import failures_close, failures_open_of, failures_record_many
+
+from .cache import history_invalidate
+from .models import Outcome, OutcomeFile
+from .validation import OutcomeIn
+
+logger = logging.getLogger(__name__)
+
+# A concurrent request that stored the same event id first makes our insert fail; the retry
+# then sees its row and answers "replayed". Two retries cover any realistic race.
+ATTEMPTS = 3
+
+
+@dataclass
+class Recorded:
+    """What became of one outcome of a request."""
+
+    status: str  # "created", "replayed" or "conflict"
+    outcome: Outcome | None = None
+    message: str = ""
+
+
+def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
+    """Record checked outcomes in one transaction; answer one Recorded per item, in order."""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                recorded = _record(items)
+                agents = {r.outcome.agent for r in recorded if r.status == "created"}
+                transaction.on_commit(lambda: history_invalidate(agents))
+                return recorded
+        except IntegrityError as exc:
+            if attempt == ATTEMPTS or "event_id" not in str(exc):
+                raise
+            logger.info("event id stored concurrently; recording again (%s)", exc)
+    raise AssertionError("unreachable")
+
+
+def _record(items: list[OutcomeIn]) -> list[Recorded]:
+    recorded = _replays(items)
+    fresh = [i for i, r in enumerate(recorded) if r is None]
+    failures = _failures_for({i: items[i] for i in fresh})
+    resolved = _resolve({i: items[i] for i in fresh}, failures)
+    rows = [_outcome_row(items[i], failures.get(i), resolved.get(i, 0)) for i in fresh]
+    Outcome.objects.bulk_create(rows)
+    OutcomeFile.objects.bulk_create([
+        OutcomeFile(outcome=row, path=path, occurred_at=row.occurred_at)
+        for row, i in zip(rows, fresh) for path in items[i].files])
+    for row, i in zip(rows, fresh):
+        recorded[i] = Recorded("created", row)
+    return _link_batch_replays(items, recorded)
+
+
+def _replays(items: list[OutcomeIn]) -> list[Recorded | None]:
+    """A Recorded for each item whose event id is already stored (or used earlier in this
+    request), None for the rest."""
+    ids = {item.event_id for item in items if item.event_id}
+    stored = {o.event_id: o for o in Outcome.objects.filter(event_id__in=ids)} if ids else {}
+    first_in_batch: dict = {}
+    answers: list[Recorded | None] = []
+    for index, item in enumerate(items):
+        earlier = stored.get(item.event_id) or first_in_batch.get(item.event_id)
+        if item.event_id and earlier is not None:
+            digest = earlier.digest if isinstance(earlier, Outcome) else earlier[1]
+            answers.append(_replay_or_conflict(item, digest))
+        else:
+            if item.event_id:
+                first_in_batch[item.event_id] = (index, item.digest)
+            answers.append(None)
+    for index, answer in enumerate(answers):
+        if answer is not None and answer.status == "replayed" and items[index].event_id in stored:
+            answer.outcome = stored[items[index].event_id]
+    return answers
+
+
+def _replay_or_conflict(item: OutcomeIn, digest: str) -> Recorded:
+    if digest == item.digest:
+        return Recorded("replayed")
+    return Recorded("conflict", message=(
+        f"event_id {item.event_id} was already used for a different outcome; "
+        "send a new event_id for a new event."))
+
+
+def _link_batch_replays(items: list[OutcomeIn], recorded: list[Recorded]) -> list[Recorded]:
+    """A replay of an event first sent earlier in the same request answers with that row."""
+    created = {r.outcome.event_id: r.outcome for r in recorded
+               if r.status == "created" and r.outcome.event_id}
+    for item, answer in zip(items, recorded):
+        if answer.status == "replayed" and answer.outcome is None:
+            answer.outcome = created[item.event_id]
+    return recorded
+
+
+def _failures_for(items: dict[int, OutcomeIn]) -> dict[int, Failure]:
+    """The failure record of each failed outcome that carries an error message."""
+    failing = {i: item for i, item in items.items() if item.outcome == "failure" and item.error}
+    if not failing:
+        return {}
+    entries = [dict(agent=item.agent, task=item.task_id, task_type=item.task_type,
+                    error=item.error, error_type=item.error_type or "unknown",
+                    occurred_at=item.occurred_at, **item.failure_extras)
+               for item in failing.values()]
+    return dict(zip(failing, failures_record_many(entries)))
+
+
+def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure]) -> dict[int, int]:
+    """Close the open failures each success follows; answer how many each success closed.
+
+    A failure sent earlier in the same request is closed by a later success of its task, not by
+    an earlier one; failures stored before the request are closed by the task's first success.
+    """
+    successes: dict[tuple[str, str], list[int]] = {}
+    for index, item in items.items():
+        if item.outcome == "success":
+            successes.setdefault((item.agent, item.task_id), []).append(index)
+    if not successes:
+        return {}
+    position = {failure.pk: index for index, failure in created.items()}
+    closing, closed_by = [], {}
+    for row in failures_open_of(set(successes)):
+        after = position.get(row[0], -1)
+        closer = next((i for i in successes[(row[2], row[3])] if i > after), None)
+        if closer is not None:
+            closing.append(row)
+            closed_by[closer] = closed_by.get(closer, 0) + 1
+    failures_close(closing)
+    return closed_by
+
+
+def _outcome_row(item: OutcomeIn, failure: Failure | None, resolved: int) -> Outcome:
+    return Outcome(
+        event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
+        task_type=item.task_type, outcome=item.outcome, context=scrub_value(item.context),
+        result=scrub_value(item.result), duration_ms=item.duration_ms,
+        occurred_at=item.occurred_at, error_type=item.error_type, failure=failure,
+        pattern_id=failure.pattern_id if failure else None, resolved_failures=resolved,
+    )
+
+
+def outcome_append_for_failure(failure: Failure) -> Outcome:
+    """The failed outcome of a failure posted directly, so the ledger misses no event. Caller
+    owns the transaction."""
+    outcome = Outcome.objects.create(
+        task_id=failure.task, agent=failure.agent, task_type=failure.task_type,
+        outcome=Outcome.Result.FAILURE, context={
+            "error_type": failure.error_type, "error_message": failure.error,
+            **({"skill_name": failure.skill_name} if failure.skill_name else {})},
+        occurred_at=failure.occurred_at, error_type=failure.error_type, failure=failure,
+        pattern_id=failure.pattern_id,
+    )
+    transaction.on_commit(lambda: history_invalidate({failure.agent}))
+    return outcome
+
+
+def outcomes_prune(*, older_than_days: int, batch_size: int = 5000) -> int:
+    """Delete outcomes that happened more than ``older_than_days`` ago, ``batch_size`` rows per
+    short transaction, so no lock is held for long. Failures and pattern counts are untouched."""
+    cutoff = timezone.now() - timedelta(days=older_than_days)
+    deleted = 0
+    while True:
+        with transaction.atomic():
+            ids = list(Outcome.objects.filter(occurred_at__lt=cutoff).order_by(
+                "occurred_at").values_list("pk", flat=True)[:batch_size])
+            if not ids:
+                return deleted
+            Outcome.objects.filter(pk__in=ids).delete()  # its files go with it (cascade)
+            deleted += len(ids)

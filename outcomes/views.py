@@ -1,0 +1,184 @@
+"""Outcome endpoints: record one or many, the history context for a prompt, insights and stats."""
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
+from config.api.errors import Conflict, InvalidInput, validation_message
+from config.api.fields import SafeCharField
+from config.api.idempotency import replay_headers
+from config.api.renderers import MarkdownRenderer
+
+from .answers import OutcomeAnswer, outcome_answer
+from .history import HistoryQuery, history_context
+from .insights import outcome_insights, outcome_stats
+from .services import outcomes_record
+from .validation import MAX_FILES, MAX_PATH, OutcomeInputSerializer, outcome_parse
+
+
+class OutcomesApi(APIView):
+    """Record one outcome; a failure with an error message also becomes a failure record, a
+    success closes the task's open failures."""
+
+    @extend_schema(operation_id="outcomes_record", request=OutcomeInputSerializer,
+                   responses={201: OutcomeAnswer, **error_responses(*WRITE_ERRORS)})
+    def post(self, request):
+        item, errors = outcome_parse(request.data)
+        if errors:
+            raise InvalidInput.from_fields(errors)
+        [recorded] = outcomes_record([item])
+        if recorded.status == "conflict":
+            raise Conflict(recorded.message)
+        return Response(outcome_answer(recorded.outcome), status=201,
+                        headers=replay_headers(recorded.status == "replayed"))
+
+
+BulkItem = inline_serializer("BulkOutcomeResult", many=True, fields={
+    "index": serializers.IntegerField(),
+    "status": serializers.ChoiceField(["created", "replayed", "invalid", "conflict"]),
+    "id": serializers.IntegerField(required=False),
+    "failure_id": serializers.IntegerField(required=False, allow_null=True),
+    "pattern_id": serializers.IntegerField(required=False, allow_null=True),
+    "resolved_failures": serializers.IntegerField(required=False),
+    "error": serializers.CharField(required=False),
+    "fields": serializers.DictField(required=False),
+})
+
+
+class OutcomesBulkApi(APIView):
+    """Record up to HINDSIGHT_BULK_MAX_ITEMS outcomes in one transaction, answered per item:
+    invalid items are reported and skipped, the valid ones are all stored or none."""
+
+    body_limit_setting = "HINDSIGHT_MAX_BULK_BODY_BYTES"
+
+    @extend_schema(operation_id="outcomes_record_bulk", request=inline_serializer(
+        "BulkOutcomes", {"outcomes": OutcomeInputSerializer(many=True)}), responses={
+        200: inline_serializer("BulkOutcomesRecorded", {
+            "created": serializers.IntegerField(), "replayed": serializers.IntegerField(),
+            "invalid": serializers.IntegerField(), "conflict": serializers.IntegerField(),
+            "results": BulkItem}),
+        **error_responses(*WRITE_ERRORS)})
+    def post(self, request):
+        raw = _bulk_items(request.data)
+        now = timezone.now()
+        parsed = [outcome_parse(item, now=now) for item in raw]
+        valid = [index for index, (item, _) in enumerate(parsed) if item is not None]
+        recorded = dict(zip(valid, outcomes_record([parsed[i][0] for i in valid])))
+        results = [_bulk_result(i, recorded.get(i), parsed[i][1]) for i in range(len(raw))]
+        counts = {key: sum(r["status"] == key for r in results)
+                  for key in ("created", "replayed", "invalid", "conflict")}
+        return Response({**counts, "results": results})
+
+
+def _bulk_items(data) -> list:
+    limit = settings.HINDSIGHT_BULK_MAX_ITEMS
+    items = data.get("outcomes") if isinstance(data, dict) else None
+    unknown = sorted(set(data) - {"outcomes"}) if isinstance(data, dict) else []
+    if unknown:
+        raise InvalidInput.from_fields({name: ["Unknown field."] for name in unknown})
+    if not isinstance(items, list) or not 1 <= len(items) <= limit:
+        raise InvalidInput.from_fields({"outcomes": [f"Expected a list of 1 to {limit} outcomes."]})
+    return items
+
+
+def _bulk_result(index: int, recorded, errors: dict) -> dict:
+    if recorded is None:
+        return {"index": index, "status": "invalid", "error": validation_message(errors),
+                "fields": errors}
+    if recorded.status == "conflict":
+        return {"index": index, "status": "conflict", "error": recorded.message}
+    outcome = recorded.outcome
+    return {"index": index, "status": recorded.status, "id": outcome.pk,
+            "failure_id": outcome.failure_id, "pattern_id": outcome.pattern_id,
+            "resolved_failures": outcome.resolved_failures}
+
+
+class OutcomeHistoryApi(APIView):
+    """The task-history context for an agent's prompt (JSON, or ``?format=markdown``)."""
+
+    renderer_classes = [JSONRenderer, MarkdownRenderer]
+
+    class Input(serializers.Serializer):
+        agent = SafeCharField(max_length=100)
+        task_type = SafeCharField(max_length=100, required=False, default="")
+        task_id = SafeCharField(max_length=200, required=False, default="")
+        files = serializers.ListField(child=SafeCharField(max_length=MAX_PATH), required=False,
+                                      max_length=MAX_FILES, default=list,
+                                      help_text="Comma-separated, or the parameter repeated.")
+        error_type = SafeCharField(max_length=100, required=False, default="")
+        error_message = SafeCharField(max_length=2000, required=False, default="")
+        budget_tokens = serializers.IntegerField(min_value=1, max_value=100_000, required=False,
+                                                 help_text="Tokens estimated as characters / 4.")
+
+    @extend_schema(operation_id="outcomes_history", parameters=[Input], responses={
+        (200, "application/json"): inline_serializer("HistoryContext", {
+            "historyContext": serializers.CharField(), "historyTokens": serializers.IntegerField(),
+            "metadata": serializers.DictField()}),
+        (200, "text/markdown"): OpenApiResponse(str, description="The history markdown."),
+        **error_responses(*READ_ERRORS)})
+    def get(self, request):
+        params = request.query_params.copy()
+        params.setlist("files", [part for value in params.getlist("files")
+                                 for part in value.split(",") if part.strip()])
+        query = self.Input(data=params)
+        query.is_valid(raise_exception=True)
+        answer = history_context(HistoryQuery(**{**query.validated_data,
+                                                 "files": tuple(query.validated_data["files"])}))
+        if request.accepted_renderer.format == "markdown":
+            return Response(answer["historyContext"])
+        return Response(answer)
+
+
+class OutcomeInsightsApi(APIView):
+    """The seed's learnFromPastOutcomes: what works and what fails for a task type."""
+
+    class Input(serializers.Serializer):
+        task_type = SafeCharField(max_length=100, required=False)
+        agent = SafeCharField(max_length=100, required=False)
+        limit = serializers.IntegerField(min_value=1, max_value=1000, default=50)
+
+    @extend_schema(operation_id="outcomes_insights", parameters=[Input], responses={
+        200: inline_serializer("OutcomeInsights", {
+            "task_type": serializers.CharField(allow_null=True),
+            "agent": serializers.CharField(allow_null=True),
+            "total_outcomes": serializers.IntegerField(),
+            "success_count": serializers.IntegerField(),
+            "failure_count": serializers.IntegerField(),
+            "success_rate": serializers.FloatField(),
+            "avg_duration_ms": serializers.IntegerField(allow_null=True),
+            "context_patterns": serializers.DictField(),
+            "success_patterns": serializers.ListField(child=serializers.CharField()),
+            "failure_patterns": serializers.ListField(child=serializers.CharField()),
+            "recommendations": serializers.ListField(child=serializers.CharField())}),
+        **error_responses(*READ_ERRORS)})
+    def get(self, request):
+        query = self.Input(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(outcome_insights(**query.validated_data))
+
+
+class OutcomeStatsApi(APIView):
+    """Success rate by agent and task type since a moment (default: the last 7 days)."""
+
+    class Input(serializers.Serializer):
+        since = serializers.DateTimeField(required=False)
+
+    @extend_schema(operation_id="outcomes_stats", parameters=[Input], responses={
+        200: inline_serializer("OutcomeStats", {
+            "since": serializers.DateTimeField(),
+            "rows": inline_serializer("OutcomeStatsRow", many=True, fields={
+                "agent": serializers.CharField(), "task_type": serializers.CharField(),
+                "total": serializers.IntegerField(), "successes": serializers.IntegerField(),
+                "success_rate": serializers.FloatField()})}),
+        **error_responses(*READ_ERRORS)})
+    def get(self, request):
+        query = self.Input(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        since = query.validated_data.get("since") or timezone.now() - timedelta(days=7)
+        return Response({"since": since, "rows": outcome_stats(since=since)})

@@ -1,0 +1,160 @@
+"""Writing the ledger: one write per event, replays, the batch's order, retention."""
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from failures.mining import patterns_recount
+from failures.models import Failure, FailurePattern
+from failures.services import failure_record
+from outcomes.models import Outcome, OutcomeFile
+from outcomes.services import outcomes_prune, outcomes_record
+from outcomes.validation import outcome_parse
+
+pytestmark = pytest.mark.django_db
+
+
+def parsed(**fields):
+    raw = {"task_id": "t1", "agent": "dev", "task_type": "sync", "outcome": "success", **fields}
+    item, errors = outcome_parse(raw)
+    assert not errors, errors
+    return item
+
+
+def failed(message="Connection refused to db-7:5432", **fields):
+    context = {"error_type": "connection", "error_message": message, **fields.pop("context", {})}
+    return parsed(outcome="failure", context=context, **fields)
+
+
+def test_a_failed_outcome_with_an_error_becomes_a_failure_with_its_pattern():
+    [recorded] = outcomes_record([failed(context={"retry_safe": True, "retry_after": 30,
+                                                  "checkpoint": {"resume_from": 48}})])
+    outcome = Outcome.objects.get()
+    failure = Failure.objects.get()
+    assert recorded.status == "created" and recorded.outcome == outcome
+    assert outcome.failure == failure and outcome.pattern_id == failure.pattern_id
+    assert (failure.agent, failure.task, failure.task_type, failure.error_type) == (
+        "dev", "t1", "sync", "connection")
+    assert (failure.retry_safe, failure.retry_after, failure.checkpoint) == (
+        True, 30, {"resume_from": 48})
+    pattern = FailurePattern.objects.get()
+    assert (pattern.event_count, pattern.agent_count, pattern.task_count) == (1, 1, 1)
+    assert pattern.template == "Connection refused to <*>:<*>"
+
+
+def test_a_failed_outcome_without_an_error_message_is_only_an_outcome():
+    outcomes_record([parsed(outcome="failure", context={"error_type": "timeout"})])
+    assert Outcome.objects.get().failure is None and not Failure.objects.exists()
+
+
+def test_a_success_closes_the_tasks_open_failures_and_says_how_many():
+    mine = [failure_record(agent="dev", task="t1", error="Connection refused to db-1:5432")
+            for _ in range(2)]
+    other_agent = failure_record(agent="qa", task="t1", error="Connection refused to db-1:5432")
+    other_task = failure_record(agent="dev", task="t2", error="Connection refused to db-1:5432")
+    [recorded] = outcomes_record([parsed()])
+    assert recorded.outcome.resolved_failures == 2
+    statuses = dict(Failure.objects.values_list("pk", "status"))
+    assert [statuses[f.pk] for f in mine] == ["resolved", "resolved"]
+    assert statuses[other_agent.pk] == statuses[other_task.pk] == "open"
+    assert FailurePattern.objects.get().resolved_count == 2
+
+
+def test_in_one_batch_a_success_closes_only_the_failures_before_it():
+    before, success, after, second = outcomes_record([
+        failed(), parsed(), failed(message="Connection refused to db-9:5432"), parsed()])
+    assert before.outcome.failure.status == "open"  # the object as created; reload below
+    assert Failure.objects.get(pk=before.outcome.failure_id).status == "resolved"
+    assert success.outcome.resolved_failures == 1
+    assert Failure.objects.get(pk=after.outcome.failure_id).status == "resolved"
+    assert second.outcome.resolved_failures == 1
+
+
+def test_a_failure_after_the_last_success_of_a_batch_stays_open():
+    success, after = outcomes_record([parsed(), failed()])
+    assert success.outcome.resolved_failures == 0
+    assert Failure.objects.get(pk=after.outcome.failure_id).status == "open"
+
+
+def test_an_event_id_replay_changes_nothing():
+    event = str(uuid.uuid4())
+    [first] = outcomes_record([failed(event_id=event)])
+    [again] = outcomes_record([failed(event_id=event)])
+    assert (first.status, again.status) == ("created", "replayed")
+    assert again.outcome.pk == first.outcome.pk
+    assert Outcome.objects.count() == Failure.objects.count() == 1
+    assert FailurePattern.objects.get().event_count == 1
+
+
+def test_a_reused_event_id_with_another_body_is_a_conflict():
+    event = str(uuid.uuid4())
+    outcomes_record([parsed(event_id=event)])
+    [clash] = outcomes_record([parsed(event_id=event, task_id="t9")])
+    assert clash.status == "conflict" and event in clash.message
+    assert Outcome.objects.count() == 1
+
+
+def test_the_same_event_twice_in_one_batch_is_stored_once():
+    event = str(uuid.uuid4())
+    first, again, clash = outcomes_record([
+        failed(event_id=event), failed(event_id=event), parsed(event_id=event)])
+    assert (first.status, again.status, clash.status) == ("created", "replayed", "conflict")
+    assert again.outcome.pk == first.outcome.pk
+    assert Outcome.objects.count() == 1 and FailurePattern.objects.get().event_count == 1
+
+
+def test_a_batch_is_one_transaction(monkeypatch):
+    import outcomes.services as services
+
+    def broken(rows):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(services.OutcomeFile.objects, "bulk_create", broken)
+    with pytest.raises(RuntimeError):
+        outcomes_record([failed(context={"file_path": "a.py"}), parsed()])
+    assert not Outcome.objects.exists() and not Failure.objects.exists()
+    assert not FailurePattern.objects.filter(event_count__gt=0).exists()
+
+
+def test_secrets_in_context_and_result_are_scrubbed_before_storage():
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    outcomes_record([failed(message=f"push failed: token {token} rejected",
+                            context={"password": "hunter2"}, result={"log": f"used {token}"})])
+    outcome = Outcome.objects.get()
+    stored = str(outcome.context) + str(outcome.result) + outcome.failure.error
+    assert token not in stored and "hunter2" not in stored
+
+
+def test_files_are_stored_for_related_lookups():
+    [recorded] = outcomes_record([parsed(context={"file_path": "./src/a.py"},
+                                         result={"files_changed": ["src/a.py", "src/b.py"]})])
+    assert sorted(OutcomeFile.objects.values_list("path", flat=True)) == ["src/a.py", "src/b.py"]
+    assert set(OutcomeFile.objects.values_list("occurred_at", flat=True)) == {
+        recorded.outcome.occurred_at}
+
+
+def test_prune_deletes_old_outcomes_in_batches_and_keeps_failures_and_pattern_counts():
+    old = timezone.now() - timedelta(days=40)
+    outcomes_record([failed(occurred_at=(old + timedelta(minutes=i)).isoformat(),
+                            context={"file_path": f"f{i}.py"}) for i in range(7)])
+    outcomes_record([failed(), parsed(task_id="t2")])
+    pattern_before = FailurePattern.objects.values("event_count", "agent_count",
+                                                   "task_count").get()
+    assert outcomes_prune(older_than_days=30, batch_size=3) == 7
+    assert Outcome.objects.count() == 2 and OutcomeFile.objects.count() == 0
+    assert Failure.objects.count() == 8
+    patterns_recount()
+    assert FailurePattern.objects.values("event_count", "agent_count",
+                                         "task_count").get() == pattern_before
+
+
+def test_prune_command(capsys):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    outcomes_record([parsed(occurred_at=(timezone.now() - timedelta(days=9)).isoformat())])
+    call_command("prune_outcomes", "--older-than", "8")
+    assert "1 outcome(s)" in capsys.readouterr().out and not Outcome.objects.exists()
+    with pytest.raises(CommandError):
+        call_command("prune_outcomes", "--older-than", "0")
