@@ -124,7 +124,8 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
     known = {t.fingerprint: t.pattern for t in FailureTemplate.objects.select_related(
         "pattern").filter(fingerprint__in=set(fingerprints.values()))}
     found = {}
-    for message, error_type in messages:
+    # In a fixed order, so two writers creating the same new patterns cannot deadlock.
+    for message, error_type in sorted(set(messages)):
         if message in found:
             continue
         pattern = known.get(fingerprints[message])
@@ -144,7 +145,7 @@ def _patterns_count(rows: list[Failure]) -> None:
         "pattern_id", "agent").distinct())
     tasks = set(seen.filter(task__in={r.task for r in rows}).values_list(
         "pattern_id", "task").distinct())
-    for pk, group in by_pattern.items():
+    for pk, group in sorted(by_pattern.items()):  # fixed lock order: no deadlock between writers
         new_agents = {r.agent for r in group if (pk, r.agent) not in agents}
         new_tasks = {r.task for r in group if (pk, r.task) not in tasks}
         retry_after = [r.retry_after for r in group if r.retry_after is not None]

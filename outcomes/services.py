@@ -4,11 +4,13 @@ One write per event: a failed outcome with an error message creates its failure 
 pattern) in the same transaction, and a success closes the task's open failures.
 """
 import logging
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
+from psycopg.errors import DeadlockDetected
 
 from failures.models import Failure
 from failures.scrubbing import scrub_value
@@ -20,8 +22,8 @@ from .validation import OutcomeIn
 
 logger = logging.getLogger(__name__)
 
-# A concurrent request that stored the same event id first makes our insert fail; the retry
-# then sees its row and answers "replayed". Two retries cover any realistic race.
+# Writers take their locks in a fixed order (event ids, then patterns by id, then failures by
+# id), so a deadlock should not happen; if the database still breaks one, we try again.
 ATTEMPTS = 3
 
 
@@ -43,26 +45,78 @@ def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
                 agents = {r.outcome.agent for r in recorded if r.status == "created"}
                 transaction.on_commit(lambda: history_invalidate(agents))
                 return recorded
-        except IntegrityError as exc:
-            if attempt == ATTEMPTS or "event_id" not in str(exc):
+        except OperationalError as exc:
+            if attempt == ATTEMPTS or not isinstance(exc.__cause__, DeadlockDetected):
                 raise
-            logger.info("event id stored concurrently; recording again (%s)", exc)
+            logger.info("deadlock broken by the database; recording again (%s)", exc)
     raise AssertionError("unreachable")
 
 
 def _record(items: list[OutcomeIn]) -> list[Recorded]:
+    """Claim the new events first (their outcome rows), then derive failures and resolutions
+    for the claimed ones only, so a concurrent request with the same events never doubles them."""
     recorded = _replays(items)
-    fresh = [i for i, r in enumerate(recorded) if r is None]
-    failures = _failures_for({i: items[i] for i in fresh})
-    resolved = _resolve({i: items[i] for i in fresh}, failures)
-    rows = [_outcome_row(items[i], failures.get(i), resolved.get(i, 0)) for i in fresh]
-    Outcome.objects.bulk_create(rows)
+    rows = {i: _outcome_row(items[i]) for i, answer in enumerate(recorded) if answer is None}
+    _insert_new(list(rows.values()))
+    late = [i for i, row in rows.items() if row.pk is None]  # stored meanwhile by another request
+    for i, answer in zip(late, _replays([items[i] for i in late])):
+        recorded[i] = answer
+    fresh = {i: items[i] for i, row in rows.items() if row.pk is not None}
+    failures = _failures_for(fresh)
+    _link(rows, failures, _resolve(fresh, failures))
     OutcomeFile.objects.bulk_create([
-        OutcomeFile(outcome=row, path=path, occurred_at=row.occurred_at)
-        for row, i in zip(rows, fresh) for path in items[i].files])
-    for row, i in zip(rows, fresh):
-        recorded[i] = Recorded("created", row)
+        OutcomeFile(outcome=rows[i], path=path, occurred_at=rows[i].occurred_at)
+        for i, item in fresh.items() for path in item.files])
+    for i in fresh:
+        recorded[i] = Recorded("created", rows[i])
     return _link_batch_replays(items, recorded)
+
+
+# Every column an insert sets; id and recorded_at come from the database.
+_INSERTED = [field for field in Outcome._meta.concrete_fields
+             if not field.primary_key and field.name != "recorded_at"]
+
+
+def _insert_new(rows: list[Outcome]) -> None:
+    """INSERT the rows, skipping any whose event id is stored (a concurrent writer of the same
+    id is waited for, then skipped); set the ids of those inserted.
+
+    Rows go in event-id order so that two requests with the same events in another order queue
+    on the first shared one instead of deadlocking; rows come back in the order they went in.
+    """
+    if not rows:
+        return
+    rows = sorted(rows, key=lambda row: (row.event_id is None, str(row.event_id or "")))
+    quote = connection.ops.quote_name
+    placeholders = "(" + ", ".join(["%s"] * len(_INSERTED)) + ")"
+    params = [field.get_db_prep_save(getattr(row, field.attname), connection)
+              for row in rows for field in _INSERTED]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(Outcome._meta.db_table)} "
+            f"({', '.join(quote(field.column) for field in _INSERTED)}) "
+            f"VALUES {', '.join([placeholders] * len(rows))} "
+            f"ON CONFLICT ({quote('event_id')}) DO NOTHING RETURNING {quote('id')}, "
+            f"{quote('event_id')}", params)
+        returned = cursor.fetchall()
+    stored = {uuid.UUID(str(event_id)) for _, event_id in returned if event_id is not None}
+    ids = iter(pk for pk, _ in returned)
+    for row in rows:
+        if row.event_id is None or row.event_id in stored:
+            row.pk = next(ids)
+
+
+def _link(rows: dict[int, Outcome], failures: dict[int, Failure], resolved: dict[int, int]):
+    """Point outcomes at their failure records and note how many failures a success closed."""
+    changed = []
+    for i, failure in failures.items():
+        rows[i].failure, rows[i].pattern_id = failure, failure.pattern_id
+        changed.append(rows[i])
+    for i, count in resolved.items():
+        rows[i].resolved_failures = count
+        changed.append(rows[i])
+    if changed:
+        Outcome.objects.bulk_update(changed, ["failure", "pattern", "resolved_failures"])
 
 
 def _replays(items: list[OutcomeIn]) -> list[Recorded | None]:
@@ -141,13 +195,12 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure]) -> dict[i
     return closed_by
 
 
-def _outcome_row(item: OutcomeIn, failure: Failure | None, resolved: int) -> Outcome:
+def _outcome_row(item: OutcomeIn) -> Outcome:
     return Outcome(
         event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
         task_type=item.task_type, outcome=item.outcome, context=scrub_value(item.context),
         result=scrub_value(item.result), duration_ms=item.duration_ms,
-        occurred_at=item.occurred_at, error_type=item.error_type, failure=failure,
-        pattern_id=failure.pattern_id if failure else None, resolved_failures=resolved,
+        occurred_at=item.occurred_at, error_type=item.error_type,
     )
 
 

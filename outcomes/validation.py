@@ -268,6 +268,13 @@ def _derived(context: dict, result: dict, errors: Errors) -> dict:
     return derived
 
 
+def _printable(name: str) -> str:
+    """A field name as an error may quote it: NUL and lone surrogates escaped."""
+    if text_problem(name) is None:
+        return name
+    return name.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
+
+
 def request_digest(raw: dict) -> str:
     """Digest of an outcome as sent, without its event_id and independent of key order."""
     body = {key: value for key, value in raw.items() if key != "event_id"}
@@ -279,7 +286,7 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
     """Check one outcome as sent; answer ``(outcome, {})`` or ``(None, errors by field)``."""
     if not isinstance(raw, dict):
         return None, {"non_field_errors": ["Expected a JSON object."]}
-    errors: Errors = {name: ["Unknown field."] for name in raw if name not in FIELDS}
+    errors: Errors = {_printable(name): ["Unknown field."] for name in raw if name not in FIELDS}
     values = {}
     for name, spec in FIELDS.items():
         if name not in raw:

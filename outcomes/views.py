@@ -56,6 +56,7 @@ class OutcomesBulkApi(APIView):
     invalid items are reported and skipped, the valid ones are all stored or none."""
 
     body_limit_setting = "HINDSIGHT_MAX_BULK_BODY_BYTES"
+    checks_text_per_item = True  # outcome_parse names a NUL or bad Unicode per item
 
     @extend_schema(operation_id="outcomes_record_bulk", request=inline_serializer(
         "BulkOutcomes", {"outcomes": OutcomeInputSerializer(many=True)}), responses={

@@ -6,10 +6,12 @@ deeply nested documents are a cheap way to exhaust a server. Pure functions, no 
 MAX_DEPTH = 20
 
 
-def json_problem(value, *, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None:
+def json_problem(value, *, max_depth: int = MAX_DEPTH,
+                 check_text: bool = True) -> tuple[str, str] | None:
     """Return ``(path, message)`` for the first unstorable part of ``value``, or None.
 
     Walks iteratively, so a hostile document cannot exhaust the recursion limit here.
+    ``check_text=False`` checks the depth only (for callers that check text per item).
     """
     stack = [(value, "", 1)]
     while stack:
@@ -19,7 +21,7 @@ def json_problem(value, *, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None
                 return path or "body", f"JSON is nested deeper than {max_depth} levels."
             if isinstance(item, dict):
                 for key, child in item.items():
-                    problem = text_problem(key)
+                    problem = text_problem(key) if check_text else None
                     child_path = f"{path}.{key}" if path else str(key)
                     if problem:
                         return path or "body", f"A key {problem}"
@@ -27,7 +29,7 @@ def json_problem(value, *, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None
             else:
                 for index, child in enumerate(item):
                     stack.append((child, f"{path}.{index}" if path else str(index), depth + 1))
-        elif isinstance(item, str):
+        elif check_text and isinstance(item, str):
             problem = text_problem(item)
             if problem:
                 return path or "body", f"The text {problem}"

@@ -18,7 +18,8 @@ class StrictJSONParser(JSONParser):
     """Reads at most HINDSIGHT_MAX_BODY_BYTES, rejects NaN, deep nesting, NUL and bad Unicode."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = body_limit((parser_context or {}).get("view"))
+        view = (parser_context or {}).get("view")
+        limit = body_limit(view)
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
             raise PayloadTooLarge(f"Request body is larger than {limit} bytes.")
@@ -35,7 +36,10 @@ class StrictJSONParser(JSONParser):
             ) from None
         except ValueError as exc:
             raise ParseError(f"JSON parse error: {exc}") from None
-        problem = json_problem(data, max_depth=settings.HINDSIGHT_MAX_JSON_DEPTH)
+        # A view that answers per item (bulk) checks text per item, so one bad item does not
+        # sink the rest; the depth limit holds for every body.
+        problem = json_problem(data, max_depth=settings.HINDSIGHT_MAX_JSON_DEPTH,
+                               check_text=not getattr(view, "checks_text_per_item", False))
         if problem:
             path, message = problem
             raise InvalidInput.from_fields({path: [message]})

@@ -192,3 +192,23 @@ def test_stats_by_agent_and_task_type(api):
     since = api.get(f"{URL}/stats", {"since": "2019-01-01T00:00:00Z"}).json()
     assert len(since["rows"]) == 3
     assert api.get(f"{URL}/stats", {"since": "soon"}).status_code == 400
+
+
+def test_one_bad_item_does_not_sink_the_bulk(api):
+    items = [outcome(task_id="ok"), outcome(task_id="a\x00b"), outcome(context={"k": "\ud800"}),
+             {**outcome(), "bad\x00key": 1, "\ud800": 2}, outcome(task_id="ok2")]
+    body = api.post(BULK, json.dumps({"outcomes": items}),
+                    content_type="application/json").json()
+    assert [r["status"] for r in body["results"]] == [
+        "created", "invalid", "invalid", "invalid", "created"]
+    assert "task_id" in body["results"][1]["fields"]
+    assert "context" in body["results"][2]["fields"]
+    assert sorted(body["results"][3]["fields"]) == ["\\ud800", "bad\\x00key"]
+
+
+def test_a_body_too_deep_is_refused_whole(api):
+    deep: dict = {}
+    for _ in range(25):
+        deep = {"a": deep}
+    response = api.post(BULK, {"outcomes": [outcome(context=deep)]}, format="json")
+    assert response.status_code == 400 and not Outcome.objects.exists()

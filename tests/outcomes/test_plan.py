@@ -1,0 +1,123 @@
+"""The history reads use the ledger's indexes: PostgreSQL's own plans say so.
+
+With enough rows for the planner to care (and fresh statistics), every read the history makes on
+the outcome tables must be an index scan bounded by its LIMIT, never a sequential scan or a sort
+of everything that matched, so its cost does not grow with the ledger.
+"""
+import json
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from failures.services import pattern_for_message
+from outcomes.history import HistoryQuery, Limits, history_items
+
+pytestmark = pytest.mark.django_db
+ROWS = 100_000
+TABLES = {"outcomes_outcome", "outcomes_outcomefile"}
+
+
+@pytest.fixture
+def ledger():
+    """ROWS outcomes of 20 busy agents over 20 task types, 2,000 files and 50 days (written by
+    SQL, fast), then ANALYZE: enough rows per agent that the planner's choice is the one a large
+    ledger gets."""
+    if connection.vendor != "postgresql":
+        pytest.skip("reads PostgreSQL plans")
+    patterns = [pattern_for_message(message=f"error kind {n} at <host>") for n in range(20)]
+    with connection.cursor() as cursor:
+        cursor.execute(GENERATE, {"rows": ROWS, "patterns": [p.pk for p in patterns]})
+        cursor.execute("ANALYZE outcomes_outcome; ANALYZE outcomes_outcomefile")
+    return patterns
+
+
+# Pseudo-random but repeatable columns from the row number n (hashtext spreads them).
+GENERATE = """
+WITH series AS (
+    SELECT n, abs(hashtext(n::text)) AS h, (abs(hashtext('f' || n)) %% 5 = 0) AS failed
+    FROM generate_series(1, %(rows)s) AS n
+), inserted AS (
+    INSERT INTO outcomes_outcome (digest, task_id, agent, task_type, outcome, context, result,
+                                  occurred_at, recorded_at, error_type, pattern_id,
+                                  resolved_failures)
+    SELECT '', 'task-' || (h %% 8000), 'agent-' || (h %% 20), 'type-' || (h / 20 %% 20),
+           CASE WHEN failed THEN 'failure' ELSE 'success' END,
+           jsonb_build_object('file_path', 'src/f' || (h / 7 %% 2000) || '.py'), '{}'::jsonb,
+           now() - (h %% (50 * 24 * 60)) * interval '1 minute', now(),
+           CASE WHEN failed THEN 'kind-' || (h / 3 %% 10) ELSE '' END,
+           CASE WHEN failed THEN (%(patterns)s::bigint[])[1 + h / 11 %% 20] END, 0
+    FROM series
+    RETURNING id, context, occurred_at
+)
+INSERT INTO outcomes_outcomefile (outcome_id, path, occurred_at)
+SELECT id, context ->> 'file_path', occurred_at FROM inserted
+"""
+
+
+def _nodes(plan: dict):
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _nodes(child)
+
+
+def _plans_of(query: HistoryQuery) -> list[tuple[str, list[dict]]]:
+    with CaptureQueriesContext(connection) as captured:
+        history_items(query, Limits.from_settings())
+    plans = []
+    with connection.cursor() as cursor:
+        for entry in captured.captured_queries:
+            if not any(table in entry["sql"] for table in TABLES):
+                continue
+            cursor.execute("EXPLAIN (FORMAT JSON) " + entry["sql"])
+            raw = cursor.fetchone()[0]
+            plan = (json.loads(raw) if isinstance(raw, str) else raw)[0]["Plan"]
+            plans.append((entry["sql"], list(_nodes(plan))))
+    return plans
+
+
+QUERIES = [
+    {},
+    {"task_type": "type-3"},
+    {"task_id": "task-17", "files": ("src/f5.py", "src/f6.py")},
+    {"error_type": "kind-2", "error_message": "error kind 4 at db-9"},
+]
+# A bitmap scan reads every row its keys match before sorting them: fine for a key as narrow as
+# one task's attempts, not for an agent's whole history. Its estimate must stay under this.
+BITMAP_ROWS_MAX = 1000
+
+
+def _expected_index(sql: str) -> str:
+    """The index made for this read (see Outcome.Meta.indexes)."""
+    where = sql.split(" WHERE ", 1)[1]
+    for column, index in [('"outcomes_outcomefile"."path" =', "outcome_file_recent_idx"),
+                          ('"outcomes_outcome"."id" IN', "outcomes_outcome_pkey"),
+                          ('"task_type" =', "outcome_agent_type_recent_idx"),
+                          ('"agent" =', "outcome_agent_recent_idx"),
+                          ('"task_id" =', "outcome_task_recent_idx"),
+                          ('"pattern_id" =', "outcome_pattern_recent_idx"),
+                          ('"error_type" =', "outcome_error_recent_idx")]:
+        if column in where:
+            return index
+    raise AssertionError(f"unexpected read: {sql}")
+
+
+def _uses(node: dict, index: str) -> bool:
+    if node["Node Type"] in ("Index Scan", "Index Only Scan"):
+        return node["Index Name"] == index
+    if node["Node Type"] == "Bitmap Heap Scan" and node["Plan Rows"] <= BITMAP_ROWS_MAX:
+        return {child["Index Name"] for child in _nodes(node)
+                if child["Node Type"] == "Bitmap Index Scan"} == {index}
+    return False
+
+
+def test_every_history_read_is_a_bounded_index_scan(ledger):
+    for params in QUERIES:
+        plans = _plans_of(HistoryQuery(agent="agent-7", **params))
+        assert len(plans) >= 2, params
+        for sql, nodes in plans:
+            index = _expected_index(sql)
+            on_tables = [node for node in nodes if node.get("Relation Name") in TABLES]
+            assert on_tables, sql
+            for node in on_tables:
+                assert _uses(node, index), (index, node["Node Type"], node.get("Index Name"),
+                                            node.get("Plan Rows"), sql)
