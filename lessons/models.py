@@ -6,8 +6,12 @@ from django.db import models
 from django.db.models.functions import Now
 
 # The prior effectiveness of a lesson nobody has reported on yet: the mean of a uniform Beta(1, 1),
-# i.e. "no evidence either way". Applications (a later issue) replace it with a measured rate.
+# i.e. "no evidence either way". Applications replace it with a measured rate (lessons.scoring).
 EFFECTIVENESS_PRIOR = 0.5
+# The ranking score of a lesson with no applications: the Wilson lower bound of the prior's one
+# pseudo-success in two pseudo-tries (see lessons.scoring), so it ranks below proven lessons and
+# above proven failures.
+RANK_SCORE_PRIOR = 0.0945
 
 
 class Lesson(models.Model):
@@ -33,6 +37,16 @@ class Lesson(models.Model):
     occurrences = models.PositiveIntegerField(default=1)
     last_occurred = models.DateTimeField(db_default=Now())
     effectiveness = models.FloatField(default=EFFECTIVENESS_PRIOR)
+    # Measured by the effectiveness job from applications (never typed in): the value before its
+    # latest change (for "effectiveness fell" in reports), the evidence-aware ranking score, the
+    # decayed number of applications behind them, and a review flag for lessons that keep failing.
+    effectiveness_previous = models.FloatField(null=True, blank=True, editable=False)
+    rank_score = models.FloatField(default=RANK_SCORE_PRIOR, editable=False)
+    evidence = models.FloatField(default=0.0, editable=False)
+    applications_count = models.PositiveIntegerField(default=0, editable=False)
+    scored_at = models.DateTimeField(null=True, blank=True, editable=False)
+    flagged = models.BooleanField(default=False, editable=False)
+    flagged_reason = models.CharField(max_length=200, blank=True, editable=False)
     created_at = models.DateTimeField(db_default=Now(), editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.UNVERIFIED)
     source = models.CharField(max_length=5, choices=Source.choices, default=Source.AGENT)
@@ -50,6 +64,8 @@ class Lesson(models.Model):
             # The list endpoint pages by recency; check narrows by type (and skill) then by status.
             models.Index(fields=["-last_occurred"], name="lesson_recent_idx"),
             models.Index(fields=["error_type", "status"], name="lesson_type_status_idx"),
+            models.Index(fields=["flagged"], name="lesson_flagged_idx",
+                         condition=models.Q(flagged=True)),
         ]
         constraints = [
             models.CheckConstraint(
@@ -60,6 +76,25 @@ class Lesson(models.Model):
 
     def __str__(self) -> str:
         return self.error_pattern
+
+
+class Application(models.Model):
+    """An agent applied a lesson: did it work? Effectiveness is computed from these."""
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="applications")
+    worked = models.BooleanField()
+    agent = models.CharField(max_length=100, blank=True)
+    task_id = models.CharField(max_length=200, blank=True)
+    failure = models.ForeignKey("failures.Failure", null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="applications")
+    applied_at = models.DateTimeField()
+    recorded_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        indexes = [models.Index(fields=["lesson", "-applied_at"], name="application_lesson_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.lesson_id}: {'worked' if self.worked else 'did not work'}"
 
 
 class LessonProposal(models.Model):
