@@ -170,17 +170,47 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Celery: the broker is REDIS_URL (or CELERY_BROKER_URL); without one, tasks run inline.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL == "memory://"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Every task recomputes from the database, so running one twice is harmless: ack after the work,
+# and a task whose worker died is delivered again.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 CELERY_TASK_SOFT_TIME_LIMIT = 540
 CELERY_TIMEZONE = "UTC"
+# Publishing from a request must fail fast when the broker is down (config.jobs): no publish
+# retries, and a second at most to connect.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1.0, "socket_timeout": 2.0,
+                                   "retry_on_timeout": False}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Each periodic job, how often it runs (seconds), and the management command that runs it by hand.
+# HINDSIGHT_BEAT_EVERY_SECONDS runs them all at that interval instead (for tests and demos).
+HINDSIGHT_PERIODIC_JOBS = {
+    "update-patterns": ("failures.tasks.patterns_update_task", 5 * 60),
+    "recompute-effectiveness": ("lessons.tasks.effectiveness_recompute_task", 15 * 60),
+    "detect-regressions": ("failures.tasks.regressions_detect_task", 15 * 60),
+    "detect-root-causes": ("failures.tasks.root_causes_detect_task", 60 * 60),
+    "pattern-report": ("failures.tasks.pattern_report_task", 24 * 3600),
+    "prune-outcomes": ("outcomes.tasks.outcomes_prune_task", 24 * 3600),
+    "prune-idempotency": ("config.api.tasks.idempotency_prune_task", 24 * 3600),
+}
+_BEAT_EVERY = env_int("HINDSIGHT_BEAT_EVERY_SECONDS", 0)
+CELERY_BEAT_SCHEDULE = {
+    name: {"task": task, "schedule": float(_BEAT_EVERY or seconds)}
+    for name, (task, seconds) in HINDSIGHT_PERIODIC_JOBS.items()
+}
+# Outcomes older than this many days are deleted by the daily job (0 keeps them all).
+HINDSIGHT_OUTCOME_RETENTION_DAYS = env_int("HINDSIGHT_OUTCOME_RETENTION_DAYS", 90)
 
 # --- auth, i18n, static -------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

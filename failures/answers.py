@@ -1,10 +1,13 @@
-"""Answers that combine failures with lessons: the one place (with the boot composer) that
-reads across apps. A failure posted directly also appends its failed outcome. Recording a failure answers with its pattern, retry advice and the lessons
-that match, so an agent needs one round trip."""
+"""Answers that combine failures with lessons and outcomes: the one place (with the boot
+composer) that reads across apps. Recording a failure answers with its pattern, retry advice
+and the lessons that match, so an agent needs one round trip; it also appends the failed outcome
+and, when the failure names the lesson it applied, reports that lesson as not having worked."""
 from uuid import UUID
 
+from config.api.errors import InvalidInput
 from config.api.idempotency import run_idempotent
-from lessons.selectors import lesson_check
+from lessons.selectors import lesson_check, lesson_ids_missing
+from lessons.services import applications_record
 from lessons.serializers import CheckedLessonOutputSerializer
 from outcomes.services import outcome_append_for_failure
 
@@ -35,9 +38,17 @@ def failure_answer(failure: Failure) -> dict:
 def failure_report(*, event_id: UUID | None = None, payload: dict | None = None,
                    **fields) -> tuple[int, dict, bool]:
     """Record a failure once per event id and answer with what is known about it."""
+    applied_lesson = fields.pop("applied_lesson", None)
+    if applied_lesson in lesson_ids_missing([applied_lesson]):
+        raise InvalidInput.from_fields({"applied_lesson": [f"No lesson with id {applied_lesson}."]})
+
     def action():
         failure = failure_record(**fields)
         outcome_append_for_failure(failure)  # the ledger misses no event
+        if applied_lesson:
+            applications_record([dict(lesson_id=applied_lesson, worked=False, agent=failure.agent,
+                                      task_id=failure.task, failure=failure,
+                                      applied_at=failure.occurred_at)])
         failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE
         return 201, failure_answer(failure)
 

@@ -88,3 +88,11 @@ def _advice(retryable: bool | None, after: int | None, reason: str) -> dict:
 def patterns_recent(*, limit: int = 50) -> QuerySet[FailurePattern]:
     """Current (unmerged) patterns, most recently seen first."""
     return FailurePattern.objects.filter(merged_into__isnull=True).order_by("-last_seen")[:limit]
+
+
+def failure_get_or_400(*, failure_id: int, field: str = "failure_id") -> Failure:
+    """A failure named in a request body; an unknown id is the request's fault (400), not a 404."""
+    failure = Failure.objects.filter(pk=failure_id).first()
+    if failure is None:
+        raise InvalidInput.from_fields({field: [f"No failure with id {failure_id}."]})
+    return failure

@@ -35,6 +35,8 @@ class FailureInputSerializer(StrictInputSerializer):
                                              default=1)
     checkpoint = JSONObjectField(required=False, allow_null=True, default=None)
     event_id = serializers.UUIDField(required=False)
+    applied_lesson = serializers.UUIDField(
+        required=False, help_text="A lesson applied before this failure: it did not work.")
 
     def validate_retry_safe(self, value):
         # "true"/"yes"/1 would be coerced by BooleanField; agents must send a JSON boolean.

@@ -42,7 +42,8 @@ def lesson_check(
     A lesson qualifies when it is linked to the message's failure pattern, when its
     error_pattern matches the message (as a template, phrase or slug), or by its error type.
     Ranking: approved before unverified, then the strength of the match, then the skill's own
-    lessons before generic ones, then effectiveness, occurrences and recency.
+    lessons before generic ones, then the ranking score (measured effectiveness weighed by its
+    evidence, see lessons.scoring), occurrences and recency.
     ``approved_only`` leaves unverified lessons out (for prompts that must not carry them);
     ``pattern``, when the caller already knows the message's FailurePattern, saves looking it up.
     """
@@ -65,7 +66,7 @@ def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson
     ranked = candidates.annotate(
         approved=Case(When(status=Lesson.Status.APPROVED, then=1), default=0),
         own_skill=Case(When(skill_name=skill_name, then=1), default=0) if skill_name else Value(0),
-    ).order_by("-approved", "-own_skill", "-effectiveness", "-occurrences", "-last_occurred")
+    ).order_by("-approved", "-own_skill", "-rank_score", "-occurrences", "-last_occurred")
     match = "type" if error_type else "any"
     return [CheckedLesson(lesson, match, 0.0) for lesson in ranked[:limit]]
 
@@ -107,7 +108,7 @@ def _best_matches(error_message: str, *, skill_name, limit: int, approved_only: 
 def _rank(entry: CheckedLesson, skill_name: str | None) -> tuple:
     lesson = entry.lesson
     return (lesson.status == Lesson.Status.APPROVED, MATCH_RANK[entry.match], entry.score,
-            bool(skill_name) and lesson.skill_name == skill_name, lesson.effectiveness,
+            bool(skill_name) and lesson.skill_name == skill_name, lesson.rank_score,
             lesson.occurrences, lesson.last_occurred)
 
 
@@ -124,16 +125,24 @@ def lesson_get(*, lesson_id) -> Lesson:
 
 def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:
     """For each pattern, the resolution of its best linked lesson and whether it is approved:
-    approved first, then effectiveness, then occurrences; rejected lessons never."""
+    approved first, then the ranking score, then occurrences; rejected lessons never."""
     best: dict[int, tuple] = {}
     if not pattern_ids:
         return {}
     linked = Lesson.objects.filter(patterns__in=set(pattern_ids)).exclude(
         status=Lesson.Status.REJECTED).values_list(
-        "patterns", "resolution", "status", "effectiveness", "occurrences")
-    for pattern_id, resolution, status, effectiveness, occurrences in linked:
+        "patterns", "resolution", "status", "rank_score", "occurrences")
+    for pattern_id, resolution, status, rank_score, occurrences in linked:
         approved = status == Lesson.Status.APPROVED
-        rank = (approved, effectiveness, occurrences)
+        rank = (approved, rank_score, occurrences)
         if pattern_id not in best or rank > best[pattern_id][0]:
             best[pattern_id] = (rank, (resolution, approved))
     return {pk: fix for pk, (_, fix) in best.items()}
+
+
+def lesson_ids_missing(ids) -> set:
+    """Which of these lesson ids name no lesson (for requests that refer to lessons)."""
+    wanted = {pk for pk in ids if pk is not None}
+    if not wanted:
+        return set()
+    return wanted - set(Lesson.objects.filter(pk__in=wanted).values_list("pk", flat=True))

@@ -5,14 +5,15 @@ from .models import Lesson
 
 
 class LessonOutputSerializer(serializers.ModelSerializer):
-    """A lesson with every seed field, its review status and its source."""
+    """A lesson with every seed field, its review status and source, and what its applications
+    measured (effectiveness, ranking score, how many, and whether it is flagged for review)."""
 
     class Meta:
         model = Lesson
         fields = [
             "id", "error_pattern", "error_type", "skill_name", "context", "resolution",
             "resolution_code", "occurrences", "last_occurred", "effectiveness", "created_at",
-            "status", "source",
+            "status", "source", "rank_score", "applications_count", "flagged",
         ]
         read_only_fields = fields
 

@@ -1,4 +1,5 @@
-"""Every write to lessons: record-or-increment, proposals, curation and the seeded patterns."""
+"""Every write to lessons: record-or-increment, proposals, curation, the seeded patterns and
+applications (whether a lesson worked)."""
 import hashlib
 from uuid import UUID
 
@@ -8,12 +9,14 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from config.api.idempotency import run_idempotent
+from config.jobs import publish
 from failures.scrubbing import scrub_text, scrub_value
 from failures.services import pattern_for_message
 
 from .known_patterns import KNOWN_PATTERNS
 from .match_index import match_index_bump
-from .models import Lesson, LessonCuration, LessonProposal
+from .models import Application, Lesson, LessonCuration, LessonProposal
+from .tasks import effectiveness_recompute_task
 
 
 def _clean(text: str | None, max_length: int | None = None) -> str | None:
@@ -234,3 +237,32 @@ def lessons_delete(*, lessons) -> int:
         deleted = Lesson.objects.filter(pk__in=[l.pk for l in lessons]).delete()[0]
         _index_changed()
     return deleted
+
+
+def applications_record(entries: list[dict]) -> list[Application]:
+    """Store applications (each a dict of Application fields: lesson_id, worked, agent, task_id,
+    failure, applied_at) and have the lessons rescored once this commits."""
+    now = timezone.now()
+    rows = Application.objects.bulk_create([
+        Application(applied_at=entry.pop("applied_at", None) or now, **entry)
+        for entry in entries])
+    lesson_ids = sorted({str(row.lesson_id) for row in rows})
+    if lesson_ids:
+        publish(effectiveness_recompute_task, lesson_ids=lesson_ids)
+    return rows
+
+
+def application_report(*, lesson: Lesson, worked: bool, agent: str = "", task_id: str = "",
+                       failure=None, applied_at=None, event_id: UUID | None = None,
+                       payload: dict | None = None) -> tuple[int, dict, bool]:
+    """Record that ``lesson`` was applied and whether it worked, once per event id."""
+    def action():
+        [row] = applications_record([dict(
+            lesson_id=lesson.pk, worked=worked, agent=agent, task_id=task_id, failure=failure,
+            applied_at=applied_at)])
+        return 201, {"id": row.pk, "lesson": str(lesson.pk), "worked": row.worked,
+                     "agent": row.agent, "task_id": row.task_id,
+                     "failure_id": row.failure_id, "applied_at": row.applied_at}
+
+    return run_idempotent(operation="application_record", event_id=event_id,
+                          payload=payload or {}, action=action)

@@ -9,10 +9,11 @@ from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import JSONObjectField, SafeCharField
 from config.api.idempotency import replay_headers
 from config.api.serializers import StrictInputSerializer
+from failures.selectors import failure_get_or_400
 
 from .selectors import lesson_check, lesson_get, lesson_list
 from .serializers import CheckedLessonOutputSerializer, LessonOutputSerializer
-from .services import lesson_record
+from .services import application_report, lesson_record
 
 class LessonsApi(APIView):
     """``GET`` lists lessons (filtered, paged); ``POST`` records one or counts an occurrence."""
@@ -118,3 +119,41 @@ class LessonDetailApi(APIView):
                    responses={200: LessonOutputSerializer, **error_responses(401, 404)})
     def get(self, request, lesson_id):
         return Response(LessonOutputSerializer(lesson_get(lesson_id=lesson_id)).data)
+
+
+class LessonApplicationsApi(APIView):
+    """Report that a lesson was applied and whether it worked; effectiveness is measured from
+    these reports."""
+
+    class ApplicationInput(StrictInputSerializer):
+        worked = serializers.BooleanField()
+        agent = SafeCharField(max_length=100, required=False, default="")
+        task_id = SafeCharField(max_length=200, required=False, default="")
+        failure_id = serializers.IntegerField(required=False, min_value=1,
+                                              help_text="The failure the lesson was applied to.")
+        applied_at = serializers.DateTimeField(required=False)
+        event_id = serializers.UUIDField(required=False)
+
+        def validate_worked(self, value):
+            if not isinstance(self.initial_data.get("worked"), bool):
+                raise serializers.ValidationError("Must be true or false.")
+            return value
+
+    @extend_schema(operation_id="lessons_applications_record", request=ApplicationInput, responses={
+        201: inline_serializer("ApplicationRecorded", {
+            "id": serializers.IntegerField(), "lesson": serializers.UUIDField(),
+            "worked": serializers.BooleanField(), "agent": serializers.CharField(),
+            "task_id": serializers.CharField(),
+            "failure_id": serializers.IntegerField(allow_null=True),
+            "applied_at": serializers.DateTimeField()}),
+        **error_responses(400, 401, 403, 404, 409, 413)})
+    def post(self, request, lesson_id):
+        lesson = lesson_get(lesson_id=lesson_id)
+        data = self.ApplicationInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        failure_id = fields.pop("failure_id", None)
+        failure = failure_get_or_400(failure_id=failure_id) if failure_id else None
+        status, body, replayed = application_report(lesson=lesson, failure=failure,
+                                                    payload=request.data, **fields)
+        return Response(body, status=status, headers=replay_headers(replayed))

@@ -15,6 +15,7 @@ from psycopg.errors import DeadlockDetected
 from failures.models import Failure
 from failures.scrubbing import scrub_value
 from failures.services import failures_close, failures_open_of, failures_record_many
+from lessons.services import applications_record
 
 from .cache import history_invalidate
 from .models import Outcome, OutcomeFile
@@ -64,6 +65,7 @@ def _record(items: list[OutcomeIn]) -> list[Recorded]:
     fresh = {i: items[i] for i, row in rows.items() if row.pk is not None}
     failures = _failures_for(fresh)
     _link(rows, failures, _resolve(fresh, failures))
+    _applications_for(fresh, failures)
     OutcomeFile.objects.bulk_create([
         OutcomeFile(outcome=rows[i], path=path, occurred_at=rows[i].occurred_at)
         for i, item in fresh.items() for path in item.files])
@@ -169,6 +171,14 @@ def _failures_for(items: dict[int, OutcomeIn]) -> dict[int, Failure]:
                     occurred_at=item.occurred_at, **item.failure_extras)
                for item in failing.values()]
     return dict(zip(failing, failures_record_many(entries)))
+
+
+def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure]) -> None:
+    """An outcome naming the lesson it applied reports whether that lesson worked."""
+    applications_record([
+        dict(lesson_id=item.applied_lesson, worked=item.outcome == "success", agent=item.agent,
+             task_id=item.task_id, failure=failures.get(i), applied_at=item.occurred_at)
+        for i, item in items.items() if item.applied_lesson])
 
 
 def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure]) -> dict[int, int]:

@@ -58,6 +58,8 @@ FIELDS: dict[str, Spec] = {
     "duration_ms": Spec("int", maximum=MAX_DURATION_MS),
     "occurred_at": Spec("datetime", help="When it happened; defaults to now."),
     "event_id": Spec("uuid", help="Client id of the event: a replay changes nothing."),
+    "applied_lesson": Spec("uuid", help="A lesson applied in this attempt: the outcome reports "
+                           "whether it worked (success: it did)."),
 }
 
 
@@ -74,6 +76,7 @@ class OutcomeIn:
     duration_ms: int | None
     occurred_at: datetime
     event_id: uuid.UUID | None = None
+    applied_lesson: uuid.UUID | None = None
     digest: str = ""
     error_type: str = ""
     error: str = ""  # the error message of a failed outcome ("" when none was given)
@@ -311,7 +314,8 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
         outcome=values["outcome"], context=context, result=result,
         duration_ms=values.get("duration_ms"),
         occurred_at=values.get("occurred_at") or now or timezone.now(),
-        event_id=event_id, digest=request_digest(raw) if event_id else "", **derived,
+        event_id=event_id, applied_lesson=values.get("applied_lesson"),
+        digest=request_digest(raw) if event_id else "", **derived,
     ), {}
 
 

@@ -62,32 +62,50 @@ def anon_api(db) -> APIClient:
     return _client(None)
 
 
+def database_url() -> str:
+    """The test database as a URL, for servers and workers started by a test."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    return (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}")
+
+
 @pytest.fixture
-def gunicorn_server(transactional_db, tmp_path):
+def start_gunicorn(transactional_db, tmp_path):
+    """Start a real multi-process gunicorn on the test database, with extra environment;
+    returns its base URL. Stopped at the end of the test."""
+    started = []
+
+    def start(**extra_env) -> str:
+        port = _free_port()
+        log = tmp_path / f"gunicorn-{port}.log"
+        env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path),
+               **extra_env}
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+             "--workers", "4", "--threads", "4", "--backlog", "1024", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+        )
+        started.append(server)
+        base = f"http://127.0.0.1:{port}"
+        _wait_for(f"{base}/api/v1/health", server, log)
+        return base
+
+    yield start
+    for server in started:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture
+def gunicorn_server(start_gunicorn):
     """A real multi-process gunicorn serving the test database; yields its base URL.
 
     Needs ``transactional_db`` (or ``django_db(transaction=True)``) so that what a test writes is
     committed and visible to the server's own connections.
     """
-    from django.db import connection
-
-    db = connection.settings_dict
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": (
-        f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
-        f"{db['PORT'] or 5432}/{db['NAME']}"), "HINDSIGHT_VAR_DIR": str(tmp_path)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", "4", "--threads", "4", "--backlog", "1024", "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=(tmp_path / "gunicorn.log").open("w"),
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_for(f"{base}/api/v1/health", server, tmp_path / "gunicorn.log")
-        yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    return start_gunicorn()
 
 
 def _free_port() -> int:

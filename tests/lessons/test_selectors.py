@@ -18,10 +18,11 @@ def test_approved_rank_above_unverified_and_rejected_never_appear():
     assert patterns(lesson_check(error_type="timeout")) == ["a", "u"]
 
 
-def test_effectiveness_then_occurrences_order_within_a_status():
-    LessonFactory(error_pattern="low", effectiveness=0.2, occurrences=50)
-    LessonFactory(error_pattern="high", effectiveness=0.9)
-    LessonFactory(error_pattern="high-many", effectiveness=0.9, occurrences=7)
+def test_ranking_score_then_occurrences_order_within_a_status():
+    # The ranking score (measured effectiveness weighed by evidence), not the raw rate.
+    LessonFactory(error_pattern="low", effectiveness=0.9, rank_score=0.2, occurrences=50)
+    LessonFactory(error_pattern="high", effectiveness=0.6, rank_score=0.7)
+    LessonFactory(error_pattern="high-many", effectiveness=0.6, rank_score=0.7, occurrences=7)
     assert patterns(lesson_check(error_type="timeout")) == ["high-many", "high", "low"]
 
 

@@ -1,0 +1,96 @@
+"""The effectiveness job: every lesson's measured effectiveness, ranking score and review flag,
+recomputed from its applications in one set-based statement (the formulas: lessons.scoring).
+
+One UPDATE ... FROM over an aggregate of the applications: the database does the work in a single
+pass, whatever the number of applications, and a lesson with none returns to the prior. Running it
+twice in a row changes nothing but the decay, so it is safe to repeat (and to ack late).
+
+``effectiveness_previous`` keeps the last value of the previous UTC day, so a report compares a
+lesson's standing today with yesterday's, not with a quarter of an hour ago.
+"""
+from datetime import datetime, time, timezone as dt_timezone
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from . import scoring
+from .models import Lesson
+
+# PostgreSQL and SQLite spell "age of applied_at in days" differently; the rest is shared SQL.
+_AGE_DAYS = {
+    # float8, not numeric: numeric POWER over millions of rows is several times slower.
+    "postgresql": "EXTRACT(EPOCH FROM (%s::timestamptz - applied_at))::float8 / 86400.0",
+    "sqlite": "(julianday(%s) - julianday(applied_at))",
+}
+
+_RECOMPUTE = """
+WITH weighted AS (
+    SELECT lesson_id, worked, POWER(CAST(0.5 AS DOUBLE PRECISION), {age} / %s) AS w FROM lessons_application {app_filter}
+), agg AS (
+    SELECT lesson_id, COUNT(*) AS applied, SUM(w) AS total,
+           SUM(CASE WHEN worked THEN w ELSE 0.0 END) AS good
+    FROM weighted GROUP BY lesson_id
+), rated AS (
+    SELECT lesson.id AS id, COALESCE(agg.applied, 0) AS applied,
+           COALESCE(agg.total, 0.0) AS total,
+           (COALESCE(agg.good, 0.0) + 1.0) / (COALESCE(agg.total, 0.0) + 2.0) AS p,
+           COALESCE(agg.total, 0.0) + 2.0 AS m
+    FROM lessons_lesson AS lesson LEFT JOIN agg ON agg.lesson_id = lesson.id {lesson_filter}
+)
+UPDATE lessons_lesson SET
+    effectiveness_previous = CASE
+        WHEN lessons_lesson.scored_at IS NULL OR lessons_lesson.scored_at < %s
+        THEN lessons_lesson.effectiveness ELSE lessons_lesson.effectiveness_previous END,
+    effectiveness = rated.p,
+    rank_score = (rated.p + %s / (2 * rated.m)
+                  - %s * SQRT(rated.p * (1 - rated.p) / rated.m + %s / (4 * rated.m * rated.m)))
+                 / (1 + %s / rated.m),
+    evidence = rated.total,
+    applications_count = rated.applied,
+    flagged = (rated.total >= %s AND rated.p < %s),
+    scored_at = %s
+FROM rated WHERE rated.id = lessons_lesson.id
+"""
+
+
+def _moment(value: datetime):
+    """A timestamp as the backend's SQL expects it (SQLite stores naive UTC text)."""
+    if connection.vendor == "sqlite":
+        return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return value
+
+
+def effectiveness_recompute(*, lesson_ids=None, now: datetime | None = None) -> int:
+    """Recompute every lesson (or only ``lesson_ids``); return how many were updated."""
+    now = now or timezone.now()
+    day_start = datetime.combine(now.astimezone(dt_timezone.utc).date(), time.min,
+                                 tzinfo=dt_timezone.utc)
+    ids = [Lesson._meta.pk.get_db_prep_value(pk, connection) for pk in lesson_ids or []]
+    marks = ", ".join(["%s"] * len(ids))
+    sql = _RECOMPUTE.format(
+        age=_AGE_DAYS[connection.vendor],
+        app_filter=f"WHERE lesson_id IN ({marks})" if ids else "",
+        lesson_filter=f"WHERE lesson.id IN ({marks})" if ids else "")
+    z2 = scoring.Z * scoring.Z
+    params = [_moment(now), scoring.HALF_LIFE_DAYS, *ids, *ids, _moment(day_start),
+              z2, scoring.Z, z2, z2, scoring.FLAG_MIN_EVIDENCE, scoring.FLAG_BELOW, _moment(now)]
+    if lesson_ids is not None and not ids:
+        return 0
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            updated = cursor.rowcount  # SQLite does not count an UPDATE ... FROM: -1
+        _explain_flags(lesson_ids)
+    return updated if updated >= 0 else len(ids) or Lesson.objects.count()
+
+
+def _explain_flags(lesson_ids) -> None:
+    """Write the reason beside each flag (few rows: only flagged lessons, or those unflagged)."""
+    lessons = Lesson.objects.all() if lesson_ids is None else Lesson.objects.filter(
+        pk__in=lesson_ids)
+    stale = lessons.filter(Q(flagged=True) | ~Q(flagged_reason=""))
+    for lesson in stale.only("pk", "flagged", "evidence", "effectiveness"):
+        worked = lesson.effectiveness * (lesson.evidence + 2.0) - 1.0
+        reason = scoring.flag_reason(worked, lesson.evidence) if lesson.flagged else ""
+        Lesson.objects.filter(pk=lesson.pk).update(flagged_reason=reason)
