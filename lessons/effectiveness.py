@@ -11,7 +11,6 @@ lesson's standing today with yesterday's, not with a quarter of an hour ago.
 from datetime import datetime, time, timezone as dt_timezone
 
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from . import scoring
@@ -86,11 +85,16 @@ def effectiveness_recompute(*, lesson_ids=None, now: datetime | None = None) -> 
 
 
 def _explain_flags(lesson_ids) -> None:
-    """Write the reason beside each flag (few rows: only flagged lessons, or those unflagged)."""
+    """Write the reason beside each flag, and clear it where the flag went."""
     lessons = Lesson.objects.all() if lesson_ids is None else Lesson.objects.filter(
         pk__in=lesson_ids)
-    stale = lessons.filter(Q(flagged=True) | ~Q(flagged_reason=""))
-    for lesson in stale.only("pk", "flagged", "evidence", "effectiveness"):
+    lessons.filter(flagged=False).exclude(flagged_reason="").update(flagged_reason="")
+    changed = []
+    for lesson in lessons.filter(flagged=True).only("pk", "evidence", "effectiveness",
+                                                    "flagged_reason").iterator(chunk_size=2000):
         worked = lesson.effectiveness * (lesson.evidence + 2.0) - 1.0
-        reason = scoring.flag_reason(worked, lesson.evidence) if lesson.flagged else ""
-        Lesson.objects.filter(pk=lesson.pk).update(flagged_reason=reason)
+        reason = scoring.flag_reason(worked, lesson.evidence)
+        if reason != lesson.flagged_reason:
+            lesson.flagged_reason = reason
+            changed.append(lesson)
+    Lesson.objects.bulk_update(changed, ["flagged_reason"], batch_size=1000)
