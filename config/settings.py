@@ -314,6 +314,18 @@ if PRODUCTION:
     X_FRAME_OPTIONS = "DENY"
 
 ADMINS = [("Hindsight admins", a) for a in env_list("DJANGO_ADMINS", [])]
+# Email (the daily pattern report goes to ADMINS) is configured only when EMAIL_HOST or
+# EMAIL_BACKEND is given: without either, nothing is sent.
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = 10
+if os.environ.get("EMAIL_BACKEND"):
+    EMAIL_BACKEND = os.environ["EMAIL_BACKEND"]
+SERVER_EMAIL = DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "hindsight@localhost")
 
 LOGGING = {
     "version": 1,

@@ -18,4 +18,5 @@ api_v1 = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
+    path("reports/", include("failures.report_urls")),
 ]

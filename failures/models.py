@@ -1,4 +1,6 @@
-"""Failure records (the seed's failure sublayer), the message templates and the patterns they form."""
+"""Failure records (the seed's failure sublayer), the message templates and the patterns they form,
+and what the scheduled jobs keep: their watermarks, root-cause groups, regressions and reports."""
+from django.conf import settings
 from django.db import models
 from django.db.models.functions import Now
 
@@ -108,3 +110,126 @@ class Failure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.agent}/{self.task}: {self.error[:80]}"
+
+
+# --- scheduled jobs: where they got to, root causes, regressions, reports -------------------------
+
+
+class JobState(models.Model):
+    """Where a periodic job got to: the ids it has fully processed, and when it last ran."""
+
+    name = models.CharField(max_length=50, unique=True)
+    # Every FailureTemplate / Failure with an id at or below these was processed (see
+    # failures.jobstate for why the mark trails the newest rows a little).
+    template_watermark = models.PositiveBigIntegerField(default=0)
+    failure_watermark = models.PositiveBigIntegerField(default=0)
+    ran_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RootCauseGroup(models.Model):
+    """Patterns that look like one root cause with different symptoms, and why (evidence)."""
+
+    class Status(models.TextChoices):
+        SUGGESTED = "suggested"
+        CONFIRMED = "confirmed"
+        SPLIT = "split"
+
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.SUGGESTED)
+    # SHA-1 of the sorted member pattern ids: a recompute that finds the same members finds
+    # this row again, so the group keeps its id (see failures.rootcauses).
+    members_key = models.CharField(max_length=40)
+    evidence = models.JSONField(default=dict)
+    created_at = models.DateTimeField(db_default=Now())
+    detected_at = models.DateTimeField()  # the latest recompute that found it
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    patterns = models.ManyToManyField(FailurePattern, through="RootCauseMembership",
+                                      related_name="root_cause_groups")
+
+    class Meta:
+        constraints = [
+            # One live group per member set; split groups stay as history of a decision.
+            models.UniqueConstraint(fields=["members_key"], name="root_cause_group_members_unique",
+                                    condition=~models.Q(status="split")),
+        ]
+
+    def __str__(self) -> str:
+        return f"root cause group {self.pk} ({self.status})"
+
+
+class RootCauseMembership(models.Model):
+    """A pattern belongs to a root-cause group."""
+
+    group = models.ForeignKey(RootCauseGroup, on_delete=models.CASCADE, related_name="memberships")
+    pattern = models.ForeignKey(FailurePattern, on_delete=models.CASCADE,
+                                related_name="root_cause_memberships")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["group", "pattern"],
+                                               name="root_cause_membership_unique")]
+
+
+class RootCauseSplit(models.Model):
+    """Two patterns a human said are not one root cause: never suggested together again."""
+
+    pattern_low = models.ForeignKey(FailurePattern, on_delete=models.CASCADE, related_name="+")
+    pattern_high = models.ForeignKey(FailurePattern, on_delete=models.CASCADE, related_name="+")
+    group = models.ForeignKey(RootCauseGroup, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="splits")
+    created_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pattern_low", "pattern_high"],
+                                    name="root_cause_split_pair_unique"),
+            # Stored low id first, so a pair has one spelling and the unique constraint holds.
+            models.CheckConstraint(condition=models.Q(pattern_low__lt=models.F("pattern_high")),
+                                   name="root_cause_split_ordered"),
+        ]
+
+
+class Regression(models.Model):
+    """A pattern that counted as fixed came back: one row per episode (pattern, kind, fixed_at)."""
+
+    class Kind(models.TextChoices):
+        LESSON_APPROVED = "lesson_approved"  # failed again after a lesson for it was approved
+        RESOLVED = "resolved"  # failed again after all of its failures had been resolved
+
+    pattern = models.ForeignKey(FailurePattern, on_delete=models.CASCADE,
+                                related_name="regressions")
+    kind = models.CharField(max_length=15, choices=Kind.choices)
+    fixed_at = models.DateTimeField()  # since when it counted as fixed
+    since = models.DateTimeField()  # its first failure after that
+    detected_at = models.DateTimeField()
+    evidence = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["pattern", "kind", "fixed_at"],
+                                               name="regression_episode_unique")]
+        indexes = [models.Index(fields=["-detected_at"], name="regression_recent_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.pattern_id} regressed ({self.kind}) since {self.since:%Y-%m-%d %H:%M}"
+
+
+class PatternReport(models.Model):
+    """One pattern-analysis report: its data as JSON and the same rendered as markdown."""
+
+    since = models.DateTimeField()
+    until = models.DateTimeField()
+    created_at = models.DateTimeField(db_default=Now())
+    data = models.JSONField(default=dict)
+    markdown = models.TextField()
+
+    class Meta:
+        indexes = [models.Index(fields=["-until"], name="pattern_report_recent_idx")]
+        # A report of the same window is rebuilt in place (a redelivered task), not added.
+        constraints = [models.UniqueConstraint(fields=["since", "until"],
+                                               name="pattern_report_window_unique")]
+
+    def __str__(self) -> str:
+        return f"report {self.pk}: {self.since:%Y-%m-%d %H:%M} to {self.until:%Y-%m-%d %H:%M}"

@@ -1,0 +1,132 @@
+"""A pattern-analysis report as markdown, from its JSON data. Pure, no Django.
+
+The data is what failures.reports stores (timestamps as ISO strings). Text that agents sent
+(templates, task names, lesson names) goes through ``inline`` so it cannot open markdown
+structure, and templates are shown as code.
+"""
+from datetime import datetime
+
+from .markdown import inline, timestamp
+
+# Shared hours and agents listed per evidence link; the rest are counted.
+EVIDENCE_ITEMS = 6
+
+SECTIONS = [
+    ("new_patterns", "New patterns"),
+    ("rising_patterns", "Rising patterns"),
+    ("root_cause_groups", "Root-cause groups"),
+    ("loops", "Loops"),
+    ("regressions", "Regressions"),
+    ("lessons_fell", "Lessons whose effectiveness fell"),
+    ("curation_queue", "Curation queue: the most frequent patterns with no approved lesson"),
+]
+
+
+def report_summary(data: dict) -> str:
+    """One line: how many entries each section has."""
+    labels = [("new_patterns", "new"), ("rising_patterns", "rising"),
+              ("root_cause_groups", "root-cause groups"), ("loops", "loops"),
+              ("regressions", "regressions"), ("lessons_fell", "lessons falling"),
+              ("curation_queue", "to curate")]
+    return " · ".join(f"{label}: {len(data.get(key) or [])}" for key, label in labels)
+
+
+def report_markdown(data: dict) -> str:
+    """The whole report: title, summary line, then one section per kind of finding."""
+    lines = [f"# Pattern report: {_when(data['since'])} to {_when(data['until'])}", "",
+             report_summary(data), ""]
+    for key, title in SECTIONS:
+        entries = data.get(key) or []
+        lines += [f"## {title}", ""]
+        render = _RENDERERS[key]
+        lines += [line for entry in entries for line in render(entry)] or ["_None._"]
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _when(value: str | None) -> str:
+    return timestamp(datetime.fromisoformat(value)) if value else "?"
+
+
+def _code(text: str) -> str:
+    return "`" + inline(text, 200).replace("`", "'") + "`"
+
+
+def _ref(pattern: dict) -> str:
+    return f"#{pattern['id']} {_code(pattern.get('template', ''))}"
+
+
+def _new(entry: dict) -> list[str]:
+    return [f"- {_ref(entry)} ({inline(entry['error_type'] or 'untyped', 60)}): "
+            f"{entry['events']} failures, {entry['agents']} agents, {entry['tasks']} tasks; "
+            f"first seen {_when(entry['first_seen'])}"]
+
+
+def _rising(entry: dict) -> list[str]:
+    was = entry["previous"]
+    factor = f" (×{entry['current'] / was:.1f})" if was else ""
+    return [f"- {_ref(entry)}: {entry['current']} failures, {was} in the window before{factor}"]
+
+
+def _group(entry: dict) -> list[str]:
+    lines = [f"- Group {entry['id']} ({entry['status']}; "
+             f"{', '.join(entry['signals']) or 'no signal'}):"]
+    lines += [f"  - {_ref(pattern)}" for pattern in entry["patterns"]]
+    lines += [f"  - evidence: {_link(link)}" for link in entry["links"]]
+    return lines
+
+
+def _link(link: dict) -> str:
+    a, b = link["patterns"]
+    if link["signal"] == "dependency":
+        return f"#{a} and #{b} both name {_code(link['dependency'])}"
+    agents = _some(link["agents"])
+    hours = _some([_when(hour) for hour in link["windows"]], total=link.get("window_count"))
+    return (f"#{a} and #{b} rise and fall together (r = {link['correlation']:.2f}) "
+            f"for agents {agents}, in hours {hours}")
+
+
+def _some(items: list, total: int | None = None) -> str:
+    total = len(items) if total is None else total
+    shown = ", ".join(inline(item, 80) for item in items[:EVIDENCE_ITEMS])
+    return shown + (f" and {total - EVIDENCE_ITEMS} more" if total > EVIDENCE_ITEMS else "")
+
+
+def _loop(entry: dict) -> list[str]:
+    patterns = " then ".join(_ref(p) for p in entry["patterns"])
+    return [f"- {inline(entry['agent'], 80)} / {inline(entry['task'], 120)}: {entry['kind']} "
+            f"of {entry['length']} failures since {_when(entry['since'])}: {patterns}"]
+
+
+def _regression(entry: dict) -> list[str]:
+    evidence = entry["evidence"]
+    if entry["kind"] == "lesson_approved":
+        lessons = ", ".join(inline(lesson["error_pattern"], 80) for lesson in evidence["lessons"])
+        why = f"after lesson approval ({lessons})"
+    else:
+        why = (f"after all its failures were closed ({evidence['resolved_failures']} resolved, "
+               f"quiet for {evidence['quiet_hours']} h)")
+    return [f"- {_ref(entry['pattern'])}: back since {_when(entry['since'])}, {why}, "
+            f"fixed from {_when(entry['fixed_at'])}"]
+
+
+def _lesson(entry: dict) -> list[str]:
+    was = entry["previous"]
+    change = f", was {was:.2f} ({entry['effectiveness'] - was:+.2f})" if was is not None else ""
+    flag = f"; flagged: {inline(entry['flagged_reason'] or 'for review', 120)}" \
+        if entry["flagged"] else ""
+    return [f"- **{inline(entry['error_pattern'], 120)}** ({entry['status']}): effectiveness "
+            f"{entry['effectiveness']:.2f}{change} over {entry['applications']} "
+            f"applications{flag}"]
+
+
+def _curation(entry: dict) -> list[str]:
+    waiting = entry["unverified_lessons"]
+    note = f"; {waiting} unverified lesson(s) waiting for review" if waiting else ""
+    return [f"- {_ref(entry)} ({inline(entry['error_type'] or 'untyped', 60)}): "
+            f"{entry['events']} failures, {entry['agents']} agents{note}"]
+
+
+_RENDERERS = {"new_patterns": _new, "rising_patterns": _rising, "root_cause_groups": _group,
+              "loops": _loop, "regressions": _regression, "lessons_fell": _lesson,
+              "curation_queue": _curation}
