@@ -15,7 +15,8 @@ from failures.reports import pattern_report_build
 from failures.services import failure_record, failures_record_many
 from failures.tasks import (pattern_report_task, patterns_update_task, regressions_detect_task,
                             root_causes_detect_task)
-from lessons.models import Lesson
+from lessons.effectiveness import effectiveness_recompute
+from lessons.models import Application, Lesson
 from tests.factories import LessonFactory
 from tests.failures.scenario import AGENTS, REFUSED, STEADY, TIMEOUT, entry, spike_scenario
 
@@ -130,10 +131,16 @@ def scripted_scenario(now) -> dict:
     """Two faults spiking together across a, b, c; a lesson that keeps failing; a pattern back
     after its lesson was approved; an agent looping on one task."""
     ids = spike_scenario(now)
-    failing = LessonFactory(error_pattern="payments_timeout_retry", error_type="timeout",
-                            effectiveness=0.25, effectiveness_previous=0.7, flagged=True,
-                            flagged_reason="worked 1 time in 6 applications")
+    failing = LessonFactory(error_pattern="payments_timeout_retry", error_type="timeout")
     failing.patterns.add(ids["timeout"])
+    # It worked once yesterday, then agents report it failing six times today: the
+    # effectiveness job (run then and now) measures the fall and flags it.
+    Application.objects.create(lesson=failing, worked=True, applied_at=now - timedelta(days=1))
+    effectiveness_recompute(now=now - timedelta(days=1))
+    for minutes in range(6):
+        Application.objects.create(lesson=failing, worked=False,
+                                   applied_at=now - timedelta(minutes=minutes))
+    effectiveness_recompute(now=now)
     webhook = burst("Webhook signature mismatch for stripe events", [50])
     approved = LessonFactory(error_pattern="stripe_signature", status=Lesson.Status.APPROVED)
     approved.patterns.add(webhook)
@@ -274,6 +281,6 @@ def test_staff_read_every_section_of_the_scenario_as_html(db, staff_client):
     group = report.data["root_cause_groups"][0]["id"]
     for text in (f"Group {group} (suggested: correlation)", "rise and fall together",
                  "<td>deploy</td>", "repeat of 3", "approved lesson stripe_signature",
-                 "payments_timeout_retry", "flagged: worked 1 time in 6 applications",
+                 "payments_timeout_retry", "flagged: worked in 1.0 of 7.0 recent",
                  "<code>KeyError: &#x27;user_id&#x27; in order serializer</code>"):
         assert text in page
