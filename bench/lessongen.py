@@ -13,6 +13,8 @@ from bisect import bisect
 from datetime import datetime, timedelta
 from itertools import accumulate
 
+from lessons.scoring import rank_score
+
 # Shares of the three kinds, and of review states (the rest of each is unverified / unlinked).
 TEMPLATE_SHARE, SLUG_SHARE = 0.55, 0.25
 SLUG_LINKED = 0.6
@@ -38,7 +40,8 @@ RESOLUTIONS = {
 }
 LESSON_COLUMNS = ("id", "error_pattern", "error_type", "skill_name", "context", "resolution",
                   "resolution_code", "occurrences", "last_occurred", "effectiveness", "created_at",
-                  "status", "source", "reviewed_at")
+                  "status", "source", "reviewed_at", "rank_score", "evidence",
+                  "applications_count", "flagged", "flagged_reason")
 
 
 def _pick_patterns(conn, patterns: list[dict], count: int, rng: random.Random) -> list[dict]:
@@ -70,6 +73,8 @@ def _lesson_row(pattern, text, rng, now, days) -> tuple:
         RESOLUTIONS[maker.error_type], code, rng.randint(1, 200),
         created + (now - created) * rng.random(), round(rng.betavariate(2, 2), 3), created,
         status, "human" if status != "unverified" and rng.random() < 0.5 else "agent", reviewed,
+        # Measured columns: as for a lesson never applied (the bench has no applications).
+        rank_score(0, 0), 0.0, 0, False, "",
     )
 
 

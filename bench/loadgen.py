@@ -1,10 +1,11 @@
 """A bounded HTTP load for one endpoint, from a few client processes, over loopback only.
 
-Each client process sends its share of a fixed list of request paths one after another (so the
+Each client process sends its share of a fixed list of requests one after another (so the
 concurrency is the number of processes), over ``http.client`` (it keeps the connection alive
 when the server does, and reconnects when the server closes it, as gunicorn's sync workers do).
 A request is timed on the client, and the server's own time is read from its
 ``Server-Timing: app;dur=<ms>`` header. Bounded twice: by the number of paths and by a deadline.
+A request is a path (a GET) or a ``(path, body)`` pair: a POST of that JSON body (bytes).
 """
 import http.client
 import math
@@ -39,6 +40,16 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
+def _send(conn: http.client.HTTPConnection, request, headers: dict) -> None:
+    """A path is a GET; a (path, body) pair a POST of that JSON body."""
+    if isinstance(request, str):
+        conn.request("GET", request, headers=headers)
+    else:
+        path, body = request
+        conn.request("POST", path, body=body,
+                     headers={**headers, "Content-Type": "application/json"})
+
+
 def _client(args) -> tuple:
     port, token, paths, deadline = args
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
@@ -50,7 +61,7 @@ def _client(args) -> tuple:
             break
         t0 = time.perf_counter()
         try:
-            conn.request("GET", path, headers=headers)
+            _send(conn, path, headers)
             response = conn.getresponse()
             response.read()
         except (OSError, http.client.HTTPException):
@@ -78,8 +89,8 @@ class LoadRunner:
         self.port, self.token, self.concurrency = port, token, concurrency
         self.pool = ProcessPoolExecutor(max_workers=concurrency)
 
-    def run(self, paths: list[str], *, time_limit_s: float) -> Result:
-        """Send every path (split round-robin over the clients) or stop at the time limit."""
+    def run(self, paths: list, *, time_limit_s: float) -> Result:
+        """Send every request (split round-robin over the clients) or stop at the time limit."""
         deadline = time.monotonic() + time_limit_s
         shares = [paths[i::self.concurrency] for i in range(self.concurrency)]
         parts = list(self.pool.map(_client, [(self.port, self.token, s, deadline) for s in shares]))

@@ -41,12 +41,14 @@ def probe(port: int, token: str | None, path: str) -> tuple[int, object]:
 
 
 class Server:
-    """gunicorn serving config.wsgi with bench.settings; stopped on exit, also on error."""
+    """gunicorn serving config.wsgi with bench settings (bench.settings unless told); stopped on
+    exit, also on error."""
 
-    def __init__(self, *, database_url: str, redis_url: str, workers: int):
+    def __init__(self, *, database_url: str, redis_url: str, workers: int,
+                 settings: str = "bench.settings"):
         self.port, self.workers = free_port(), workers
         self.env = {
-            **os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings",
+            **os.environ, "DJANGO_SETTINGS_MODULE": settings,
             "DATABASE_URL": database_url, "REDIS_URL": redis_url,
             # A prefix of its own per run: no stale boot or check answers from an earlier run.
             "HINDSIGHT_CACHE_PREFIX": f"hindsight-bench-{os.getpid()}",
@@ -62,7 +64,8 @@ class Server:
     def describe(self) -> str:
         import gunicorn
         return (f"Server: gunicorn {gunicorn.__version__}, {self.workers} sync workers on "
-                f"{HOST}:{self.port}, DJANGO_SETTINGS_MODULE=bench.settings, DEBUG off, "
+                f"{HOST}:{self.port}, DJANGO_SETTINGS_MODULE={self.env['DJANGO_SETTINGS_MODULE']}, "
+                f"DEBUG off, "
                 f"DB_CONN_MAX_AGE={self.env.get('DB_CONN_MAX_AGE', '60')} (persistent), "
                 f"REDIS_URL={self.env['REDIS_URL']}; log {self.log.name}")
 
