@@ -2,11 +2,12 @@
 from collections import Counter
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, DateTimeField, F, Value, When
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
+from . import batch_sql
 from .models import Failure, FailurePattern, FailureTemplate
 from .patterns import WILDCARD, fingerprint_of, template_of
 from .patterns.tokens import compatible, merge, split
@@ -135,25 +136,35 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
 
 
 def _patterns_count(rows: list[Failure]) -> None:
-    """Count new failures into their patterns: one UPDATE per pattern. New agents and tasks are
-    counted here (one query each for the whole batch); patterns_recount recounts exactly."""
+    """Count new failures into their patterns. New agents and tasks are counted here by whether
+    the (pattern, agent) and (pattern, task) pairs had a failure before; patterns_recount
+    recounts exactly. On PostgreSQL both the lookups and the update are one statement each."""
     by_pattern: dict[int, list[Failure]] = {}
     for row in rows:
         by_pattern.setdefault(row.pattern.pk, []).append(row)
-    seen = Failure.objects.filter(pattern_id__in=by_pattern)
-    agents = set(seen.filter(agent__in={r.agent for r in rows}).values_list(
-        "pattern_id", "agent").distinct())
-    tasks = set(seen.filter(task__in={r.task for r in rows}).values_list(
-        "pattern_id", "task").distinct())
+    agents = _seen_pairs("agent", {(r.pattern.pk, r.agent) for r in rows})
+    tasks = _seen_pairs("task", {(r.pattern.pk, r.task) for r in rows})
+    counts = []
     for pk, group in sorted(by_pattern.items()):  # fixed lock order: no deadlock between writers
-        new_agents = {r.agent for r in group if (pk, r.agent) not in agents}
-        new_tasks = {r.task for r in group if (pk, r.task) not in tasks}
         retry_after = [r.retry_after for r in group if r.retry_after is not None]
-        _pattern_count(pk, events=len(group), agents=len(new_agents), tasks=len(new_tasks),
-                       unsafe=sum(r.retry_safe is False for r in group),
-                       earliest=min(r.occurred_at for r in group),
-                       latest=max(r.occurred_at for r in group),
-                       retry_after=retry_after[-1] if retry_after else None)
+        counts.append((pk, len(group), len({r.agent for r in group if (pk, r.agent) not in agents}),
+                       len({r.task for r in group if (pk, r.task) not in tasks}),
+                       sum(r.retry_safe is False for r in group),
+                       min(r.occurred_at for r in group), max(r.occurred_at for r in group),
+                       retry_after[-1] if retry_after else None))
+    if connection.vendor == "postgresql":
+        batch_sql.patterns_add(counts)
+        return
+    for pk, events, new_agents, new_tasks, unsafe, earliest, latest, retry_after in counts:
+        _pattern_count(pk, events=events, agents=new_agents, tasks=new_tasks, unsafe=unsafe,
+                       earliest=earliest, latest=latest, retry_after=retry_after)
+
+
+def _seen_pairs(column: str, pairs: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    if connection.vendor == "postgresql":
+        return batch_sql.seen_pairs(column, pairs)
+    return {pair for pair in pairs
+            if Failure.objects.filter(pattern_id=pair[0], **{column: pair[1]}).exists()}
 
 
 def _pattern_count(pk: int, *, events: int, agents: int, tasks: int, unsafe: int,
@@ -185,6 +196,8 @@ def failures_open_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int, str, s
     locked until the caller's transaction ends."""
     if not pairs:
         return []
+    if connection.vendor == "postgresql":
+        return batch_sql.open_failures_of(pairs)
     rows = Failure.objects.select_for_update().filter(
         status=Failure.Status.OPEN, agent__in={agent for agent, _ in pairs},
         task__in={task for _, task in pairs},

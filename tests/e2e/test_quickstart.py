@@ -88,6 +88,34 @@ def test_make_run_then_curl_the_lesson_endpoints(embedded):
     status, body = call("GET", f"{base}/api/v1/lessons?page=1&per_page=10", key)
     assert status == 200 and body["total"] == 6  # five known patterns, loaded by make run, + ours
     assert {l["status"] for l in body["lessons"] if l["source"] == "seed"} == {"approved"}
+    _the_ledger_and_its_jobs_work_embedded(base, env, key)
+
+
+def _the_ledger_and_its_jobs_work_embedded(base: str, env: dict, key: str) -> None:
+    """The write paths and jobs that have a PostgreSQL form also work on the embedded SQLite."""
+    status, body = call("POST", f"{base}/api/v1/failures", key,
+                        {"agent": "a", "task": "t1", "error": "Connection refused to db-1:5432"})
+    assert status == 201 and body["pattern"]["template"] == "Connection refused to <*>:<*>"
+    lesson = call("GET", f"{base}/api/v1/lessons/check?error_type=test", key)[1]["lessons"][0]
+    failing = {"agent": "a", "task_type": "sync", "outcome": "failure",
+               "context": {"error_message": "Connection refused to db-2:5432"}}
+    status, body = call("POST", f"{base}/api/v1/outcomes/bulk", key, {"outcomes": [
+        {**failing, "task_id": "t2"}, {**failing, "task_id": "t2"},
+        {"agent": "a", "task_id": "t1", "task_type": "sync", "outcome": "success",
+         "applied_lesson": lesson["id"]},
+    ]})
+    assert status == 200 and body["created"] == 3
+    assert body["results"][2]["resolved_failures"] == 1
+    status, body = call("GET", f"{base}/api/v1/failures?agent=a", key)
+    assert [f["status"] for f in body["failures"]] == ["open", "open", "resolved"]
+    status, body = call("GET", f"{base}/api/v1/outcomes/history?agent=a", key)
+    assert "Connection refused to db-2:5432" in body["historyContext"]
+    for command in ("recompute_effectiveness", "update_patterns", "detect_regressions",
+                    "detect_root_causes", "pattern_report"):
+        subprocess.run([sys.executable, "manage.py", command], cwd=ROOT, env=env, check=True,
+                       capture_output=True)
+    status, body = call("GET", f"{base}/api/v1/lessons/{lesson['id']}", key)
+    assert body["applications_count"] == 1 and body["effectiveness"] > 0.5
 
 
 def test_second_make_run_keeps_the_admin_and_patterns(embedded, tmp_path):

@@ -100,3 +100,20 @@ def test_abandon():
     assert FailurePattern.objects.get().resolved_count == 0
     with pytest.raises(ValueError):
         failures_resolve(agent="a1", task="sync", status="open")
+
+
+def test_a_batch_counts_new_agents_and_tasks_per_pattern_once():
+    from failures.services import failures_record_many
+
+    failure_record(agent="x", task="t1", error="Disk full on host-1")
+    entries = [dict(agent=agent, task=task, error=error) for agent, task, error in [
+        ("x", "t1", "Disk full on host-2"),      # known agent and task of that pattern
+        ("y", "t1", "Disk full on host-3"),      # new agent, known task
+        ("y", "t2", "Disk full on host-4"),      # same new agent again, new task
+        ("x", "t1", "Quota exceeded for user7"),  # another pattern: new to it
+    ]]
+    failures_record_many(entries)
+    disk, quota = (FailurePattern.objects.get(template__startswith=word)
+                   for word in ("Disk", "Quota"))
+    assert (disk.event_count, disk.agent_count, disk.task_count) == (4, 2, 2)
+    assert (quota.event_count, quota.agent_count, quota.task_count) == (1, 1, 1)
