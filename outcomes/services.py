@@ -151,7 +151,9 @@ def _replays(items: list[OutcomeIn]) -> list[Recorded | None]:
     """A Recorded for each item whose event id is already stored (or used earlier in this
     request), None for the rest."""
     ids = {item.event_id for item in items if item.event_id}
-    stored = {o.event_id: o for o in Outcome.objects.filter(event_id__in=ids)} if ids else {}
+    # Replays are answered from ids and counters: the JSON columns stay unread.
+    stored = ({o.event_id: o for o in Outcome.objects.filter(event_id__in=ids).defer(
+        "context", "result")} if ids else {})
     first_in_batch: dict = {}
     answers: list[Recorded | None] = []
     for index, item in enumerate(items):
