@@ -10,7 +10,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/hindsight
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test install install-dev migrate clean
+.PHONY: run test install install-dev chromium migrate clean
 
 $(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,25 @@ $(VENV)/.dev: $(VENV)/.runtime
 
 install: $(VENV)/.runtime
 
-install-dev: $(VENV)/.dev
+install-dev: $(VENV)/.dev chromium
+
+# The browser tests (tests/browser) drive Debian's Chromium through Playwright; Playwright's own
+# browser download is not used. Installed with apt when missing: as root, or with sudo when it
+# needs no password; otherwise stop and say what to do.
+CHROMIUM := /usr/bin/chromium
+APT_INSTALL := env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-liberation
+chromium:
+	@if [ -x $(CHROMIUM) ]; then exit 0; fi; \
+	echo "Installing Chromium for the browser tests (apt-get install chromium)"; \
+	if [ "$$(id -u)" = 0 ]; then \
+		apt-get update -q && $(APT_INSTALL); \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+		sudo apt-get update -q && sudo $(APT_INSTALL); \
+	else \
+		echo "Chromium ($(CHROMIUM)) is needed by the browser tests: run 'apt-get install chromium' as root." >&2; \
+		exit 1; \
+	fi; \
+	test -x $(CHROMIUM) || { echo "apt-get did not install $(CHROMIUM)" >&2; exit 1; }
 
 migrate: install
 	$(PY) manage.py migrate --noinput

@@ -19,4 +19,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("reports/", include("failures.report_urls")),
+    path("dashboard/", include("failures.dashboard_urls")),
 ]

@@ -38,6 +38,10 @@ class FailurePattern(models.Model):
             models.Index(fields=["token_count", "head"], name="pattern_cover_idx",
                          condition=models.Q(merged_into__isnull=True)),
             models.Index(fields=["-last_seen"], name="pattern_recent_idx"),
+            # The dashboard's candidates for the top patterns and the curation queue: live
+            # patterns, most failures first, read in order instead of sorting every pattern.
+            models.Index(fields=["-event_count", "id"], name="pattern_frequent_idx",
+                         condition=models.Q(merged_into__isnull=True)),
         ]
 
     def __str__(self) -> str:
@@ -102,6 +106,13 @@ class Failure(models.Model):
             models.Index(fields=["pattern", "task"], name="failure_pattern_task_idx"),
             # The list's keyset pagination.
             models.Index(fields=["-occurred_at", "-id"], name="failure_recent_idx"),
+            # The dashboard's daily counts of a few patterns over a window: an index-only
+            # range scan per pattern instead of visiting every row the pattern ever had.
+            models.Index(fields=["pattern", "occurred_at"], name="failure_pattern_time_idx"),
+            # The dashboard's fleet-wide loops: the last day's open failures read from the index
+            # alone (a few percent of the rows, so a small index).
+            models.Index(fields=["-occurred_at"], include=["agent", "task", "pattern"],
+                         name="failure_open_covering_idx", condition=models.Q(status="open")),
         ]
         constraints = [
             models.CheckConstraint(condition=models.Q(attempt_count__gte=1),

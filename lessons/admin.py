@@ -1,11 +1,19 @@
 """Curating lessons in the admin; every change goes through lessons.services."""
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.template.response import TemplateResponse
+
+from failures.dashboard import dashboard_invalidate
 
 from .models import Lesson, LessonCuration, LessonProposal
+from .scoring import FLAG_BELOW
 from .services import (
-    lesson_approve, lesson_create, lesson_edit, lesson_reject, lessons_delete, proposal_accept,
-    proposal_dismiss,
+    lesson_approve, lesson_create, lesson_edit, lesson_patterns_set, lesson_reject,
+    lessons_delete, lessons_merge, proposal_accept, proposal_dismiss,
 )
+
+# Where a lesson "works": it succeeds at least seven times in ten (the upper band).
+WORKS_FROM = 0.7
 
 
 class ProposalInline(admin.TabularInline):
@@ -32,32 +40,95 @@ class CurationInline(admin.TabularInline):
         return False
 
 
+class EffectivenessBandFilter(admin.SimpleListFilter):
+    """Measured effectiveness in three bands: failing (where flags start), uncertain, working."""
+
+    title = "effectiveness"
+    parameter_name = "effectiveness"
+    BANDS = {"low": ({"effectiveness__lt": FLAG_BELOW}, f"below {FLAG_BELOW}"),
+             "mid": ({"effectiveness__gte": FLAG_BELOW, "effectiveness__lt": WORKS_FROM},
+                     f"{FLAG_BELOW} to {WORKS_FROM}"),
+             "high": ({"effectiveness__gte": WORKS_FROM}, f"{WORKS_FROM} and above")}
+
+    def lookups(self, request, model_admin):
+        return [(key, label) for key, (_, label) in self.BANDS.items()]
+
+    def queryset(self, request, queryset):
+        band = self.BANDS.get(self.value())
+        return queryset.filter(**band[0]) if band else queryset
+
+
 @admin.register(Lesson)
 class LessonAdmin(admin.ModelAdmin):
     list_display = ["error_pattern", "error_type", "skill_name", "status", "source",
-                    "occurrences", "effectiveness", "last_occurred"]
-    list_filter = ["status", "source", "error_type", "skill_name"]
+                    "occurrences", "effectiveness", "applications_count", "flagged",
+                    "last_occurred"]
+    list_filter = ["status", "source", "error_type", "skill_name", EffectivenessBandFilter,
+                   "flagged"]
     search_fields = ["error_pattern", "resolution", "error_type", "skill_name"]
     ordering = ["-last_occurred"]
     fields = ["error_pattern", "error_type", "skill_name", "resolution", "resolution_code",
-              "context", "status", "source", "occurrences", "effectiveness", "last_occurred",
+              "patterns", "context", "status", "source", "occurrences", "effectiveness",
+              "rank_score", "applications_count", "flagged", "flagged_reason", "last_occurred",
               "created_at", "reviewed_by", "reviewed_at"]
     readonly_fields = ["error_pattern", "context", "source", "occurrences", "effectiveness",
+                       "rank_score", "applications_count", "flagged", "flagged_reason",
                        "last_occurred", "created_at", "reviewed_by", "reviewed_at"]
+    autocomplete_fields = ["patterns"]
     inlines = [ProposalInline, CurationInline]
-    actions = ["approve", "reject"]
+    actions = ["approve", "reject", "accept_proposal", "merge"]
 
     @admin.action(description="Approve selected lessons")
     def approve(self, request, queryset):
         for lesson in queryset:
             lesson_approve(lesson=lesson, user=request.user)
+        dashboard_invalidate()
         self.message_user(request, f"Approved {len(queryset)} lesson(s).")
 
     @admin.action(description="Reject selected lessons")
     def reject(self, request, queryset):
         for lesson in queryset:
             lesson_reject(lesson=lesson, user=request.user)
+        dashboard_invalidate()
         self.message_user(request, f"Rejected {len(queryset)} lesson(s).")
+
+    @admin.action(description="Accept the agents' proposed resolution (most proposed)")
+    def accept_proposal(self, request, queryset):
+        accepted = 0
+        for lesson in queryset:
+            proposal = lesson.proposals.filter(status=LessonProposal.Status.PENDING).order_by(
+                "-times_proposed", "-created_at", "-pk").first()
+            if proposal is not None:
+                proposal_accept(proposal=proposal, user=request.user)
+                accepted += 1
+        level = messages.SUCCESS if accepted else messages.WARNING
+        self.message_user(request, f"Accepted a proposal on {accepted} lesson(s); "
+                                   f"{len(queryset) - accepted} had none pending.", level)
+
+    @admin.action(description="Merge selected into one (the most used, or pick)")
+    def merge(self, request, queryset):
+        lessons = sorted(queryset, key=lambda l: (-l.applications_count, -l.occurrences,
+                                                  str(l.pk)))
+        if len(lessons) < 2:
+            self.message_user(request, "Select at least two lessons to merge.", messages.WARNING)
+            return None
+        chosen = request.POST.get("survivor")
+        survivor = next((l for l in lessons if str(l.pk) == chosen), None)
+        if request.POST.get("post") != "yes" or survivor is None:
+            return self._merge_confirm(request, lessons)
+        merged = lessons_merge(survivor=survivor, user=request.user,
+                               duplicates=[l for l in lessons if l.pk != survivor.pk])
+        dashboard_invalidate()
+        self.message_user(request, f"Merged {len(lessons) - 1} lesson(s) into "
+                                   f"{merged.error_pattern} ({merged.occurrences} occurrences).")
+        return None
+
+    def _merge_confirm(self, request, lessons):
+        """The page that picks the survivor; the most used is chosen to start with."""
+        return TemplateResponse(request, "admin/lessons/lesson/merge_confirm.html", {
+            **self.admin_site.each_context(request), "title": "Merge lessons",
+            "lessons": lessons, "survivor": lessons[0], "opts": self.model._meta,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME})
 
     def save_model(self, request, obj, form, change):
         if not change:
@@ -68,9 +139,19 @@ class LessonAdmin(admin.ModelAdmin):
             obj.pk = created.pk
             obj.refresh_from_db()
             return
-        changes = {name: form.cleaned_data[name] for name in form.changed_data}
+        changes = {name: form.cleaned_data[name] for name in form.changed_data
+                   if name != "patterns"}
         if changes:
             lesson_edit(lesson=obj, user=request.user, **changes)
+
+    def save_related(self, request, form, formsets, change):
+        # The pattern links go through the service (history, match index), not form.save_m2m().
+        if "patterns" in form.cleaned_data and (not change or "patterns" in form.changed_data):
+            lesson_patterns_set(lesson=form.instance, patterns=form.cleaned_data["patterns"],
+                                user=request.user)
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
+        dashboard_invalidate()
 
     def delete_model(self, request, obj):
         lessons_delete(lessons=[obj])
@@ -80,9 +161,9 @@ class LessonAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # error_pattern is the lesson's identity once agents count occurrences against it.
-        return self.readonly_fields if obj else ["source", "occurrences", "effectiveness",
-                                                 "last_occurred", "created_at", "reviewed_by",
-                                                 "reviewed_at"]
+        if obj:
+            return self.readonly_fields
+        return [name for name in self.readonly_fields if name not in ("error_pattern", "context")]
 
 
 @admin.register(LessonProposal)

@@ -140,6 +140,7 @@ class LessonCuration(models.Model):
         EDIT = "edit"
         ACCEPT_PROPOSAL = "accept_proposal"
         DISMISS_PROPOSAL = "dismiss_proposal"
+        MERGE = "merge"  # duplicates folded into this lesson (lessons_merge)
 
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="curations")
     action = models.CharField(max_length=16, choices=Action.choices)

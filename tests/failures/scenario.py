@@ -35,9 +35,12 @@ def spike_scenario(now: datetime) -> dict[str, int]:
                                      now - timedelta(hours=hours_ago, minutes=7 + k),
                                      error_type="key_error"))
     for hours_ago in SPIKE_HOURS_AGO:
+        # Inside one clock hour (minutes 20 to 29), whatever the time the test runs: the
+        # detector counts by clock hour, and a spike across an hour boundary is two half-spikes.
+        hour = (now - timedelta(hours=hours_ago)).replace(minute=20, second=0, microsecond=0)
         for agent in AGENTS:
             for k in range(SPIKE_PER_AGENT):
-                at = now - timedelta(hours=hours_ago, minutes=-k * 3)
+                at = hour + timedelta(minutes=k * 3)
                 entries.append(entry(agent, f"db-{hours_ago}-{k}", REFUSED, at))
                 entries.append(entry(agent, f"pay-{hours_ago}-{k}", TIMEOUT, at, "timeout"))
     # One stray refusal elsewhere: the two spiking series are alike, not identical.
