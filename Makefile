@@ -17,8 +17,9 @@ $(VENV)/.runtime: pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e .
 	touch $@
 
-$(VENV)/.dev: $(VENV)/.runtime
+$(VENV)/.dev: $(VENV)/.runtime client/pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e 'client[mcp]'
 	touch $@
 
 install: $(VENV)/.runtime

@@ -1,0 +1,24 @@
+"""Hindsight's agent-side client: record what happened, ask what is known, never fail the agent.
+
+    from hindsight_client import Hindsight
+    hs = Hindsight()   # HINDSIGHT_URL, HINDSIGHT_API_KEY, HINDSIGHT_AGENT
+    known = hs.check_known_errors(error_message=str(exc))
+"""
+from .aio import AsyncHindsight
+from .client import Hindsight
+from .errors import (Conflict, Forbidden, HindsightError, InvalidRequest, NotFound, ServerError,
+                     Unauthorized, Unavailable)
+from .guard import Attempt, Guard, current_attempt
+from .strategies import SkipTask, Strategies, Strategy, fallback, reraise, retry
+from .types import (ApplicationRecorded, BootBriefing, CheckResult, FailureRecorded, History,
+                    Lesson, LessonRecorded, OutcomeRecorded)
+
+__all__ = [
+    "Hindsight", "AsyncHindsight",
+    "Guard", "Attempt", "current_attempt", "SkipTask", "Strategies", "Strategy", "retry",
+    "fallback", "reraise",
+    "HindsightError", "InvalidRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict",
+    "ServerError", "Unavailable",
+    "ApplicationRecorded", "BootBriefing", "CheckResult", "FailureRecorded", "History", "Lesson",
+    "LessonRecorded", "OutcomeRecorded",
+]

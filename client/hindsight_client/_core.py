@@ -1,0 +1,131 @@
+"""What the sync and async clients share: configuration, the request for each operation, and how
+an answer or a transport error becomes a result or an exception. No I/O happens here."""
+from __future__ import annotations
+
+import os
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from .errors import Forbidden, Unauthorized, Unavailable, error_for
+from .types import EMPTY_CHECK, empty_boot, empty_history
+
+API = "/api/v1"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request: a read has a stand-in answer for when the service is away; a write has none."""
+
+    method: str
+    path: str
+    params: dict[str, Any] | None = None
+    body: dict[str, Any] | None = None
+    fallback: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where the service is, who is asking, and how long to wait."""
+
+    base_url: str
+    api_key: str | None
+    agent: str | None
+    timeout: httpx.Timeout
+    strict: bool
+
+
+def settings_resolve(url: str | None, api_key: str | None, agent: str | None,
+                     connect_timeout: float, read_timeout: float, strict: bool) -> Settings:
+    """Arguments first, then HINDSIGHT_URL / HINDSIGHT_API_KEY / HINDSIGHT_AGENT."""
+    base_url = url or os.environ.get("HINDSIGHT_URL") or "http://127.0.0.1:8000"
+    # Short by default: an agent waiting on its memory is worse than one without it.
+    timeout = httpx.Timeout(read_timeout, connect=connect_timeout)
+    return Settings(base_url=base_url.rstrip("/"),
+                    api_key=api_key or os.environ.get("HINDSIGHT_API_KEY"),
+                    agent=agent or os.environ.get("HINDSIGHT_AGENT"), timeout=timeout,
+                    strict=strict)
+
+
+def headers(settings: Settings) -> dict[str, str]:
+    """Authorization and content headers for every request."""
+    found = {"Accept": "application/json", "User-Agent": "hindsight-client/0.1"}
+    if settings.api_key:
+        found["Authorization"] = f"Bearer {settings.api_key}"
+    return found
+
+
+def answer(response: httpx.Response) -> dict:
+    """The JSON of a 2xx answer, or the matching exception for any other."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.status_code >= 400:
+        raise error_for(response.status_code, body)
+    return body if isinstance(body, dict) else {}
+
+
+def unavailable(exc: httpx.HTTPError) -> Unavailable:
+    """A transport failure (refused, reset, timed out) as the client's exception."""
+    return Unavailable(f"Hindsight unreachable: {type(exc).__name__}: {exc}")
+
+
+def with_event_id(body: dict) -> dict:
+    """The body with an event id, so that resending it is a no-op on the server."""
+    event_id = body.get("event_id") or uuid.uuid4()
+    return {**body, "event_id": str(event_id)}
+
+
+def compact(**values: Any) -> dict[str, Any]:
+    """Drop the arguments left unset, so the server applies its own defaults."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def check_call(*, error_type: str | None, error_message: str | None, skill_name: str | None,
+               limit: int) -> Call:
+    """GET lessons/check."""
+    params = compact(error_type=error_type, error_message=error_message, skill_name=skill_name,
+                     limit=limit)
+    return Call("GET", f"{API}/lessons/check", params=params, fallback=dict(EMPTY_CHECK))
+
+
+def boot_call(*, agent: str, task_type: str | None, scope: str | None,
+              window_hours: int | None, skip_after: int | None) -> Call:
+    """GET boot."""
+    params = compact(agent=agent, task_type=task_type, scope=scope, window_hours=window_hours,
+                     skip_after=skip_after)
+    return Call("GET", f"{API}/boot", params=params, fallback=dict(empty_boot(agent)))
+
+
+def history_call(*, agent: str, task_type: str | None, task_id: str | None,
+                 files: list[str] | None, error_type: str | None, error_message: str | None,
+                 budget_tokens: int | None) -> Call:
+    """GET outcomes/history."""
+    params = compact(agent=agent, task_type=task_type, task_id=task_id,
+                     files=",".join(files) if files else None, error_type=error_type,
+                     error_message=error_message, budget_tokens=budget_tokens)
+    return Call("GET", f"{API}/outcomes/history", params=params, fallback=dict(empty_history()))
+
+
+def write_call(path: str, body: dict) -> Call:
+    """A POST with an event id."""
+    return Call("POST", f"{API}/{path}", body=with_event_id(body))
+
+
+def spooled(call: Call) -> dict:
+    """What a write answers when it was kept for later."""
+    return {"event_id": call.body["event_id"], "spooled": True}
+
+
+def stops_flush(exc: Exception) -> bool:
+    """Whether a failed resend should stop the flush (try again later) rather than drop the
+    entry: the service is away, or the key is wrong, neither of which the entry is to blame for."""
+    return isinstance(exc, (Unavailable, Unauthorized, Forbidden))
+
+
+def entry_call(entry: dict) -> Call:
+    """The request a spooled entry stands for."""
+    return Call(entry["method"], entry["path"], body=entry["body"])

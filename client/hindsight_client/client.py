@@ -1,0 +1,114 @@
+"""The synchronous client, ``Hindsight``."""
+from __future__ import annotations
+
+import logging
+import os
+
+import httpx
+
+from . import _core
+from ._core import Call
+from ._ops import Operations
+from .errors import HindsightError, Unavailable
+from .spool import Spool
+
+log = logging.getLogger("hindsight_client")
+
+
+class Hindsight(Operations):
+    """Talks to a Hindsight service; never makes the agent wait long or fail because of it.
+
+    Reads (check_known_errors, boot, history) answer ``available=False`` with empty content when
+    the service cannot be reached, or raise ``Unavailable`` with ``strict=True``. Writes always
+    carry an event id; when the service cannot be reached they are spooled and answer
+    ``spooled=True``, then sent in order before the next write, after the next successful read,
+    or on ``flush()``. Error answers (400, 401, 403, 404, 409, 5xx) raise ``HindsightError``s.
+    """
+
+    def __init__(self, url: str | None = None, api_key: str | None = None, *,
+                 agent: str | None = None, spool_dir: str | os.PathLike | None = None,
+                 connect_timeout: float = 1.0, read_timeout: float = 3.0, strict: bool = False,
+                 transport: httpx.BaseTransport | None = None):
+        self._settings = _core.settings_resolve(url, api_key, agent, connect_timeout,
+                                                read_timeout, strict)
+        self._http = httpx.Client(base_url=self._settings.base_url, transport=transport,
+                                  headers=_core.headers(self._settings),
+                                  timeout=self._settings.timeout)
+        self.spool = Spool(spool_dir, self._settings.base_url)
+
+    def flush(self) -> int:
+        """Send the spooled writes in order; return how many the service took."""
+        with self.spool.flushing() as mine:
+            if not mine:
+                return 0  # another process is flushing this spool right now
+            return self._send_entries(self.spool.pending())
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> "Hindsight":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def _send(self, call: Call) -> dict:
+        try:
+            response = self._http.request(call.method, call.path, params=call.params,
+                                          json=call.body)
+        except httpx.HTTPError as exc:
+            raise _core.unavailable(exc) from exc
+        return _core.answer(response)
+
+    def _read(self, call: Call) -> dict:
+        try:
+            found = self._send(call)
+        except Unavailable as exc:
+            if self._settings.strict:
+                raise
+            log.info("hindsight: %s unavailable, answering empty: %s", call.path, exc)
+            return call.fallback
+        try:
+            self._drained()  # the service is back: deliver what waited
+        except OSError as exc:
+            log.error("hindsight: spool %s unusable: %s", self.spool.path, exc)
+        return {**found, "available": True}
+
+    def _write(self, call: Call) -> dict:
+        # Spooled writes go first, so a direct send never overtakes them.
+        if self._drained():
+            try:
+                return {**self._send(call), "spooled": False}
+            except Unavailable as exc:
+                log.warning("hindsight: %s unavailable, spooling: %s", call.path, exc)
+        try:
+            self.spool.append(call.method, call.path, call.body)
+        except OSError as exc:
+            raise Unavailable(f"Hindsight unreachable and the spool unusable: {exc}") from exc
+        return _core.spooled(call)
+
+    def _drained(self) -> bool:
+        """Whether nothing is spooled, after trying to flush if something is."""
+        if not self.spool.is_empty():
+            self.flush()
+        return self.spool.is_empty()
+
+    def _send_entries(self, entries: list[dict]) -> int:
+        done: set[str] = set()
+        sent = 0
+        try:
+            for entry in entries:
+                try:
+                    self._send(_core.entry_call(entry))
+                    sent += 1
+                except HindsightError as exc:
+                    if _core.stops_flush(exc):
+                        break
+                    self.spool.bury(entry, str(exc))
+                done.add(entry["event_id"])
+        finally:
+            # Removed only after the loop: a crash before this resends, which the event id makes
+            # a no-op on the server.
+            self.spool.remove(done)
+        return sent

@@ -1,0 +1,75 @@
+"""An MCP server exposing Hindsight to any MCP-speaking agent: check_known_errors, record_failure,
+boot and record_lesson, thin over the REST API through ``AsyncHindsight``.
+
+Needs the ``mcp`` extra (``pip install 'hindsight-client[mcp]'``). Run over stdio with
+``hindsight-mcp`` (or ``python -m hindsight_client.mcp_server``), configured by HINDSIGHT_URL,
+HINDSIGHT_API_KEY and HINDSIGHT_AGENT like the client. The service being away answers empty
+reads and spools writes, as the client does.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server import MCPServer
+
+from .aio import AsyncHindsight
+
+INSTRUCTIONS = (
+    "Hindsight is the fleet's failure memory. Call boot when you start, check_known_errors "
+    "before retrying an error, record_failure when a task fails, record_lesson after a fix."
+)
+
+
+def build_server(client: AsyncHindsight | None = None) -> MCPServer:
+    """The MCP server with its four tools, over ``client`` (by default one from the environment)."""
+    hs = client or AsyncHindsight()
+    server = MCPServer("hindsight", instructions=INSTRUCTIONS)
+    _add_reads(server, hs)
+    _add_writes(server, hs)
+    return server
+
+
+def _add_reads(server: MCPServer, hs: AsyncHindsight) -> None:
+    @server.tool()
+    async def check_known_errors(error_message: str = "", error_type: str = "",
+                                 skill_name: str = "", limit: int = 5) -> dict[str, Any]:
+        """Known resolutions for an error, best first; approved lessons before unverified."""
+        return dict(await hs.check_known_errors(
+            error_message=error_message or None, error_type=error_type or None,
+            skill_name=skill_name or None, limit=limit))
+
+    @server.tool()
+    async def boot(agent: str = "", task_type: str = "", scope: str = "agent") -> dict[str, Any]:
+        """The boot briefing: tasks to skip, work to resume, hints, loops, recent failures."""
+        return dict(await hs.boot(agent=agent or None, task_type=task_type or None, scope=scope))
+
+
+def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
+    @server.tool()
+    async def record_failure(task: str, error: str, error_type: str = "unknown",
+                             agent: str = "", task_type: str = "",
+                             retry_safe: bool | None = None, retry_after: int | None = None,
+                             side_effects: list[str] | None = None, recovery_hint: str = "",
+                             checkpoint: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Record a failed task; answers its pattern, retry advice and matching lessons."""
+        return dict(await hs.record_failure(
+            task, error, agent=agent or None, error_type=error_type, task_type=task_type or None,
+            retry_safe=retry_safe, retry_after=retry_after, side_effects=side_effects,
+            recovery_hint=recovery_hint or None, checkpoint=checkpoint))
+
+    @server.tool()
+    async def record_lesson(error_pattern: str, error_type: str, resolution: str,
+                            error_message: str = "", skill_name: str = "") -> dict[str, Any]:
+        """Record what fixed an error (unverified until a human approves it)."""
+        return dict(await hs.record_lesson(
+            error_pattern, error_type, resolution, error_message=error_message or None,
+            skill_name=skill_name or None))
+
+
+def main() -> None:
+    """Serve the tools over stdio."""
+    build_server().run()
+
+
+if __name__ == "__main__":
+    main()

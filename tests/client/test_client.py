@@ -1,0 +1,110 @@
+"""The sync and async clients against a live server: every operation, and its errors."""
+import asyncio
+import uuid
+
+import pytest
+
+from hindsight_client import (AsyncHindsight, Conflict, Forbidden, Hindsight, InvalidRequest,
+                              NotFound, Unauthorized)
+from lessons.models import Application, Lesson
+from outcomes.models import Outcome
+
+
+def test_record_outcome_is_stored_with_a_generated_event_id(hs):
+    answer = hs.record_outcome(42, "fix_bug", "success", result={"approach": "null check"})
+
+    assert answer["spooled"] is False and answer["outcome"] == "success"
+    stored = Outcome.objects.get(pk=answer["id"])
+    assert str(stored.event_id) == answer["event_id"]
+    assert (stored.agent, stored.task_id) == ("agent-1", "42")
+
+
+def test_a_resent_event_id_is_stored_once(hs):
+    event_id = str(uuid.uuid4())
+    first = hs.record_outcome("t1", "fix_bug", "success", event_id=event_id)
+    again = hs.record_outcome("t1", "fix_bug", "success", event_id=event_id)
+
+    assert again["id"] == first["id"]
+    assert Outcome.objects.filter(event_id=event_id).count() == 1
+
+
+def test_failure_lesson_check_and_application_round_trip(hs):
+    lesson = hs.record_lesson("client_rate_limit", "rate_limit", "Wait 60s, then retry.",
+                              error_message="HTTP 429 Too Many Requests from api.example.com")
+    failure = hs.record_failure("fetch_user_data",
+                                "HTTP 429 Too Many Requests from api.example.com",
+                                error_type="rate_limit", retry_safe=True, retry_after=60,
+                                checkpoint={"done": 47, "resume_from": 48})
+    known = hs.check_known_errors(error_type="rate_limit",
+                                  error_message="HTTP 429 Too Many Requests from api.example.com")
+    applied = hs.report_application(lesson["id"], True, task_id="fetch_user_data",
+                                    failure_id=failure["id"])
+
+    assert lesson["created"] is True and failure["status"] == "open"
+    assert failure["retry_advice"]["after_seconds"] == 60
+    assert known["available"] is True and known["lessons"][0]["id"] == lesson["id"]
+    assert applied["worked"] is True
+    assert Application.objects.filter(lesson_id=lesson["id"], failure_id=failure["id"]).exists()
+
+
+def test_boot_and_history_answer_for_the_agent(hs):
+    hs.record_outcome("t9", "fix_bug", "failure",
+                      context={"error_type": "timeout", "error_message": "read timed out"})
+    briefing = hs.boot()
+    history = hs.history(task_type="fix_bug")
+
+    assert briefing["available"] is True and briefing["agent"] == "agent-1"
+    assert [f["task"] for f in briefing["recent_failures"]] == ["t9"]
+    assert history["available"] is True and "read timed out" in history["historyContext"]
+
+
+def test_bad_input_raises_invalid_request_naming_the_field(hs):
+    with pytest.raises(InvalidRequest) as caught:
+        hs.record_outcome("t1", "fix_bug", "maybe")
+
+    assert caught.value.status == 400 and "outcome" in caught.value.fields
+
+
+def test_error_statuses_raise_their_exceptions(gunicorn_server, make_key, write_key, tmp_path):
+    read_only = Hindsight(gunicorn_server, make_key("read", name="r"), agent="a",
+                          spool_dir=tmp_path)
+    nobody = Hindsight(gunicorn_server, "not-a-key", agent="a", spool_dir=tmp_path)
+    writer = Hindsight(gunicorn_server, write_key, agent="a", spool_dir=tmp_path)
+    event_id = str(uuid.uuid4())
+    writer.record_outcome("t1", "x", "success", event_id=event_id)
+
+    with pytest.raises(Unauthorized):
+        nobody.check_known_errors(error_type="x")
+    with pytest.raises(Forbidden):
+        read_only.record_outcome("t1", "x", "success")
+    with pytest.raises(NotFound):
+        writer.report_application(str(uuid.uuid4()), True)
+    with pytest.raises(Conflict):
+        writer.record_outcome("t1", "x", "failure", event_id=event_id)
+
+
+def test_configured_from_the_environment(gunicorn_server, write_key, tmp_path, monkeypatch):
+    monkeypatch.setenv("HINDSIGHT_URL", gunicorn_server)
+    monkeypatch.setenv("HINDSIGHT_API_KEY", write_key)
+    monkeypatch.setenv("HINDSIGHT_AGENT", "env-agent")
+    monkeypatch.setenv("HINDSIGHT_SPOOL_DIR", str(tmp_path / "env-spool"))
+
+    answer = Hindsight().record_outcome("t1", "x", "success")
+
+    assert Outcome.objects.get(pk=answer["id"]).agent == "env-agent"
+
+
+def test_async_client_round_trip(gunicorn_server, write_key, tmp_path):
+    async def run():
+        async with AsyncHindsight(gunicorn_server, write_key, agent="async-agent",
+                                  spool_dir=tmp_path) as client:
+            recorded = await client.record_lesson("async_lesson", "io", "Reopen the file.")
+            known = await client.check_known_errors(error_type="io")
+            outcome = await client.record_outcome("t1", "x", "success")
+            return recorded, known, outcome
+
+    recorded, known, outcome = asyncio.run(run())
+
+    assert [lesson["id"] for lesson in known["lessons"]] == [recorded["id"]]
+    assert Lesson.objects.filter(error_pattern="async_lesson").exists()
+    assert Outcome.objects.get(pk=outcome["id"]).agent == "async-agent"

@@ -1,0 +1,48 @@
+"""The MCP server's tools, listed and called in process, answering from a live server."""
+import asyncio
+
+from mcp import Client
+
+from failures.models import Failure
+from hindsight_client import AsyncHindsight
+from hindsight_client.mcp_server import build_server
+
+
+def _session(url: str, key: str, spool_dir, calls: list[tuple[str, dict]]) -> list:
+    async def run():
+        server = build_server(AsyncHindsight(url, key, agent="mcp-agent", spool_dir=spool_dir))
+        async with Client(server) as client:
+            listed = await client.list_tools()
+            answers = [await client.call_tool(name, arguments) for name, arguments in calls]
+            return [tool.name for tool in listed.tools], answers
+
+    return asyncio.run(run())
+
+
+def test_the_tools_are_listed_and_answer(gunicorn_server, write_key, tmp_path):
+    message = "psycopg.OperationalError: connection refused to 10.0.0.5:5432"
+    names, answers = _session(gunicorn_server, write_key, tmp_path, [
+        ("record_lesson", {"error_pattern": "db_refused", "error_type": "database",
+                           "resolution": "Wait for the primary, then reconnect.",
+                           "error_message": message}),
+        ("record_failure", {"task": "nightly-etl", "error": message, "error_type": "database",
+                            "checkpoint": {"batch": 3}}),
+        ("check_known_errors", {"error_message": message, "error_type": "database"}),
+        ("boot", {}),
+    ])
+    lesson, failure, known, briefing = (answer.structured_content for answer in answers)
+
+    assert sorted(names) == ["boot", "check_known_errors", "record_failure", "record_lesson"]
+    assert not any(answer.is_error for answer in answers)
+    assert lesson["created"] is True
+    assert Failure.objects.get(pk=failure["id"]).checkpoint == {"batch": 3}
+    assert known["available"] is True and known["lessons"][0]["id"] == lesson["id"]
+    assert [entry["task"] for entry in briefing["resume"]] == ["nightly-etl"]
+
+
+def test_a_refused_call_is_a_tool_error(gunicorn_server, tmp_path):
+    _, [answer] = _session(gunicorn_server, "not-a-key", tmp_path,
+                           [("record_lesson", {"error_pattern": "p", "error_type": "t",
+                                               "resolution": "r"})])
+
+    assert answer.is_error is True
