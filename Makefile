@@ -10,7 +10,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/hindsight
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test install install-dev chromium migrate clean
+.PHONY: run test install install-dev chromium migrate clean demo
 
 $(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,14 @@ run: migrate
 test: install-dev
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(PY) -m pytest $(PYTEST_ARGS)
+
+# The demo fleet (demo/fleet.py) talks to the service through the client, installed here.
+$(VENV)/.client: $(VENV)/.runtime client/pyproject.toml
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e client
+	touch $@
+
+demo: migrate $(VENV)/.client
+	$(PY) demo/fleet.py
 
 clean:
 	rm -rf $(VENV) var *.egg-info

@@ -1,0 +1,38 @@
+"""``make demo``: the simulated fleet against the embedded service, and its learning curve.
+
+Runs the real ``make demo`` in embedded mode (SQLite in a temporary var/ folder, no Redis) and
+reads the curve from its last lines.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_make_demo_curve_falls_as_lessons_are_approved_and_applied(tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "HINDSIGHT_URL", "HINDSIGHT_API_KEY"}}
+    env.update({"HINDSIGHT_VAR_DIR": str(tmp_path), "PYTHON": sys.executable})
+    started = time.monotonic()
+    done = subprocess.run(["make", "demo"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=180)
+    took = time.monotonic() - started
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert took < 180
+
+    curve = [int(n) for n in re.search(r"^curve: ([\d ]+)$", output, re.M).group(1).split()]
+    assert len(curve) == 8
+    assert curve[0] > curve[-1] and curve[-1] <= curve[0] / 4, curve
+
+    approvals = [int(n) for n in re.findall(r"approving (\d+) lesson\(s\) \(as a human would",
+                                            output)]
+    assert sum(approvals) == 5  # one lesson per injected fault
+    totals = re.search(r"approved: (\d+)  applied: (\d+)  worked: (\d+)", output)
+    approved, applied, worked = map(int, totals.groups())
+    assert approved == 5 and applied > 0 and worked > applied * 0.9
+    assert (tmp_path / "hindsight.sqlite3").exists()  # the data stays for the dashboard
