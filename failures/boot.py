@@ -11,23 +11,28 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * open failures: the partial ``(agent, -occurred_at) WHERE status='open'`` (an agent's open set stays
   small while it resolves what succeeds), newest OPEN_CAP; skip, resume, hints, loops and
   retry advice are all derived from these rows in Python;
+* with a task type, both also read ``(task_type, -occurred_at)`` index-only to narrow the rows
+  they fetch (see _typed_open);
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
   agents through a short-lived cache (see boot_fleet).
 
-Queries per briefing: 2 (the open failures come with their patterns joined), plus 1 for
-pattern-linked lessons, at most 4 per ``lesson_check`` call (LESSON_CHECKS_CAP calls) and 1 for
-the fleet (one per task type where the database cannot limit the parts of a UNION, i.e. SQLite):
-8 at most on PostgreSQL, whatever the history size.
+Queries per briefing on PostgreSQL: 1 for the recent and open failures (one UNION ALL, patterns
+joined), 1 for pattern-linked lessons, 1 per message check (LESSON_CHECKS_CAP, answers reused
+for a while, see boot_hints) and 1 for the fleet when its cached view expired: 4 at most,
+whatever the history size. Other databases take a few more (the ORM's reads, see
+``lesson_check`` and boot_fleet).
 """
+import json
 from collections import Counter
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from .boot_fleet import fleet_build
-from .boot_hints import LESSON_CHECKS_CAP, approved_lessons  # noqa: F401  (re-exported cap)
+from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
 from .boot_hints import live as _live
 from .loops import loop_detect
 from .models import Failure, FailurePattern
@@ -42,7 +47,6 @@ DEFAULT_SKIP_AFTER = 3
 RECENT_CAP = 20  # recent failures listed
 OPEN_CAP = 100  # newest open failures read; older open ones do not reach the briefing
 OPEN_TASKS_CAP = 20  # open tasks (newest first) that get skip, resume, hints, loops and advice
-HINTS_PER_TASK = 3  # distinct recovery hints per task, newest first
 FLEET_TYPES_CAP = 5  # task types looked up across the fleet
 ERROR_CHARS = 500  # error text in compact entries; the full text is in /failures
 
@@ -73,15 +77,15 @@ def boot_context_build(*, agent: str, task_type: str | None = None, scope: str =
                                            DEFAULT_WINDOW_HOURS)
     skip_after = skip_after or getattr(settings, "HINDSIGHT_SKIP_AFTER", DEFAULT_SKIP_AFTER)
     since = now - timedelta(hours=window_hours)
-    recent = _recent(agent, task_type, since, now)
-    tasks = _open_tasks(agent, task_type)
+    recent, open_failures = _failures(agent, task_type, since, now)
+    tasks = _open_tasks(open_failures)
     types = [task_type] if task_type else _task_types(recent, tasks)
     fleet = fleet_build(agent=agent, task_types=types, since=since, now=now) if scope == "fleet" else None
     return {
         "agent": agent, "task_type": task_type, "scope": scope, "generated_at": now,
         "window_hours": window_hours, "skip_after": skip_after,
         "skip": _skips(tasks, skip_after, now), "resume": _resumes(tasks),
-        "hints": _hints(tasks), "loops": _loops(tasks, skip_after),
+        "hints": hints_build(tasks), "loops": _loops(tasks, skip_after),
         "retry_advice": _advice(tasks), "recent_failures": [_compact(f) for f in recent],
         "fleet": fleet,
     }
@@ -92,81 +96,159 @@ def _ref(pattern: FailurePattern) -> dict:
 
 
 class _Row(SimpleNamespace):
-    """A failure as boot reads it: plain attributes from ``values()``, no model instance (building
-    a hundred of those was a measurable share of a briefing)."""
-
-
-def _rows(failures, columns, cap) -> list[_Row]:
-    values = failures.values("id", *columns).order_by("-occurred_at", "-id")[:cap]
-    return [_Row(pk=row.pop("id"), **row) for row in values]
-
-
-_RECENT_COLUMNS = ("occurred_at", "task", "task_type", "title", "error_type", "error", "status",
-                   "pattern_id", "retry_safe", "retry_after", "attempt_count")
-
-
-def _recent(agent, task_type, since, now) -> list[_Row]:
-    failures = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now)
-    if task_type:
-        failures = failures.filter(task_type=task_type)
-    return _rows(failures, _RECENT_COLUMNS, RECENT_CAP)
-
-
-# What skip, resume, hints, loops and retry advice read; the rest of a row stays in the database.
-_OPEN_COLUMNS = ("occurred_at", "task", "task_type", "error", "error_type", "skill_name",
-                 "retry_safe", "retry_after", "side_effects", "recovery_hint", "attempt_count",
-                 "checkpoint", "pattern_id")
-_PATTERN_COLUMNS = ("fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
-                    "retry_after", "merged_into")
-
-
-def _open_tasks(agent, task_type) -> dict[str, list[_Row]]:
-    """The agent's newest open failures grouped by task, tasks and failures newest first."""
-    failures = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
-    if task_type:
-        failures = failures.filter(task_type=task_type)
-    # The patterns (and what they were merged into) come in the same query, joined: one round
-    # trip instead of two, and no model instances.
-    rows = _rows(failures, (*_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS), OPEN_CAP)
-    _attach_patterns(rows)
-    tasks: dict[str, list[_Row]] = {}
-    for failure in rows:
-        if failure.task in tasks or len(tasks) < OPEN_TASKS_CAP:
-            tasks.setdefault(failure.task, []).append(failure)
-    return tasks
+    """A failure as boot reads it: plain attributes, no model instance (too slow by the hundred)."""
 
 
 class _Pattern(SimpleNamespace):
     """A pattern as boot reads it (see _PATTERN_COLUMNS), joined to its failures' rows."""
 
 
-_JOINED_PATTERN_COLUMNS = (*(f"pattern__{name}" for name in _PATTERN_COLUMNS if name != "merged_into"),
+# What the recent list, and skip, resume, hints, loops and retry advice read; the rest of a row
+# stays in the database.
+_SHARED_COLUMNS = ("occurred_at", "task", "task_type", "error", "error_type", "retry_safe",
+                   "retry_after", "attempt_count", "pattern_id")
+_RECENT_COLUMNS = (*_SHARED_COLUMNS, "title", "status")
+_OPEN_COLUMNS = (*_SHARED_COLUMNS, "skill_name", "side_effects", "recovery_hint", "checkpoint")
+_PATTERN_COLUMNS = ("fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
+                    "retry_after")
+# The patterns (and what they were merged into) come joined to the open failures.
+_JOINED_PATTERN_COLUMNS = (*(f"pattern__{name}" for name in _PATTERN_COLUMNS),
                            "pattern__merged_into_id",
-                           *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS
-                             if name != "merged_into"))
+                           *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS))
 
 
-def _attach_patterns(failures: list[_Row]) -> None:
-    """Build each distinct pattern (and what it was merged into) once from the joined columns:
-    an agent's open failures share a handful of patterns."""
+def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
+    """The agent's recent failures (newest RECENT_CAP in the window) and its newest OPEN_CAP open
+    failures with their patterns, each newest first."""
+    if connection.vendor == "postgresql":
+        return _failures_postgresql(agent, task_type, since, now)
+    recent = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now)
+    open_ = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
+    if task_type:
+        recent, open_ = recent.filter(task_type=task_type), open_.filter(task_type=task_type)
+    newest = ("-occurred_at", "-id")
+    recent = recent.values_list("id", *_RECENT_COLUMNS).order_by(*newest)[:RECENT_CAP]
+    open_ = open_.values_list("id", *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS).order_by(*newest)
+    return ([_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values))) for pk, *values in recent],
+            _open_rows(open_[:OPEN_CAP], json_text=False))
+
+
+def _failures_sql(task_type: bool) -> str:
+    """Both reads of _failures as one UNION ALL: true, the open rows and their patterns; then
+    false and the recent rows. Columns: id, _SHARED_COLUMNS, the rest of _RECENT_COLUMNS, the
+    rest of _OPEN_COLUMNS, then the patterns' (NULL where a part does not read them)."""
+    failures, patterns = Failure._meta.db_table, FailurePattern._meta.db_table
+    shared = ", ".join(f"f.{name}" for name in _SHARED_COLUMNS)
+    recent = ", ".join(f"f.{name}" for name in _RECENT_COLUMNS[len(_SHARED_COLUMNS):])
+    opened = ", ".join(f"f.{name}" for name in _OPEN_COLUMNS[len(_SHARED_COLUMNS):])
+    joined = ", ".join([*(f"p.{name}" for name in _PATTERN_COLUMNS), "p.merged_into_id",
+                        *(f"m.{name}" for name in _PATTERN_COLUMNS)])
+    null = lambda columns: ", ".join(["NULL"] * len(columns))  # noqa: E731
+    newest = "ORDER BY f.occurred_at DESC, f.id DESC"
+    mine = f"SELECT f.id, {shared}, {opened} FROM {failures} f WHERE f.agent = %(agent)s" \
+           f" AND f.status = %(open)s"
+    with_, open_rows = _typed_open(mine, newest) if task_type else \
+        ("", f"{mine} {newest} LIMIT {OPEN_CAP}")
+    return (  # the patterns are joined to the newest OPEN_CAP rows only
+        f"{with_}(SELECT true, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
+        f" {opened}, {joined} FROM ({open_rows}) f JOIN {patterns} p ON p.id = f.pattern_id"
+        f" LEFT JOIN {patterns} m ON m.id = p.merged_into_id {newest})"
+        f" UNION ALL (SELECT false, f.id, {shared}, {recent},"
+        f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}"
+        f" FROM {failures} f WHERE f.agent = %(agent)s AND f.occurred_at >= %(since)s"
+        f" AND f.occurred_at <= %(now)s{_typed_recent(failures) if task_type else ''}"
+        f" {newest} LIMIT {RECENT_CAP})")
+
+
+def _typed_open(mine: str, newest: str) -> tuple[str, str]:
+    """(WITH clause, select) of the agent's newest open rows of the task type.
+
+    No index holds both the agent and the type, and testing the type of every open row of a busy
+    agent costs tens of milliseconds (the planner may also AND in every row of the type, ~10 ms).
+    The timestamps of the agent's open rows that the type's index also holds (both read from
+    indexes alone) are a superset of the answer's: their rows are read when they are few next to
+    the agent's open rows (|typed|^2 < OPEN_CAP * |mine|), else the open rows newest first until
+    OPEN_CAP match, which takes few when most match ("CASE" hides the type from the planner,
+    which then expects half to). Either way the answer is the same.
+    """
+    table = Failure._meta.db_table
+    with_ = (
+        f"WITH mine AS MATERIALIZED (SELECT occurred_at FROM {table} WHERE agent = %(agent)s"
+        f" AND status = %(open)s), typed AS MATERIALIZED (SELECT occurred_at FROM {table}"
+        f" WHERE task_type = %(task_type)s AND occurred_at = ANY(ARRAY(SELECT * FROM mine))),"
+        f" rare AS MATERIALIZED (SELECT (SELECT count(*) FROM typed) ^ 2"
+        f" < {OPEN_CAP} * (SELECT count(*) FROM mine) AS yes) ")
+    return with_, (
+        f"({mine} AND f.task_type = %(task_type)s AND f.occurred_at = ANY(ARRAY(SELECT * FROM"
+        f" typed)) AND (SELECT yes FROM rare) {newest} LIMIT {OPEN_CAP}) UNION ALL ({mine}"
+        f" AND CASE WHEN f.task_type = %(task_type)s THEN true END AND NOT (SELECT yes FROM"
+        f" rare) {newest} LIMIT {OPEN_CAP})")
+
+
+def _typed_recent(table: str) -> str:
+    """The task-type condition of the recent part: as in _typed_open, the timestamps both the
+    agent's and the type's index hold in the window (an implied condition that narrows reads)."""
+    return (f" AND f.task_type = %(task_type)s AND f.occurred_at = ANY(ARRAY(SELECT occurred_at"
+            f" FROM {table} WHERE agent = %(agent)s AND occurred_at >= %(since)s"
+            f" AND occurred_at <= %(now)s INTERSECT SELECT occurred_at FROM {table} WHERE"
+            f" task_type = %(task_type)s AND occurred_at >= %(since)s AND occurred_at <= %(now)s))")
+
+
+_FAILURES_SQL = {typed: _failures_sql(typed) for typed in (False, True)}
+
+
+def _failures_postgresql(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
+    """_failures in one round trip of plain SQL: compiling, planning and sending two ORM
+    queries cost more than running them."""
+    with connection.cursor() as cursor:
+        cursor.execute(_FAILURES_SQL[bool(task_type)], {
+            "agent": agent, "open": Failure.Status.OPEN.value, "task_type": task_type,
+            "since": since, "now": now})
+        found = cursor.fetchall()
+    shared, recent_end = len(_SHARED_COLUMNS), len(_RECENT_COLUMNS)
+    recent = [_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values)))
+              for is_open, pk, *values in found if not is_open]
+    open_ = [(pk, *values[:shared], *values[recent_end:])
+             for is_open, pk, *values in found if is_open]
+    return recent, _open_rows(open_, json_text=True)
+
+
+def _open_rows(rows, *, json_text: bool) -> list[_Row]:
+    """Open failures from (id, *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS) rows, each distinct
+    pattern (and what it was merged into) built once: an agent's open failures share a few."""
     patterns: dict[int, _Pattern] = {}
-    names = [name for name in _PATTERN_COLUMNS if name != "merged_into"]
+    failures = []
+    for pk, *values in rows:
+        failure = _Row(pk=pk, **dict(zip(_OPEN_COLUMNS, values)))
+        if json_text:  # a plain cursor reads jsonb as text, which the ORM decodes the same way
+            # Most rows have no side effects and no checkpoint; decoding costs ~3 us a value.
+            failure.side_effects = [] if failure.side_effects == "[]" else \
+                json.loads(failure.side_effects)
+            if failure.checkpoint is not None:
+                failure.checkpoint = json.loads(failure.checkpoint)
+        failure.pattern = patterns.get(failure.pattern_id) or _pattern(
+            failure.pattern_id, values[len(_OPEN_COLUMNS):], patterns)
+        failures.append(failure)
+    return failures
+
+
+def _pattern(pk: int, values: list, patterns: dict) -> _Pattern:
+    """The pattern of these joined values (see _JOINED_PATTERN_COLUMNS), kept in ``patterns``."""
+    size = len(_PATTERN_COLUMNS)
+    own, merged_id, merged = values[:size], values[size], values[size + 1:]
+    merged_into = None if merged_id is None else patterns.get(merged_id) or _Pattern(
+        pk=merged_id, merged_into=None, **dict(zip(_PATTERN_COLUMNS, merged)))
+    patterns[pk] = _Pattern(pk=pk, merged_into=merged_into, **dict(zip(_PATTERN_COLUMNS, own)))
+    return patterns[pk]
+
+
+def _open_tasks(failures: list[_Row]) -> dict[str, list[_Row]]:
+    """Open failures grouped by task (the newest OPEN_TASKS_CAP tasks), newest first."""
+    tasks: dict[str, list[_Row]] = {}
     for failure in failures:
-        values = failure.__dict__
-        pattern = patterns.get(failure.pattern_id)
-        if pattern is None:
-            merged_id = values["pattern__merged_into_id"]
-            merged = None
-            if merged_id is not None:
-                merged = patterns.get(merged_id) or _Pattern(
-                    pk=merged_id, merged_into=None,
-                    **{name: values[f"pattern__merged_into__{name}"] for name in names})
-            pattern = patterns[failure.pattern_id] = _Pattern(
-                pk=failure.pattern_id, merged_into=merged,
-                **{name: values[f"pattern__{name}"] for name in names})
-        failure.pattern = pattern
-        for name in _JOINED_PATTERN_COLUMNS:
-            del values[name]
+        if failure.task in tasks or len(tasks) < OPEN_TASKS_CAP:
+            tasks.setdefault(failure.task, []).append(failure)
+    return tasks
 
 
 def _compact(failure: _Row) -> dict:
@@ -236,18 +318,6 @@ def _advice(tasks) -> list[dict]:
     return [{"task": task, "failure_id": failures[0].pk, "pattern": _ref(_live(failures[0])),
              **retry_advice(pattern=_live(failures[0]), failure=failures[0])}
             for task, failures in tasks.items()]
-
-
-def _hints(tasks) -> list[dict]:
-    """Per open task: its distinct recovery hints, newest first, and approved lessons."""
-    lessons = approved_lessons(tasks)
-    entries = []
-    for task, failures in tasks.items():
-        hints = list(dict.fromkeys(f.recovery_hint.strip() for f in failures
-                                   if f.recovery_hint.strip()))[:HINTS_PER_TASK]
-        if hints or lessons[task]:
-            entries.append({"task": task, "recovery_hints": hints, "lessons": lessons[task]})
-    return entries
 
 
 def _task_types(recent, tasks) -> list[str]:

@@ -2,20 +2,28 @@
 
 The newest failures of a task type are the same for every agent that asks, so they are read for
 all agents at once, cached for FLEET_CACHE_SECONDS and filtered per agent: a briefing's fleet
-view may lag by that much, and costs one cache read instead of a multi-way query.
+view may lag by that much, and costs a read of a few short cache keys (see _views) instead of a
+multi-way query.
 """
 import hashlib
+import random
+import uuid
+from operator import itemgetter
 
 from django.core.cache import cache
 from django.db import connection
 from django.db.models.functions import Coalesce
 
-from .models import Failure
+from .models import Failure, FailurePattern
 
 FLEET_PER_TYPE = 50  # other agents' newest failures read per task type
 FLEET_CAP = 10  # fleet patterns listed, most agents first
 # The fleet view need not be fresher than a few seconds.
 FLEET_CACHE_SECONDS = 15
+# Views read together expire together, and a briefing that finds several expired reads them all
+# again at once; a lifetime drawn between this share of FLEET_CACHE_SECONDS and all of it
+# spreads the reads out.
+FLEET_CACHE_SPREAD = 0.8
 # Rows cached per type: enough that, leaving out the asking agent's own, FLEET_PER_TYPE remain
 # for nearly every agent.
 FLEET_SCAN_PER_TYPE = 4 * FLEET_PER_TYPE
@@ -23,46 +31,123 @@ FLEET_SCAN_PER_TYPE = 4 * FLEET_PER_TYPE
 
 def fleet_build(*, agent, task_types, since, now) -> list[dict]:
     """Other agents' recent failures in these task types, aggregated per pattern."""
-    stats: dict[int, dict] = {}
-    rows = sorted(_fleet_rows(agent, task_types, since, now), key=lambda row: row[2], reverse=True)
-    for pattern_id, other, occurred_at, hint, fingerprint, template in rows:  # newest first
-        seen = stats.setdefault(pattern_id, {
-            "pattern": {"id": pattern_id, "fingerprint": fingerprint, "template": template},
-            "agents": set(), "failures": 0, "last_seen": occurred_at, "recovery_hint": ""})
-        seen["agents"].add(other)
-        seen["failures"] += 1
-        seen["recovery_hint"] = seen["recovery_hint"] or hint.strip()  # the newest hint
-    top = sorted(stats.values(), key=lambda seen: (len(seen["agents"]), seen["failures"],
-                                                   seen["last_seen"]), reverse=True)
-    return [{**seen, "agents": len(seen["agents"])} for seen in top[:FLEET_CAP]]
+    rows, patterns = _fleet_rows(agent, task_types, since, now)
+    stats: dict[int, list] = {}  # pattern id -> [agents, failures, last seen, newest hint]
+    for pattern_id, other, occurred_at, hint in sorted(rows, key=itemgetter(2), reverse=True):
+        seen = stats.get(pattern_id)
+        if seen is None:
+            seen = stats[pattern_id] = [set(), 0, occurred_at, ""]
+        seen[0].add(other)
+        seen[1] += 1
+        seen[3] = seen[3] or hint.strip()  # rows come newest first
+    top = sorted(stats.items(), key=lambda item: (len(item[1][0]), item[1][1], item[1][2]),
+                 reverse=True)[:FLEET_CAP]
+    return [{"pattern": {"id": pk, "fingerprint": patterns[pk][0], "template": patterns[pk][1]},
+             "agents": len(agents), "failures": failures, "last_seen": last_seen,
+             "recovery_hint": hint} for pk, (agents, failures, last_seen, hint) in top]
 
 
-def _fleet_rows(agent, task_types, since, now) -> list[tuple]:
-    """(pattern id, agent, occurred_at, recovery_hint, fingerprint, template) of the newest
-    FLEET_PER_TYPE failures of other agents per task type, merged patterns followed one hop.
+def _fleet_rows(agent, task_types, since, now) -> tuple[list[tuple], dict]:
+    """(pattern id, agent, occurred_at, recovery_hint) of the newest FLEET_PER_TYPE failures of
+    other agents per task type, merged patterns followed one hop; and each pattern's
+    (fingerprint, template)."""
+    views = _views(task_types, since, now)
+    rows, patterns = [], {}
+    for task_type in task_types:
+        view_rows, view_patterns = views[task_type]
+        others = [row for row in view_rows if row[1] != agent and since <= row[2] <= now]
+        rows.extend(others[:FLEET_PER_TYPE])
+        patterns.update(view_patterns)
+    return rows, patterns
 
-    The newest failures of a task type are the same for every agent that asks, so they are
-    read for all agents at once, cached for FLEET_CACHE_SECONDS and filtered per agent here.
+
+# This process's copy of the current view of each type and window it read: key -> (name, view).
+_copies: dict[str, tuple] = {}
+COPIES_SIZE = 1024  # keys kept before starting afresh (types times windows asked for)
+
+
+def _views(task_types, since, now) -> dict[str, tuple]:
+    """The view of each type (see _fleet_scan) shared through the cache, scanning the missing.
+
+    The cache holds, per type and window, the name (a cache key) of the type's current view,
+    and under that name the view. A process keeps the current view of each key it read, so a
+    briefing reads a few short names instead of ~30 kB per type; a copy is used only while the
+    cache still names it, so it is exactly what the cache holds.
     """
     window = int((now - since).total_seconds())
-    keys = {t: f"boot:fleet:{window}:{hashlib.sha1(t.encode()).hexdigest()}" for t in task_types}
-    cached = cache.get_many(list(keys.values()))
-    missing = [t for t in task_types if keys[t] not in cached]
+    keys = {t: f"boot:fleet:name:{window}:{hashlib.sha1(t.encode()).hexdigest()}"
+            for t in task_types}
+    names = cache.get_many(list(keys.values()))
+    views, unread = {}, {}
+    for task_type, key in keys.items():
+        copy = _copies.get(key)
+        if copy is not None and key in names and copy[0] == names[key]:
+            views[task_type] = copy[1]
+        elif key in names:
+            unread[names[key]] = task_type
+    if len(_copies) >= COPIES_SIZE:
+        _copies.clear()
+    for name, view in (cache.get_many(list(unread)) if unread else {}).items():
+        views[unread[name]] = view
+        _copies[keys[unread[name]]] = (name, view)
+    missing = [t for t in task_types if t not in views]
     if missing:
-        fresh = _fleet_scan(missing, since)
-        cache.set_many({keys[t]: fresh[t] for t in missing}, FLEET_CACHE_SECONDS)
-        cached.update({keys[t]: fresh[t] for t in missing})
-    rows = []
+        _views_refresh(missing, keys, since, views)
+    return views
+
+
+def _views_refresh(task_types, keys, since, views) -> None:
+    """Scan these types and share their views under new names, for a lifetime spread over the
+    last part of FLEET_CACHE_SECONDS (see FLEET_CACHE_SPREAD)."""
+    fresh = _fleet_scan(task_types, since)
+    entries = {}
     for task_type in task_types:
-        others = [row for row in cached[keys[task_type]]
-                  if row[1] != agent and since <= row[2] <= now]
-        rows.extend(others[:FLEET_PER_TYPE])
-    return rows
+        name = f"boot:fleet:view:{uuid.uuid4().hex}"
+        entries[keys[task_type]], entries[name] = name, fresh[task_type]
+        views[task_type] = fresh[task_type]
+        _copies[keys[task_type]] = (name, fresh[task_type])
+    seconds = FLEET_CACHE_SECONDS * random.uniform(FLEET_CACHE_SPREAD, 1)
+    cache.set_many(entries, max(1, round(seconds)))
 
 
-def _fleet_scan(task_types, since) -> dict[str, list[tuple]]:
-    """The newest FLEET_SCAN_PER_TYPE failures of each type since ``since``, all agents: one
-    UNION ALL query, or one query per type where parts of a UNION cannot be limited."""
+def _fleet_scan(task_types, since) -> dict[str, tuple[list[tuple], dict]]:
+    """Per type, its newest FLEET_SCAN_PER_TYPE failures since ``since`` of all agents as
+    (pattern id, agent, occurred_at, recovery_hint), newest first, with each pattern's
+    (fingerprint, template) once: the cached view of that type."""
+    views: dict[str, tuple[list, dict]] = {t: ([], {}) for t in task_types}
+    found = _scan_postgresql(task_types, since) if connection.vendor == "postgresql" else \
+        _scan_orm(task_types, since)
+    for live, other, occurred_at, hint, fingerprint, template, task_type in sorted(
+            found, key=lambda row: row[2], reverse=True):
+        rows, patterns = views[task_type]
+        rows.append((live, other, occurred_at, hint))
+        patterns[live] = (fingerprint, template)
+    return views
+
+
+# One type's part of the scan: its newest failures (the type index, newest first), each with its
+# pattern or what that was merged into.
+_SCAN_PART = (
+    "(SELECT COALESCE(p.merged_into_id, f.pattern_id), f.agent, f.occurred_at, f.recovery_hint,"
+    " COALESCE(m.fingerprint, p.fingerprint), COALESCE(m.template, p.template), f.task_type"
+    f" FROM {Failure._meta.db_table} f JOIN {FailurePattern._meta.db_table} p"
+    " ON p.id = f.pattern_id"
+    f" LEFT JOIN {FailurePattern._meta.db_table} m ON m.id = p.merged_into_id"
+    f" WHERE f.task_type = %s AND f.occurred_at >= %s ORDER BY f.occurred_at DESC"
+    f" LIMIT {FLEET_SCAN_PER_TYPE})")
+
+
+def _scan_postgresql(task_types, since) -> list[tuple]:
+    """The scan as one UNION ALL in plain SQL: compiling the ORM's version of it cost more than
+    running it."""
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join([_SCAN_PART] * len(task_types)),
+                       [value for task_type in task_types for value in (task_type, since)])
+        return cursor.fetchall()
+
+
+def _scan_orm(task_types, since) -> list[tuple]:
+    """The scan through the ORM: one query per type where parts of a UNION cannot be limited."""
     scans = [
         Failure.objects.filter(task_type=task_type, occurred_at__gte=since).annotate(
             live=Coalesce("pattern__merged_into_id", "pattern_id"),
@@ -73,10 +158,5 @@ def _fleet_scan(task_types, since) -> dict[str, list[tuple]]:
         for task_type in task_types
     ]
     if len(scans) > 1 and connection.features.supports_slicing_ordering_in_compound:
-        found = list(scans[0].union(*scans[1:], all=True))
-    else:
-        found = [row for scan in scans for row in scan]
-    per_type: dict[str, list[tuple]] = {t: [] for t in task_types}
-    for row in sorted(found, key=lambda row: row[2], reverse=True):
-        per_type[row[6]].append(row[:6])
-    return per_type
+        return list(scans[0].union(*scans[1:], all=True))
+    return [row for scan in scans for row in scan]

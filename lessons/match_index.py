@@ -59,6 +59,19 @@ class MatchIndex:
             if score(entry.pattern, normal, message_words) >= MIN_WORD_SHARE:
                 yield entry, 1.0
 
+    def best_matches(self, message: str, *, skill_name: str | None, limit: int,
+                     approved_only: bool, most: int) -> list:
+        """The matches that can reach a ``limit``-long answer ranked by (approved, score): those
+        at least as high as the ``limit``-th, ties included (later keys decide among them), at
+        most ``most``; best first."""
+        matched = sorted((m for m in self.matches(message, skill_name=skill_name)
+                          if m[0].approved or not approved_only),
+                         key=lambda m: (m[0].approved, m[1]), reverse=True)
+        if len(matched) <= limit:
+            return matched
+        cutoff = (matched[limit - 1][0].approved, matched[limit - 1][1])
+        return [m for m in matched if (m[0].approved, m[1]) >= cutoff][:most]
+
 
 _lock = threading.Lock()
 _state: dict = {"version": None, "index": MatchIndex(None, {}, ())}
