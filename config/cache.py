@@ -18,7 +18,7 @@ logger = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 5.0
 
 
-class _Breaker:
+class Breaker:
     """Remembers when Redis last failed, per process."""
 
     def __init__(self):
@@ -65,7 +65,7 @@ class ResilientRedisCache(RedisCache):
 
     def __init__(self, server, params):
         super().__init__(server, params)
-        self.breaker = _Breaker()
+        self.breaker = Breaker()
 
     get = _guarded("get", _default)
     set = _guarded("set", lambda *a, **k: None)

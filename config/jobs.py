@@ -9,10 +9,10 @@ import logging
 
 from django.db import transaction
 
-from config.cache import _Breaker
+from config.cache import Breaker
 
 logger = logging.getLogger(__name__)
-_broker = _Breaker()
+_broker = Breaker()  # the cache's breaker: skip a dead broker for a few seconds
 
 
 def publish(task, **kwargs) -> None:

@@ -12,6 +12,7 @@ from lessons.selectors import lessons_best_by_pattern
 
 from .history_markdown import inline
 from .models import Outcome
+from .validation import files_of
 
 # How many success and failure patterns an answer lists, and how many failure patterns get a
 # recommendation of their own.
@@ -76,13 +77,9 @@ def _approaches(successes: list[dict]) -> list[str]:
 
 
 def _success_patterns(successes: list[dict], approaches: list[str]) -> list[str]:
-    files = Counter()
-    for row in successes:
-        for source, key in ((row["context"], "file_path"), (row["result"], "files_changed")):
-            value = source.get(key) if isinstance(source, dict) else None
-            for path in [value] if isinstance(value, str) else value or []:
-                if isinstance(path, str) and path.strip():
-                    files[inline(basename(path.strip()), 100)] += 1
+    # The same files the history sees (validation.files_of), each counted once per outcome.
+    files = Counter(inline(basename(path), 100) for row in successes
+                    for path in files_of(row["context"], row["result"], strict=False))
     handled = [f"Successfully handled: {name}" for name, _ in files.most_common(PATTERNS_LISTED)]
     return (handled + approaches)[: PATTERNS_LISTED * 2]
 

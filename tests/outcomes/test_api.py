@@ -212,3 +212,10 @@ def test_a_body_too_deep_is_refused_whole(api):
         deep = {"a": deep}
     response = api.post(BULK, {"outcomes": [outcome(context=deep)]}, format="json")
     assert response.status_code == 400 and not Outcome.objects.exists()
+
+
+def test_insights_see_the_same_files_as_the_history(api):
+    api.post(URL, outcome(context={"files": ["src/a/report.py", "./src/a/report.py"]}),
+             format="json")
+    body = api.get(f"{URL}/insights", {"task_type": "fix_bug"}).json()
+    assert body["success_patterns"] == ["Successfully handled: report.py"]
