@@ -1,12 +1,18 @@
-"""The one error shape: ``{"error": "...", "fields": {"name": ["..."]}}`` for every 4xx."""
+"""The one error shape: ``{"error": "...", "fields": {"name": ["..."]}}`` for every 4xx, and for
+the 503 of a database that cannot be reached."""
+import logging
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from .errors import InvalidInput, validation_message
+from .errors import InvalidInput, Unavailable, validation_message
+
+logger = logging.getLogger(__name__)
 
 
 def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
@@ -38,6 +44,12 @@ def api_exception_handler(exc, context):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         )
+    elif isinstance(exc, (OperationalError, InterfaceError)):
+        # The database is down, restarting or dropped the connection: "retry later", not a 500,
+        # so clients keep the write. A write that committed before the connection broke is
+        # replayed, not repeated, when it is sent again with its event id.
+        logger.warning("database unavailable, answering 503: %s", exc)
+        exc = Unavailable()
     if not isinstance(exc, exceptions.APIException):
         return None
 
