@@ -10,7 +10,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/hindsight
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test install install-dev chromium migrate clean demo
+.PHONY: run test install install-dev chromium migrate clean demo bench
 
 $(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,11 @@ $(VENV)/.client: $(VENV)/.runtime client/pyproject.toml
 
 demo: migrate $(VENV)/.client
 	$(PY) demo/fleet.py
+
+# The issue's benchmark table (bench/suite.py): its own database on the machine's PostgreSQL and
+# Redis, generated on the first run. Options through BENCH_ARGS, e.g. BENCH_ARGS="--requests 300".
+bench: install
+	$(PY) bench/suite.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var *.egg-info

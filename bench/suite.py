@@ -1,0 +1,202 @@
+"""The issue's benchmark table in one run: every endpoint beside a bare DRF one, with targets.
+
+Check, boot, history, single and bulk record, each beside the baseline endpoint measured in the
+same run under the same load and server settings, with its target and whether it is met.
+
+Run from the project root (or ``make bench BENCH_ARGS="..."``):
+    .venv/bin/python bench/suite.py [--generate] [--requests R --warmup W]
+        [--single-requests S --bulk-requests B --bulk-size K] [--concurrency C --workers G]
+
+One database (``hindsight_bench_suite``) holds all four sizes: 1M failures over 50k patterns,
+100k lessons (bench/datagen.py, bench/lessongen.py) and 10M outcomes (bench/outcomes_datagen.py).
+They are generated when the database has no failure or no outcome, or with ``--generate``; the
+sizes printed are counted from the database. Then the tables the endpoints use are vacuumed and
+analysed, a write API key is made, gunicorn (config.wsgi with bench.settings: Server-Timing and
+the baseline endpoint; 2 sync workers, PostgreSQL, Redis) starts on 127.0.0.1, and one load
+generator (bench/loadgen.py, C client processes) warms every endpoint up and measures, in turn:
+  baseline   GET /api/v1/bench/baseline?id=N: one pattern by primary key (first, and again last);
+  check      GET /api/v1/lessons/check with a fresh message of a stored pattern (bench/hot_path.py);
+  boot       GET /api/v1/boot?agent= (some with task_type) (bench/hot_path.py);
+  history    GET /api/v1/outcomes/history, its four parameter mixes interleaved, every request a
+             cache miss (bench/outcomes_bench.py);
+  single     POST /api/v1/outcomes, one outcome per request (bench/outcomes_bench.py's Writer);
+  bulk       POST /api/v1/outcomes/bulk, K (default 1,000) outcomes per request.
+Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. It prints the
+machine, the commit, the load average, the data sizes, the table and the server-side times. It
+asserts nothing; gunicorn is stopped at the end, also on error.
+"""
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import datagen, hot_path, outcomes_bench, outcomes_datagen  # noqa: E402
+from bench.server import Server, machine_lines  # noqa: E402
+from bench.suite_report import (BASELINE, BASELINE_AGAIN, memory_line, server_lines,  # noqa: E402
+                                table_lines, worker_rss)
+
+DEFAULT_DATABASE = "hindsight_bench_suite"
+SETTINGS = "bench.settings"
+CHECK, BOOT, HISTORY = "check (message)", "boot (agent)", "history (uncached, 4 mixes)"
+SINGLE = "record (single)"
+# The issue's data sizes.
+SIZES = {"failures": 1_000_000, "patterns": 50_000, "outcomes": 10_000_000, "lessons": 100_000}
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--database", default=DEFAULT_DATABASE)
+    parser.add_argument("--generate", action="store_true", help="(re)generate all the data first")
+    for name, size in SIZES.items():
+        parser.add_argument(f"--{name}", type=int, default=size, help="when generating")
+    parser.add_argument("--requests", type=int, default=2_000, help="measured, per read endpoint")
+    parser.add_argument("--warmup", type=int, default=200, help="per read endpoint, not measured")
+    parser.add_argument("--single-requests", type=int, default=1_000)
+    parser.add_argument("--bulk-requests", type=int, default=40)
+    parser.add_argument("--bulk-size", type=int, default=1_000, help="outcomes per bulk request")
+    parser.add_argument("--write-warmup", type=int, default=4, help="bulk (x25 for single)")
+    parser.add_argument("--concurrency", type=int, default=2, help="client processes")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--time-limit", type=float, default=60, help="seconds per endpoint")
+    parser.add_argument("--no-vacuum", action="store_true",
+                        help="skip the VACUUM (ANALYZE) of the tables before measuring")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
+    parser.add_argument("--seed", type=int, default=31)
+    args = parser.parse_args()
+    args.cache, args.no_writes = "unique", False  # as outcomes_bench.py's options name them
+    return args
+
+
+def data_ready(args) -> str:
+    """The database's URL; all its data generated first when it lacks some, or when asked."""
+    outcomes_datagen.database_check(args.database)
+    url = datagen.database_prepare(args.database)
+    with psycopg.connect(url) as conn:
+        one = lambda q, *a: conn.execute(q, a).fetchone()[0]  # noqa: E731
+        loading = one("SELECT to_regclass(%s) IS NOT NULL", outcomes_datagen.PENDING_TABLE)
+        busy = one("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                   "AND pid <> pg_backend_pid() AND state <> 'idle'")
+        if busy and (loading or args.generate):
+            raise SystemExit(f"{args.database} is being loaded or used by {busy} other "
+                             "session(s): wait until they end")
+        conn.execute("SET lock_timeout = '10s'")  # a load holds its tables: fail, do not hang
+        no_failures = one("SELECT NOT EXISTS (SELECT 1 FROM failures_failure)")
+        no_outcomes = one("SELECT NOT EXISTS (SELECT 1 FROM outcomes_outcome)")
+    if busy and no_outcomes:
+        raise SystemExit(f"{args.database} has no outcome yet and {busy} other session(s) use "
+                         "it: wait until they end")
+    if args.generate or no_failures or no_outcomes or loading:
+        print(f"Generating {args.failures:,} failures over {args.patterns:,} patterns, "
+              f"{args.lessons:,} lessons and {args.outcomes:,} outcomes...", flush=True)
+        outcomes_datagen.generate(
+            database=args.database, outcomes=args.outcomes, failures=args.failures,
+            patterns=args.patterns, lessons=args.lessons,
+            failures_regenerate=args.generate or no_failures,
+            log=lambda line: print(line, flush=True))
+    return url
+
+
+def data_sizes(url: str) -> dict:
+    """Both sides' counts, from the database."""
+    with psycopg.connect(url) as conn:
+        failure_side = hot_path.data_sizes(conn)
+    return {**failure_side, **outcomes_bench.data_counts(url)}
+
+
+def interleave(mixes: dict, count: int) -> list[str]:
+    """One list of ``count`` paths taking each mix in turn."""
+    columns = list(mixes.values())
+    return [columns[i % len(columns)][i // len(columns)] for i in range(count)]
+
+
+def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float]:
+    """Read paths per endpoint (the baseline first), write requests per endpoint, and the share
+    of check messages whose template is stored."""
+    count = args.warmup + args.requests
+    with psycopg.connect(url) as conn:
+        by_message, _, mapped = hot_path.check_paths(conn, rng, count)
+        own, _ = hot_path.boot_paths(conn, rng, count)
+        rows = outcomes_bench.sample(conn, args.seed)
+        makers = outcomes_bench.makers_split(conn, rng)
+        top = conn.execute("SELECT max(id) FROM failures_failurepattern").fetchone()[0]
+        writer = outcomes_bench.Writer(conn, rows, makers, rng)
+    per_mix = -(-count // 4)
+    history = outcomes_bench.history_paths(
+        outcomes_bench.history_queries(rows, makers[2], rng, per_mix), args.cache)
+    reads = {
+        BASELINE: [f"/api/v1/bench/baseline?id={rng.randint(1, top)}" for _ in range(count)],
+        CHECK: by_message, BOOT: own, HISTORY: interleave(history, count),
+    }
+    return reads, outcomes_bench.write_requests(writer, args), mapped
+
+
+def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, dict]:
+    """Start gunicorn, measure every endpoint with one load generator, read the workers'
+    memory, stop."""
+    token = outcomes_bench.api_key_make(url, args.redis_url, SETTINGS)
+    with Server(database_url=url, redis_url=args.redis_url, workers=args.workers,
+                settings=SETTINGS) as server:
+        print(server.describe())
+        print(f"Client: {args.concurrency} processes (bench/loadgen.py, http.client); reads "
+              f"{args.requests} measured after {args.warmup} warm-up; single "
+              f"{args.single_requests}, bulk {args.bulk_requests} x {args.bulk_size}; limit "
+              f"{args.time_limit:.0f} s each")
+        print("History cache check (each measured request must miss):")
+        print("\n".join(outcomes_bench.cache_check(server.port, token, reads, args.warmup)),
+              flush=True)
+        results = outcomes_bench.measure(server, token, reads, writes, args)
+        return results, worker_rss(server.process.pid)
+
+
+def report(results: dict, writes: dict, rss: dict) -> None:
+    bulk = next(name for name in writes if name != SINGLE)
+    rows = [(CHECK, "check", 0), (BOOT, "boot", 0), (HISTORY, "history", 0),
+            (SINGLE, "single", 1), (bulk, "bulk", writes[bulk][2])]
+    print("\nLatency: client-observed round trip (what an agent waits for), in ms. Ratios: "
+          "against the baseline measured first, in the same run.")
+    print("\n".join(table_lines(results, rows)))
+    print(memory_line(rss))
+    print("\nServer time (Server-Timing app;dur: the whole Django request) and client latency, "
+          "in order of measurement, ms:")
+    order = [BASELINE, CHECK, BOOT, HISTORY, *writes, BASELINE_AGAIN]
+    print("\n".join(server_lines({name: results[name] for name in order})))
+
+
+def main() -> int:
+    args = parse_args()
+    started, rng = time.monotonic(), random.Random(args.seed)
+    print(f"Hindsight benchmark suite, {time.strftime('%Y-%m-%d %H:%M %Z')}")
+    url = data_ready(args)
+    if not args.no_vacuum:
+        print(f"VACUUM (ANALYZE) of the tables the endpoints use: "
+              f"{outcomes_bench.tables_vacuum(url):.1f} s", flush=True)
+    for line in machine_lines(url):
+        print(line)
+    print(f"Code: {outcomes_bench.code_revision()}")
+    load = os.getloadavg()
+    print(f"Load average before the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    sizes = data_sizes(url)
+    print("Data (counted): " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
+                                         for k, v in sizes.items()))
+    short = [f"{k} {sizes[k]:,} < {v:,}" for k, v in SIZES.items() if sizes[k] < v]
+    print("Issue's sizes (1M failures, 50k patterns, 10M outcomes, 100k lessons): "
+          + ("held" if not short else "NOT held: " + ", ".join(short)))
+    reads, writes, mapped = workloads(url, args, rng)
+    print(f"Check messages whose template is stored: {mapped:.1%}", flush=True)
+    results, rss = serve_and_measure(url, reads, writes, args)
+    report(results, writes, rss)
+    load = os.getloadavg()
+    print(f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+          f"the suite took {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
