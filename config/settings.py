@@ -278,6 +278,35 @@ HINDSIGHT_HISTORY_CACHE_SECONDS = env_int("HINDSIGHT_HISTORY_CACHE_SECONDS", 600
 HINDSIGHT_BOOT_WINDOW_HOURS = env_int("HINDSIGHT_BOOT_WINDOW_HOURS", 24)
 HINDSIGHT_SKIP_AFTER = env_int("HINDSIGHT_SKIP_AFTER", 3)
 
+# --- API throttling -----------------------------------------------------------------------------
+# Request budgets per API key (not per address: a fleet behind one NAT shares an address, not a
+# key), counted in fixed windows in the cache (config.api.throttling). Reads, writes and bulk
+# writes each have their own budget. A rate is "N/second", "N/minute", "N/hour" or "N/day";
+# "off" lifts that limit. The defaults (1,000 reads, 500 writes and 50 bulk writes of up to
+# 1,000 outcomes a second, sustained over a minute) are far above what an agent or the demo
+# fleet sends through one key, and above what the benchmarks (bench/) send through theirs: they
+# stop a runaway loop, not traffic.
+_RATE_PERIODS = {"s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day"}
+
+
+def env_rate(name: str, default: str) -> str | None:
+    """Read a throttle rate; a malformed one stops the start rather than a request later."""
+    raw = (os.environ.get(name) or default).strip().lower()
+    if raw in {"off", "none"}:
+        return None
+    count, _, period = raw.partition("/")
+    if not (count.isdigit() and int(count) > 0 and period in _RATE_PERIODS):
+        raise ImproperlyConfigured(f"{name} must look like 600/minute or be off, not {raw!r}")
+    return raw
+
+
+HINDSIGHT_THROTTLE_RATES = {
+    "read": env_rate("HINDSIGHT_THROTTLE_READ", "60000/minute"),
+    "write": env_rate("HINDSIGHT_THROTTLE_WRITE", "30000/minute"),
+    # POST /outcomes/bulk: up to HINDSIGHT_BULK_MAX_ITEMS outcomes per request.
+    "bulk": env_rate("HINDSIGHT_THROTTLE_BULK", "3000/minute"),
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["config.api.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["config.api.permissions.HasScopeForMethod"],
@@ -286,6 +315,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": HINDSIGHT_THROTTLE_RATES,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -299,6 +330,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "PREPROCESSING_HOOKS": ["config.api.schema.drop_slash_variants"],
+    # The enum hook is drf-spectacular's default; the second documents every error status.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "config.api.schema.document_error_responses"],
     "COMPONENT_SPLIT_REQUEST": True,
     # Several fields are called "status" with different choices; name each set explicitly.
     "ENUM_NAME_OVERRIDES": {

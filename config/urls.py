@@ -21,3 +21,6 @@ urlpatterns = [
     path("reports/", include("failures.report_urls")),
     path("dashboard/", include("failures.dashboard_urls")),
 ]
+
+# Under /api/ an unknown URL (or a malformed id in one) answers in the API's error shape.
+handler404 = "config.api.views.not_found"

@@ -7,7 +7,7 @@ from rest_framework.views import APIView
 
 from config.api.docs import error_responses
 from config.api.fields import SafeCharField
-from config.api.renderers import MarkdownRenderer
+from config.api.renderers import FormatNegotiation, MarkdownRenderer
 
 from .boot import boot_context_build
 from .boot_markdown import boot_markdown
@@ -65,6 +65,7 @@ class BootApi(APIView):
     """The boot briefing: skip, resume, hints, loops, retry advice, recent and fleet failures."""
 
     renderer_classes = [JSONRenderer, MarkdownRenderer]
+    content_negotiation_class = FormatNegotiation
 
     class Input(serializers.Serializer):
         agent = SafeCharField(max_length=100)

@@ -1,6 +1,8 @@
 """Filters of the failure list."""
 import django_filters
 
+from config.api.filtering import UtcIsoDateTimeFilter
+
 from .models import Failure
 
 
@@ -14,7 +16,7 @@ class FailureFilter(django_filters.FilterSet):
     pattern = django_filters.NumberFilter(field_name="pattern_id", min_value=1,
                                           max_value=2**63 - 1)
     status = django_filters.ChoiceFilter(choices=Failure.Status.choices)
-    since = django_filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
+    since = UtcIsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
 
     class Meta:
         model = Failure

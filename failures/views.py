@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import SafeCharField
 from config.api.idempotency import replay_headers
-from config.api.renderers import MarkdownRenderer
+from config.api.renderers import FormatNegotiation, MarkdownRenderer
 from config.api.serializers import StrictInputSerializer
 from lessons.serializers import CheckedLessonOutputSerializer
 
@@ -34,6 +34,7 @@ class FailuresApi(APIView):
     """``POST`` records a failure; ``GET`` lists them (JSON, or ``?format=markdown``)."""
 
     renderer_classes = [JSONRenderer, MarkdownRenderer]
+    content_negotiation_class = FormatNegotiation
 
     class ListInput(serializers.Serializer):
         cursor = SafeCharField(max_length=200, required=False)
@@ -45,6 +46,13 @@ class FailuresApi(APIView):
         pattern = serializers.IntegerField(required=False)
         status = serializers.ChoiceField(["open", "resolved", "abandoned"], required=False)
         since = serializers.DateTimeField(required=False)
+
+    def get_renderers(self):
+        # Only the list has a markdown form; a recorded failure is answered in JSON.
+        request = getattr(self, "request", None)
+        if request is not None and request.method not in ("GET", "HEAD"):
+            return [JSONRenderer()]
+        return super().get_renderers()
 
     @extend_schema(operation_id="failures_list", parameters=[ListInput], responses={
         (200, "application/json"): inline_serializer("FailurePage", {

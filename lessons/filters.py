@@ -2,6 +2,8 @@
 import django_filters
 from django.db.models import Q
 
+from config.api.filtering import UtcIsoDateTimeFilter
+
 from .models import Lesson
 
 
@@ -15,7 +17,7 @@ class LessonFilter(django_filters.FilterSet):
     min_effectiveness = django_filters.NumberFilter(
         field_name="effectiveness", lookup_expr="gte", min_value=0, max_value=1
     )
-    since = django_filters.IsoDateTimeFilter(field_name="last_occurred", lookup_expr="gte")
+    since = UtcIsoDateTimeFilter(field_name="last_occurred", lookup_expr="gte")
     q = django_filters.CharFilter(method="search", max_length=200)
 
     class Meta:

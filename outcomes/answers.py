@@ -14,7 +14,8 @@ OutcomeAnswer = inline_serializer("OutcomeRecorded", {
     "outcome": serializers.ChoiceField(["success", "failure"]),
     "occurred_at": serializers.DateTimeField(),
     "resolved_failures": serializers.IntegerField(),
-    "failure": FailureAnswer,
+    # The same component, nullable: only a failed outcome with error details has a failure.
+    "failure": type(FailureAnswer)(allow_null=True),
 })
 
 

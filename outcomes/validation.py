@@ -136,7 +136,13 @@ def _datetime(value, spec: Spec, name: str) -> datetime | None:
         parsed = None
     if parsed is None:
         raise _Invalid("Not an ISO 8601 date and time, e.g. 2026-02-16T09:30:00Z.")
-    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, dt_timezone.utc)
+    if not timezone.is_aware(parsed):
+        return timezone.make_aware(parsed, dt_timezone.utc)
+    # Python takes UTC offsets up to ±23:59, PostgreSQL only up to ±15:59: store UTC.
+    try:
+        return parsed.astimezone(dt_timezone.utc)
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before year 1 in UTC
+        raise _Invalid("Date and time is out of range.") from None
 
 
 def _uuid(value, spec: Spec, name: str) -> uuid.UUID | None:

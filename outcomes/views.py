@@ -13,7 +13,7 @@ from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.errors import Conflict, InvalidInput, validation_message
 from config.api.fields import SafeCharField
 from config.api.idempotency import replay_headers
-from config.api.renderers import MarkdownRenderer
+from config.api.renderers import FormatNegotiation, MarkdownRenderer
 
 from lessons.selectors import lesson_ids_missing
 
@@ -58,6 +58,7 @@ class OutcomesBulkApi(APIView):
     invalid items are reported and skipped, the valid ones are all stored or none."""
 
     body_limit_setting = "HINDSIGHT_MAX_BULK_BODY_BYTES"
+    throttle_scope = "bulk"  # its own budget per key (config.api.throttling)
     checks_text_per_item = True  # outcome_parse names a NUL or bad Unicode per item
 
     @extend_schema(operation_id="outcomes_record_bulk", request=inline_serializer(
@@ -114,6 +115,7 @@ class OutcomeHistoryApi(APIView):
     """The task-history context for an agent's prompt (JSON, or ``?format=markdown``)."""
 
     renderer_classes = [JSONRenderer, MarkdownRenderer]
+    content_negotiation_class = FormatNegotiation
 
     class Input(serializers.Serializer):
         agent = SafeCharField(max_length=100)

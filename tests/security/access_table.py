@@ -1,0 +1,152 @@
+"""Who may reach what: the service's authorisation design as one table.
+
+Six kinds of caller (PRINCIPALS) × every URL pattern the service routes. Each row names the URL
+pattern as the resolver spells it and the requests made against it; each request says, for every
+caller, the status expected, or where a 302 must point. ``test_authorization`` walks the URL
+resolver, so a route added without a row here fails the suite.
+
+The design in brief:
+- The API (``/api/v1/…``) knows API keys only (``Authorization: Bearer``): no key, an unknown or a
+  revoked key is a 401. A signed-in admin session is not a key, so staff without a key get a 401
+  too (REST_FRAMEWORK authenticates by config.api.authentication alone). Any live key reads; only
+  a write key writes, a read key's write is a 403.
+- Health, the OpenAPI schema and its docs page are public, whatever the caller sends.
+- The admin, the reports and the dashboard are for staff: everyone else, API keys included, is
+  sent to the admin's login. Pages of rows the admin does not let anyone add or delete answer 403
+  to staff as well.
+"""
+from dataclasses import dataclass, field
+
+PRINCIPALS = ("anon", "read", "write", "revoked", "staff", "user")
+LOGIN = "login"  # a 302 to the admin's login page, with ?next= the page asked for
+
+
+def cells(anon, read, write, revoked, staff, user) -> dict:
+    return dict(zip(PRINCIPALS, (anon, read, write, revoked, staff, user)))
+
+
+PUBLIC = cells(200, 200, 200, 200, 200, 200)
+API_READ = cells(anon=401, read=200, write=200, revoked=401, staff=401, user=401)
+
+
+def api_write(done: int) -> dict:
+    """A write: ``done`` for a write key, 403 for a read key, 401 without a live key."""
+    return cells(anon=401, read=403, write=done, revoked=401, staff=401, user=401)
+
+
+def staff_only(staff=200) -> dict:
+    return cells(anon=LOGIN, read=LOGIN, write=LOGIN, revoked=LOGIN, staff=staff, user=LOGIN)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One request; ``url`` may name rows (``{lesson}``, ``{report}``…), filled in by the test."""
+
+    method: str
+    url: str
+    expect: dict
+    data: dict = field(default_factory=dict)
+
+
+LESSON = {"error_pattern": "matrix-pattern", "error_type": "timeout", "resolution": "wait"}
+FAILURE = {"agent": "matrix-agent", "task": "t-9", "error": "Stripe API timeout after 9 seconds"}
+OUTCOME = {"task_id": "t-9", "agent": "matrix-agent", "task_type": "sync", "outcome": "success"}
+
+# API and page routes, by URL pattern. API patterns are listed without their trailing-slash
+# twin (config.api.routing makes both, to the same view; the test checks that).
+ROUTES: dict[str, list[Case]] = {
+    "api/v1/health": [Case("get", "/api/v1/health", PUBLIC)],
+    "api/v1/schema": [Case("get", "/api/v1/schema", PUBLIC)],
+    "api/v1/docs": [Case("get", "/api/v1/docs", PUBLIC)],
+    "api/v1/lessons": [
+        Case("get", "/api/v1/lessons", API_READ),
+        Case("post", "/api/v1/lessons", api_write(201), LESSON),
+    ],
+    "api/v1/lessons/check": [
+        Case("get", "/api/v1/lessons/check", API_READ, {"error_type": "timeout"})],
+    "api/v1/lessons/<uuid:lesson_id>": [Case("get", "/api/v1/lessons/{lesson}", API_READ)],
+    "api/v1/lessons/<uuid:lesson_id>/applications": [
+        Case("post", "/api/v1/lessons/{lesson}/applications", api_write(201), {"worked": True})],
+    "api/v1/failures": [
+        Case("get", "/api/v1/failures", API_READ),
+        Case("post", "/api/v1/failures", api_write(201), FAILURE),
+    ],
+    "api/v1/failures/resolve": [
+        Case("post", "/api/v1/failures/resolve", api_write(200),
+             {"agent": "matrix-agent", "task": "t-1"})],
+    "api/v1/boot": [Case("get", "/api/v1/boot", API_READ, {"agent": "matrix-agent"})],
+    "api/v1/outcomes": [Case("post", "/api/v1/outcomes", api_write(201), OUTCOME)],
+    "api/v1/outcomes/bulk": [
+        Case("post", "/api/v1/outcomes/bulk", api_write(200), {"outcomes": [OUTCOME]})],
+    "api/v1/outcomes/history": [
+        Case("get", "/api/v1/outcomes/history", API_READ, {"agent": "matrix-agent"})],
+    "api/v1/outcomes/insights": [Case("get", "/api/v1/outcomes/insights", API_READ)],
+    "api/v1/outcomes/stats": [Case("get", "/api/v1/outcomes/stats", API_READ)],
+    "reports/": [Case("get", "/reports/", staff_only())],
+    "reports/<int:pk>/": [Case("get", "/reports/{report}/", staff_only())],
+    "reports/<int:pk>.md": [Case("get", "/reports/{report}.md", staff_only())],
+    "reports/<int:pk>.json": [Case("get", "/reports/{report}.json", staff_only())],
+    "dashboard/": [Case("get", "/dashboard/", staff_only())],
+    # The admin site's own pages.
+    "admin/": [Case("get", "/admin/", staff_only())],
+    # The login form is open to all; staff who are signed in already are sent on to the index.
+    "admin/login/": [Case("get", "/admin/login/", {**PUBLIC, "staff": "/admin/"})],
+    # Signing out is a POST: a GET is refused (405) to staff, the rest go back to the index.
+    "admin/logout/": [Case("get", "/admin/logout/", cells(
+        anon="/admin/", read="/admin/", write="/admin/", revoked="/admin/", staff=405,
+        user="/admin/"))],
+    "admin/password_change/": [Case("get", "/admin/password_change/", staff_only())],
+    "admin/password_change/done/": [Case("get", "/admin/password_change/done/", staff_only())],
+    "admin/autocomplete/": [Case("get", "/admin/autocomplete/", staff_only(), {
+        "app_label": "lessons", "model_name": "lesson", "field_name": "patterns", "term": ""})],
+    "admin/jsi18n/": [Case("get", "/admin/jsi18n/", staff_only())],
+    # "View on site": no model here has a public page, so staff get a 404.
+    "admin/r/<path:content_type_id>/<path:object_id>/": [
+        Case("get", "/admin/r/{lesson_type}/{lesson}/", staff_only(404))],
+    "admin/^(?P<app_label>auth|api|failures|outcomes|lessons)/$": [
+        Case("get", f"/admin/{app}/", staff_only()) for app in
+        ("auth", "api", "failures", "outcomes", "lessons")],
+    # Unknown admin URLs do not tell outsiders what exists.
+    "admin/(?P<url>.*)$": [Case("get", "/admin/no-such-page/", staff_only(404))],
+    "admin/auth/user/<id>/password/": [
+        Case("get", "/admin/auth/user/{auth/user}/password/", staff_only())],
+}
+
+# Every model in the admin, and what staff get on its add and delete pages: 403 where nobody may
+# add or delete such rows there (agents write them through the API, or they stay for the record).
+ADMIN_MODELS = {
+    "auth/group": {"add": 200, "delete": 200},
+    "auth/user": {"add": 200, "delete": 200},
+    "api/apikey": {"add": 200, "delete": 403},  # revoked, never deleted
+    "api/idempotencyrecord": {"add": 403, "delete": 200},
+    "failures/failurepattern": {"add": 403, "delete": 403},  # patterns come from failures
+    "failures/failure": {"add": 403, "delete": 403},
+    "failures/rootcausegroup": {"add": 403, "delete": 403},  # confirmed or split, not deleted
+    "failures/regression": {"add": 403, "delete": 403},
+    "failures/patternreport": {"add": 403, "delete": 403},
+    "outcomes/outcome": {"add": 403, "delete": 403},
+    "lessons/lesson": {"add": 200, "delete": 200},
+    "lessons/lessonproposal": {"add": 403, "delete": 200},
+}
+
+
+def admin_model_routes() -> dict[str, list[Case]]:
+    """The six pages the admin makes for each model, all staff only."""
+    routes = {}
+    for stem, staff in ADMIN_MODELS.items():
+        obj = f"/admin/{stem}/{{{stem}}}/"
+        routes.update({
+            f"admin/{stem}/": [Case("get", f"/admin/{stem}/", staff_only())],
+            f"admin/{stem}/add/": [Case("get", f"/admin/{stem}/add/", staff_only(staff["add"]))],
+            f"admin/{stem}/<path:object_id>/history/": [
+                Case("get", f"{obj}history/", staff_only())],
+            f"admin/{stem}/<path:object_id>/delete/": [
+                Case("get", f"{obj}delete/", staff_only(staff["delete"]))],
+            # Read-only models show their rows on this page too.
+            f"admin/{stem}/<path:object_id>/change/": [Case("get", f"{obj}change/", staff_only())],
+            f"admin/{stem}/<path:object_id>/": [Case("get", obj, staff_only(f"{obj}change/"))],
+        })
+    return routes
+
+
+TABLE: dict[str, list[Case]] = {**ROUTES, **admin_model_routes()}
