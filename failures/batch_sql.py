@@ -6,6 +6,10 @@ of parameters. Callers use the ORM form on other databases (the embedded SQLite)
 """
 from django.db import connection
 
+from config.sql_arrays import inserted_fields, unnest_source
+
+from .models import Failure
+
 _SEEN = """
 SELECT pair.pattern_id, pair.value FROM unnest(%s::bigint[], %s::text[]) AS pair(pattern_id, value)
 WHERE EXISTS (SELECT 1 FROM failures_failure AS failure
@@ -29,15 +33,6 @@ FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::int[], %s::int[], %s::timest
 WHERE pattern.id = batch.id
 """
 
-_OPEN = """
-SELECT failure.id, failure.pattern_id, failure.agent, failure.task
-FROM failures_failure AS failure
-JOIN unnest(%s::text[], %s::text[]) AS pair(agent, task)
-  ON failure.agent = pair.agent AND failure.task = pair.task
-WHERE failure.status = 'open' ORDER BY failure.id FOR UPDATE OF failure
-"""
-
-
 def seen_pairs(column: str, pairs: set[tuple[int, str]]) -> set[tuple[int, str]]:
     """Which (pattern id, agent or task) pairs already have a failure: one index probe each
     (through the (pattern, agent) and (pattern, task) indexes), not a read of every failure."""
@@ -59,9 +54,50 @@ def patterns_add(counts: list[tuple]) -> None:
         cursor.execute(_COUNT, [list(column) for column in zip(*counts)])
 
 
-def open_failures_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
-    """Open failures of exactly these (agent, task) pairs, locked in id order."""
+_RESOLVED = """
+UPDATE failures_failurepattern AS pattern
+SET resolved_count = pattern.resolved_count + batch.resolved
+FROM unnest(%s::bigint[], %s::int[]) AS batch(id, resolved)
+WHERE pattern.id = batch.id
+"""
+
+
+def patterns_resolved(per_pattern: dict[int, int]) -> None:
+    """Add ``{pattern id: failures resolved}`` to the patterns' retry history, in id order."""
+    ids = sorted(per_pattern)
+    with connection.cursor() as cursor:
+        cursor.execute(_RESOLVED, [ids, [per_pattern[pk] for pk in ids]])
+
+
+_CLOSE = """
+UPDATE failures_failure AS failure SET status = %s, resolved_at = %s
+FROM unnest(%s::text[], %s::text[]) AS pair(agent, task)
+WHERE failure.agent = pair.agent AND failure.task = pair.task AND failure.status = 'open'
+  AND failure.id <> ALL(%s::bigint[])
+RETURNING failure.id, failure.pattern_id, failure.agent, failure.task
+"""
+
+
+def open_failures_close(pairs: set[tuple[str, str]], *, keep: set[int], status: str,
+                        at) -> list[tuple[int, int, str, str]]:
+    """Close the open failures of exactly these (agent, task) pairs but those in ``keep``, in
+    one statement that finds, locks and updates them; answer what it closed."""
     agents, tasks = (list(side) for side in zip(*pairs))
     with connection.cursor() as cursor:
-        cursor.execute(_OPEN, [agents, tasks])
+        cursor.execute(_CLOSE, [str(status), at, agents, tasks, sorted(keep)])
         return [tuple(row) for row in cursor.fetchall()]
+
+
+def failures_insert(rows: list[Failure]) -> list[Failure]:
+    """INSERT the failures in one statement and set their ids (in the order given)."""
+    if not rows:
+        return rows
+    fields = inserted_fields(Failure)
+    source, params = unnest_source(fields, rows)
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO failures_failure ({columns}) {source} RETURNING id", params)
+        for row, (pk,) in zip(rows, cursor.fetchall()):
+            row.pk = pk
+            row._state.adding, row._state.db = False, connection.alias
+    return rows

@@ -59,11 +59,11 @@ def pattern_covering(template: str) -> FailurePattern | None:
     candidates = FailurePattern.objects.filter(
         merged_into__isnull=True, token_count=len(tokens),
         head__in=[pattern_head(tokens), "*"], template__contains=WILDCARD,
-    ).order_by("-event_count")[:COVER_CANDIDATES]
-    for pattern in candidates:
-        theirs = split(pattern.template)
+    ).order_by("-event_count").values_list("pk", "template")[:COVER_CANDIDATES]
+    for pk, their_template in candidates:  # only the text is read until one fits
+        theirs = split(their_template)
         if compatible(theirs, tokens) and merge(theirs, tokens) == theirs:
-            return pattern
+            return FailurePattern.objects.get(pk=pk)
     return None
 
 
@@ -99,6 +99,8 @@ def failures_record_many(entries: list[dict]) -> list[Failure]:
     for row in rows:
         row.pattern = patterns[row.error]
     _patterns_count(rows)
+    if connection.vendor == "postgresql":
+        return batch_sql.failures_insert(rows)
     return Failure.objects.bulk_create(rows)
 
 
@@ -188,21 +190,36 @@ def _pattern_count(pk: int, *, events: int, agents: int, tasks: int, unsafe: int
 def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED) -> int:
     """Close the open failures of an agent's task (a later success, or given up); return how many."""
     with transaction.atomic():
-        return failures_close(failures_open_of({(agent, task)}), status=status)
+        return len(failures_close_open_of({(agent, task)}, status=status))
 
 
-def failures_open_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
+def _open_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
     """``(id, pattern_id, agent, task)`` of the open failures of these (agent, task) pairs,
-    locked until the caller's transaction ends."""
-    if not pairs:
-        return []
-    if connection.vendor == "postgresql":
-        return batch_sql.open_failures_of(pairs)
+    locked until the caller's transaction ends (the portable form of batch_sql's close)."""
     rows = Failure.objects.select_for_update().filter(
         status=Failure.Status.OPEN, agent__in={agent for agent, _ in pairs},
         task__in={task for _, task in pairs},
     ).order_by("pk").values_list("pk", "pattern_id", "agent", "task")
     return [row for row in rows if (row[2], row[3]) in pairs]
+
+
+def failures_close_open_of(pairs: set[tuple[str, str]], *, keep: set[int] = frozenset(),
+                           status: str = Failure.Status.RESOLVED) -> list[tuple]:
+    """Close the open failures of these (agent, task) pairs, except the ids in ``keep``; answer
+    ``(id, pattern_id, agent, task)`` of each closed. Caller owns the transaction. On PostgreSQL
+    finding and closing them is one statement."""
+    if not pairs:
+        return []
+    if connection.vendor != "postgresql":
+        rows = [row for row in _open_of(pairs) if row[0] not in keep]
+        failures_close(rows, status=status)
+        return rows
+    if status not in (Failure.Status.RESOLVED, Failure.Status.ABANDONED):
+        raise ValueError("status must be resolved or abandoned")
+    rows = batch_sql.open_failures_close(pairs, keep=keep, status=status, at=timezone.now())
+    if rows and status == Failure.Status.RESOLVED:
+        batch_sql.patterns_resolved(Counter(row[1] for row in rows))
+    return rows
 
 
 def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED) -> int:
@@ -216,8 +233,11 @@ def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED) 
                                     status=Failure.Status.OPEN).update(
         status=status, resolved_at=timezone.now())
     per_pattern = Counter(row[1] for row in rows)
-    if status == Failure.Status.RESOLVED:
-        FailurePattern.objects.filter(pk__in=per_pattern).update(resolved_count=F(
-            "resolved_count") + Case(*[When(pk=pk, then=Value(n))
-                                       for pk, n in per_pattern.items()], default=Value(0)))
+    if status != Failure.Status.RESOLVED:
+        return closed
+    if connection.vendor == "postgresql":
+        batch_sql.patterns_resolved(per_pattern)
+        return closed
+    for pk, count in per_pattern.items():
+        FailurePattern.objects.filter(pk=pk).update(resolved_count=F("resolved_count") + count)
     return closed

@@ -6,19 +6,20 @@ pattern) in the same transaction, and a success closes the task's open failures.
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
 from failures.models import Failure
 from failures.scrubbing import scrub_value
-from failures.services import failures_close, failures_open_of, failures_record_many
+from failures.services import failures_close, failures_close_open_of, failures_record_many
 from lessons.services import applications_record
 
+from . import ledger_sql
 from .cache import history_invalidate
-from .models import Outcome, OutcomeFile
+from .models import Outcome
 from .validation import OutcomeIn
 
 logger = logging.getLogger(__name__)
@@ -28,12 +29,43 @@ logger = logging.getLogger(__name__)
 ATTEMPTS = 3
 
 
+@dataclass(slots=True)
+class Stored:
+    """An outcome as this request stored it: its columns (named as the model's attnames), its
+    id, and the failure record it made. Lighter than a model instance, which a batch of a
+    thousand would pay for in construction alone."""
+
+    event_id: uuid.UUID | None
+    digest: str
+    task_id: str
+    agent: str
+    task_type: str
+    outcome: str
+    context: dict
+    result: dict
+    duration_ms: int | None
+    occurred_at: datetime
+    error_type: str
+    pk: int | None = None
+    failure: Failure | None = None
+    failure_id: int | None = None
+    pattern_id: int | None = None
+    resolved_failures: int = 0
+
+    @classmethod
+    def of(cls, item: OutcomeIn) -> "Stored":
+        return cls(item.event_id, item.digest, item.task_id, item.agent, item.task_type,
+                   item.outcome, scrub_value(item.context), scrub_value(item.result),
+                   item.duration_ms, item.occurred_at, item.error_type)
+
+
 @dataclass
 class Recorded:
-    """What became of one outcome of a request."""
+    """What became of one outcome of a request: a new outcome is a Stored, a replay the stored
+    Outcome."""
 
     status: str  # "created", "replayed" or "conflict"
-    outcome: Outcome | None = None
+    outcome: Stored | Outcome | None = None
     message: str = ""
 
 
@@ -57,8 +89,8 @@ def _record(items: list[OutcomeIn]) -> list[Recorded]:
     """Claim the new events first (their outcome rows), then derive failures and resolutions
     for the claimed ones only, so a concurrent request with the same events never doubles them."""
     recorded = _replays(items)
-    rows = {i: _outcome_row(items[i]) for i, answer in enumerate(recorded) if answer is None}
-    _insert_new(list(rows.values()))
+    rows = {i: Stored.of(items[i]) for i, answer in enumerate(recorded) if answer is None}
+    ledger_sql.outcomes_insert(list(rows.values()))
     late = [i for i, row in rows.items() if row.pk is None]  # stored meanwhile by another request
     for i, answer in zip(late, _replays([items[i] for i in late])):
         recorded[i] = answer
@@ -66,85 +98,24 @@ def _record(items: list[OutcomeIn]) -> list[Recorded]:
     failures = _failures_for(fresh)
     _link(rows, failures, _resolve(fresh, failures))
     _applications_for(fresh, failures)
-    OutcomeFile.objects.bulk_create([
-        OutcomeFile(outcome=rows[i], path=path, occurred_at=rows[i].occurred_at)
-        for i, item in fresh.items() for path in item.files])
+    ledger_sql.files_insert([(rows[i].pk, path, rows[i].occurred_at)
+                             for i, item in fresh.items() for path in item.files])
     for i in fresh:
         recorded[i] = Recorded("created", rows[i])
     return _link_batch_replays(items, recorded)
 
 
-# Every column an insert sets; id and recorded_at come from the database.
-_INSERTED = [field for field in Outcome._meta.concrete_fields
-             if not field.primary_key and field.name != "recorded_at"]
-
-
-def _insert_new(rows: list[Outcome]) -> None:
-    """INSERT the rows, skipping any whose event id is stored (a concurrent writer of the same
-    id is waited for, then skipped); set the ids of those inserted.
-
-    Rows go in event-id order so that two requests with the same events in another order queue
-    on the first shared one instead of deadlocking; rows come back in the order they went in.
-    """
-    if not rows:
-        return
-    rows = sorted(rows, key=lambda row: (row.event_id is None, str(row.event_id or "")))
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in _INSERTED)
-    if connection.vendor == "postgresql":
-        # One array per column: a handful of parameters for any batch, not one per value.
-        source = "SELECT * FROM unnest({})".format(", ".join(
-            f"%s::{field.db_type(connection)}[]" for field in _INSERTED))
-        params = [[field.get_db_prep_save(getattr(row, field.attname), connection)
-                   for row in rows] for field in _INSERTED]
-    else:
-        placeholders = "(" + ", ".join(["%s"] * len(_INSERTED)) + ")"
-        source = "VALUES " + ", ".join([placeholders] * len(rows))
-        params = [field.get_db_prep_save(getattr(row, field.attname), connection)
-                  for row in rows for field in _INSERTED]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(Outcome._meta.db_table)} ({columns}) {source} "
-            f"ON CONFLICT ({quote('event_id')}) DO NOTHING RETURNING {quote('id')}, "
-            f"{quote('event_id')}", params)
-        returned = cursor.fetchall()
-    stored = {uuid.UUID(str(event_id)) for _, event_id in returned if event_id is not None}
-    ids = iter(pk for pk, _ in returned)
-    for row in rows:
-        if row.event_id is None or row.event_id in stored:
-            row.pk = next(ids)
-
-
-def _link(rows: dict[int, Outcome], failures: dict[int, Failure], resolved: dict[int, int]):
+def _link(rows: dict[int, Stored], failures: dict[int, Failure], resolved: dict[int, int]):
     """Point outcomes at their failure records and note how many failures a success closed."""
-    changed = []
+    changed = {}
     for i, failure in failures.items():
-        rows[i].failure, rows[i].pattern_id = failure, failure.pattern_id
-        changed.append(rows[i])
+        row = rows[i]
+        row.failure, row.failure_id, row.pattern_id = failure, failure.pk, failure.pattern_id
+        changed[i] = row
     for i, count in resolved.items():
         rows[i].resolved_failures = count
-        changed.append(rows[i])
-    if not changed:
-        return
-    if connection.vendor == "postgresql":
-        rows_by_pk = {row.pk: row for row in changed}
-        with connection.cursor() as cursor:
-            cursor.execute(_LINK, [list(rows_by_pk),
-                                   [row.failure_id for row in rows_by_pk.values()],
-                                   [row.pattern_id for row in rows_by_pk.values()],
-                                   [row.resolved_failures for row in rows_by_pk.values()]])
-        return
-    Outcome.objects.bulk_update(changed, ["failure", "pattern", "resolved_failures"])
-
-
-# One statement for the whole batch (bulk_update's CASE per row costs far more).
-_LINK = """
-UPDATE outcomes_outcome AS outcome SET failure_id = link.failure_id,
-    pattern_id = link.pattern_id, resolved_failures = link.resolved
-FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::int[])
-     AS link(id, failure_id, pattern_id, resolved)
-WHERE outcome.id = link.id
-"""
+        changed[i] = rows[i]
+    ledger_sql.outcomes_link(list(changed.values()))
 
 
 def _replays(items: list[OutcomeIn]) -> list[Recorded | None]:
@@ -221,25 +192,25 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure]) -> dict[i
             successes.setdefault((item.agent, item.task_id), []).append(index)
     if not successes:
         return {}
-    position = {failure.pk: index for index, failure in created.items()}
-    closing, closed_by = [], {}
-    for row in failures_open_of(set(successes)):
-        after = position.get(row[0], -1)
-        closer = next((i for i in successes[(row[2], row[3])] if i > after), None)
+    closed_by: dict[int, int] = {}
+    # Failures stored before this request: closed by their task's first success.
+    for _, _, agent, task in failures_close_open_of(set(successes), keep=created_ids(created)):
+        first = successes[(agent, task)][0]
+        closed_by[first] = closed_by.get(first, 0) + 1
+    # Failures of this request: closed by a later success of their task, if any.
+    closing = []
+    for index, failure in created.items():
+        pair = (failure.agent, failure.task)
+        closer = next((i for i in successes.get(pair, ()) if i > index), None)
         if closer is not None:
-            closing.append(row)
+            closing.append((failure.pk, failure.pattern_id))
             closed_by[closer] = closed_by.get(closer, 0) + 1
     failures_close(closing)
     return closed_by
 
 
-def _outcome_row(item: OutcomeIn) -> Outcome:
-    return Outcome(
-        event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
-        task_type=item.task_type, outcome=item.outcome, context=scrub_value(item.context),
-        result=scrub_value(item.result), duration_ms=item.duration_ms,
-        occurred_at=item.occurred_at, error_type=item.error_type,
-    )
+def created_ids(created: dict[int, Failure]) -> set[int]:
+    return {failure.pk for failure in created.values()}
 
 
 def outcome_append_for_failure(failure: Failure) -> Outcome:

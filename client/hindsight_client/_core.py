@@ -3,6 +3,7 @@ an answer or a transport error becomes a result or an exception. No I/O happens 
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -75,8 +76,19 @@ def unavailable(exc: httpx.HTTPError) -> Unavailable:
 
 def with_event_id(body: dict) -> dict:
     """The body with an event id, so that resending it is a no-op on the server."""
-    event_id = body.get("event_id") or uuid.uuid4()
+    event_id = body.get("event_id") or event_id_new()
     return {**body, "event_id": str(event_id)}
+
+
+def event_id_new() -> uuid.UUID:
+    """A time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then 74 random
+    bits. Ids made close in time sit close together in the server's unique index on event ids,
+    so recording touches a few recent index pages instead of a random page per event."""
+    millis = time.time_ns() // 1_000_000
+    value = (millis & (1 << 48) - 1) << 80 | int.from_bytes(os.urandom(10), "big")
+    value = value & ~(0xF << 76) | 0x7 << 76  # version 7
+    value = value & ~(0x3 << 62) | 0x2 << 62  # the RFC 4122/9562 variant
+    return uuid.UUID(int=value)
 
 
 def compact(**values: Any) -> dict[str, Any]:

@@ -152,7 +152,12 @@ FAILURES, OUTCOMES = "/admin/failures/failure/", "/admin/outcomes/outcome/"
     (OUTCOMES, {}), (OUTCOMES, {"outcome__exact": "failure"}), (OUTCOMES, {"q": "a"}),
     (OUTCOMES, {"within": "7d"}),
 ])
-def test_large_changelists_never_count_the_whole_table(admin_client, url, params):
+def test_large_changelists_never_count_the_whole_table(admin_client, url, params, monkeypatch):
+    from failures import admin_tools
+
+    # As for a table never analysed: the estimate of a test database depends on earlier tests'
+    # committed rows (the estimate path has its own test below).
+    monkeypatch.setattr(admin_tools, "_table_estimate", lambda queryset: None)
     record(REFUSED, n=3)
     Outcome.objects.create(task_id="t", agent="a", task_type="x", outcome="failure",
                            occurred_at=timezone.now())

@@ -32,7 +32,7 @@ def test_a_failed_outcome_with_an_error_becomes_a_failure_with_its_pattern():
                                                   "checkpoint": {"resume_from": 48}})])
     outcome = Outcome.objects.get()
     failure = Failure.objects.get()
-    assert recorded.status == "created" and recorded.outcome == outcome
+    assert recorded.status == "created" and recorded.outcome.pk == outcome.pk
     assert outcome.failure == failure and outcome.pattern_id == failure.pattern_id
     assert (failure.agent, failure.task, failure.task_type, failure.error_type) == (
         "dev", "t1", "sync", "connection")
@@ -105,12 +105,12 @@ def test_the_same_event_twice_in_one_batch_is_stored_once():
 
 
 def test_a_batch_is_one_transaction(monkeypatch):
-    import outcomes.services as services
+    from outcomes import ledger_sql
 
-    def broken(rows):
+    def broken(files):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services.OutcomeFile.objects, "bulk_create", broken)
+    monkeypatch.setattr(ledger_sql, "files_insert", broken)
     with pytest.raises(RuntimeError):
         outcomes_record([failed(context={"file_path": "a.py"}), parsed()])
     assert not Outcome.objects.exists() and not Failure.objects.exists()
