@@ -21,11 +21,14 @@ generator (bench/loadgen.py, C client processes) warms every endpoint up and mea
              cache miss (bench/outcomes_bench.py);
   single     POST /api/v1/outcomes, one outcome per request (bench/outcomes_bench.py's Writer);
   bulk       POST /api/v1/outcomes/bulk, K (default 1,000) outcomes per request.
-Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. It prints the
+Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. After it stops, the
+bulk floor: the same kind of outcomes and files COPYed straight into the tables by C connections
+at once (rolled back), what the database alone does with them here. It prints the
 machine, the commit, the load average, the data sizes, the table and the server-side times. It
 asserts nothing; gunicorn is stopped at the end, also on error.
 """
 import argparse
+import multiprocessing
 import os
 import random
 import sys
@@ -67,6 +70,8 @@ def parse_args():
     parser.add_argument("--time-limit", type=float, default=60, help="seconds per endpoint")
     parser.add_argument("--no-vacuum", action="store_true",
                         help="skip the VACUUM (ANALYZE) of the tables before measuring")
+    parser.add_argument("--floor-batches", type=int, default=20,
+                        help="bulk-size batches COPYed for the bulk floor, 0: none")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
     parser.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()
@@ -116,9 +121,9 @@ def interleave(mixes: dict, count: int) -> list[str]:
     return [columns[i % len(columns)][i // len(columns)] for i in range(count)]
 
 
-def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float]:
-    """Read paths per endpoint (the baseline first), write requests per endpoint, and the share
-    of check messages whose template is stored."""
+def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float, list]:
+    """Read paths per endpoint (the baseline first), write requests per endpoint, the share
+    of check messages whose template is stored, and batches for the bulk floor."""
     count = args.warmup + args.requests
     with psycopg.connect(url) as conn:
         by_message, _, mapped = hot_path.check_paths(conn, rng, count)
@@ -134,7 +139,19 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float]:
         BASELINE: [f"/api/v1/bench/baseline?id={rng.randint(1, top)}" for _ in range(count)],
         CHECK: by_message, BOOT: own, HISTORY: interleave(history, count),
     }
-    return reads, outcomes_bench.write_requests(writer, args), mapped
+    floor = [writer.batch(args.bulk_size) for _ in range(args.floor_batches)]
+    return reads, outcomes_bench.write_requests(writer, args), mapped, floor
+
+
+def copy_floor(url: str, batches: list, processes: int) -> float:
+    """Outcomes/s of COPYing the batches (outcomes and their files, each batch one transaction,
+    rolled back) from ``processes`` connections at once: what the database alone does with such
+    rows on this machine, with none of the API's work."""
+    chunks = [batches[i::processes] for i in range(processes)]
+    started = time.perf_counter()
+    with multiprocessing.Pool(processes) as pool:
+        pool.starmap(outcomes_bench.copy_floor, [(url, chunk) for chunk in chunks])
+    return sum(map(len, batches)) / (time.perf_counter() - started)
 
 
 def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, dict]:
@@ -188,10 +205,14 @@ def main() -> int:
     short = [f"{k} {sizes[k]:,} < {v:,}" for k, v in SIZES.items() if sizes[k] < v]
     print("Issue's sizes (1M failures, 50k patterns, 10M outcomes, 100k lessons): "
           + ("held" if not short else "NOT held: " + ", ".join(short)))
-    reads, writes, mapped = workloads(url, args, rng)
+    reads, writes, mapped, floor = workloads(url, args, rng)
     print(f"Check messages whose template is stored: {mapped:.1%}", flush=True)
     results, rss = serve_and_measure(url, reads, writes, args)
     report(results, writes, rss)
+    if floor:
+        print(f"\nBulk floor: {copy_floor(url, floor, args.concurrency):,.0f} outcomes/s, the "
+              f"same kind of rows ({len(floor)} x {args.bulk_size}) COPYed by {args.concurrency} "
+              "connections at once with no API work (rolled back)", flush=True)
     load = os.getloadavg()
     print(f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"the suite took {time.monotonic() - started:.0f} s")
