@@ -90,3 +90,18 @@ def test_api_answers_with_redis_down(api, settings):
     boot = api.get("/api/v1/boot", {"agent": "a", "scope": "fleet"})
     assert boot.status_code == 200
     assert [entry["agents"] for entry in boot.json()["fleet"]] == [1]
+
+
+@pytest.mark.redis
+def test_one_redis_client_per_pool_is_reused_across_calls_and_threads():
+    import threading
+
+    cache = caches["default"]
+    first = cache._cache.get_client(write=True)
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(cache._cache.get_client(write=True)))
+    thread.start()
+    thread.join()
+    assert cache._cache.get_client(write=True) is first and seen == [first]
+    cache.set("shared", 1, 30)
+    assert cache.get("shared") == 1 and cache.incr("shared") == 2
