@@ -95,14 +95,8 @@ def _best_matches(error_message: str, *, skill_name, limit: int, approved_only: 
     """The message matches that can reach the answer: those ranking (approved, score) at least
     as high as the ``limit``-th, ties included (later keys decide among them), at most
     MESSAGE_CANDIDATES."""
-    matched = sorted((m for m in match_index().matches(error_message, skill_name=skill_name)
-                      if m[0].approved or not approved_only),
-                     key=lambda m: (m[0].approved, m[1]), reverse=True)
-    if len(matched) <= limit:
-        return matched
-    cutoff = (matched[limit - 1][0].approved, matched[limit - 1][1])
-    head = [m for m in matched if (m[0].approved, m[1]) >= cutoff]
-    return head[:MESSAGE_CANDIDATES]
+    return match_index().best_matches(error_message, skill_name=skill_name, limit=limit,
+                                      approved_only=approved_only, most=MESSAGE_CANDIDATES)
 
 
 def _rank(entry: CheckedLesson, skill_name: str | None) -> tuple:
