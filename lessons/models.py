@@ -61,9 +61,14 @@ class Lesson(models.Model):
 
     class Meta:
         indexes = [
-            # The list endpoint pages by recency; check narrows by type (and skill) then by status.
+            # The list endpoint pages by recency.
             models.Index(fields=["-last_occurred"], name="lesson_recent_idx"),
-            models.Index(fields=["error_type", "status"], name="lesson_type_status_idx"),
+            # Check by type reads each (status, skill) part in rank order (selectors._by_type).
+            models.Index(fields=["error_type", "status", "-rank_score", "-occurrences",
+                                 "-last_occurred"], name="lesson_type_rank_idx"),
+            models.Index(fields=["error_type", "status", "skill_name", "-rank_score",
+                                 "-occurrences", "-last_occurred"],
+                         name="lesson_type_skill_rank_idx"),
             models.Index(fields=["flagged"], name="lesson_flagged_idx",
                          condition=models.Q(flagged=True)),
         ]
