@@ -1,6 +1,7 @@
 """Reads of lessons: the ranked check and the filtered, paged list."""
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Case, Q, QuerySet, Value, When
 from django.shortcuts import get_object_or_404
 
@@ -53,37 +54,55 @@ def lesson_check(
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
     if not error_message:
-        return _by_type(candidates, error_type=error_type, skill_name=skill_name, limit=limit)
+        return _by_type(candidates, error_type=error_type, skill_name=skill_name, limit=limit,
+                        approved_only=approved_only)
     return _by_message(candidates, error_type=error_type, error_message=error_message,
                        skill_name=skill_name, limit=limit, approved_only=approved_only,
                        pattern=pattern or pattern_of_message(message=error_message))
 
 
-def _by_type(candidates, *, error_type, skill_name, limit) -> list[CheckedLesson]:
-    """Without a message the ranking is all columns, so the database sorts and limits.
-
-    With an error type, each (status, own skill or none) part is read in the order of its index
-    (lesson_type_rank_idx, lesson_type_skill_rank_idx) up to ``limit`` rows, and the parts are
-    merged here: a few short index walks instead of sorting every lesson of the type."""
+def _by_type(candidates, *, error_type, skill_name, limit, approved_only) -> list[CheckedLesson]:
+    """Without a message the ranking is all columns, so the database sorts and limits."""
     if not error_type:
         ranked = candidates.annotate(
             approved=Case(When(status=Lesson.Status.APPROVED, then=1), default=0),
             own_skill=Case(When(skill_name=skill_name, then=1), default=0) if skill_name
             else Value(0),
-        ).order_by("-approved", "-own_skill", *_RANK_COLUMNS)
+        ).order_by("-approved", "-own_skill", "-rank_score", "-occurrences", "-last_occurred")
         return [CheckedLesson(lesson, "any", 0.0) for lesson in ranked[:limit]]
-    of_type = candidates.filter(error_type=error_type)
-    skills = [Q(skill_name=skill_name), Q(skill_name__isnull=True)] if skill_name else [Q()]
-    parts = [of_type.filter(skill, status=status).order_by(*_RANK_COLUMNS)[:limit]
-             for status in (Lesson.Status.APPROVED, Lesson.Status.UNVERIFIED) for skill in skills]
-    found = list(parts[0].union(*parts[1:], all=True)) if len(parts) > 1 else list(parts[0])
-    found.sort(key=lambda lesson: (
-        lesson.status == Lesson.Status.APPROVED, bool(skill_name) and lesson.skill_name == skill_name,
+    return [CheckedLesson(lesson, "type", 0.0) for lesson in _type_ranked(
+        error_type, skill_name=skill_name, limit=limit, approved_only=approved_only)]
+
+
+# One part of the type ranking: the lessons of one status (and skill, or none) in the order of
+# lesson_type_rank_idx / lesson_type_skill_rank_idx, so each part is a short index walk.
+_TYPE_PART = ("SELECT * FROM (SELECT {columns} FROM {table} WHERE error_type = %s AND status = %s"
+              "{skill} ORDER BY rank_score DESC, occurrences DESC, last_occurred DESC LIMIT %s)"
+              " AS part{n}")
+
+
+def _type_ranked(error_type: str, *, skill_name, limit: int, approved_only: bool) -> list:
+    """The best ``limit`` lessons of an error type, ranked as lesson_check ranks them:
+    approved first, the skill's own before generic ones (other skills' never), then ranking
+    score, occurrences and recency. Each (status, skill) part is read up to ``limit`` rows in
+    index order and the parts are merged here, instead of sorting every lesson of the type."""
+    statuses = [Lesson.Status.APPROVED] + ([] if approved_only else [Lesson.Status.UNVERIFIED])
+    skills = ([(" AND skill_name = %s", [skill_name]), (" AND skill_name IS NULL", [])]
+              if skill_name else [("", [])])
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in Lesson._meta.concrete_fields)
+    parts, params = [], []
+    for status in statuses:
+        for clause, values in skills:
+            parts.append(_TYPE_PART.format(columns=columns, table=quote(Lesson._meta.db_table),
+                                           skill=clause, n=len(parts)))
+            params += [error_type, status.value, *values, limit]
+    lessons = list(Lesson.objects.raw(" UNION ALL ".join(parts), params))
+    lessons.sort(key=lambda lesson: (
+        lesson.status == Lesson.Status.APPROVED,
+        bool(skill_name) and lesson.skill_name == skill_name,
         lesson.rank_score, lesson.occurrences, lesson.last_occurred), reverse=True)
-    return [CheckedLesson(lesson, "type", 0.0) for lesson in found[:limit]]
-
-
-_RANK_COLUMNS = ("-rank_score", "-occurrences", "-last_occurred")
+    return lessons[:limit]
 
 
 def _by_message(candidates, *, error_type, error_message, skill_name, limit, approved_only,
@@ -91,9 +110,9 @@ def _by_message(candidates, *, error_type, error_message, skill_name, limit, app
     """Candidates from the pattern link, the match index and the type; ranked on fresh rows."""
     reasons: dict = {}
     if error_type:
-        for entry in _by_type(candidates, error_type=error_type, skill_name=skill_name,
-                              limit=limit):
-            reasons[entry.lesson.pk] = ("type", 0.0)
+        for lesson in _type_ranked(error_type, skill_name=skill_name, limit=limit,
+                                   approved_only=approved_only):
+            reasons[lesson.pk] = ("type", 0.0)
     for entry, score in _best_matches(error_message, skill_name=skill_name, limit=limit,
                                       approved_only=approved_only):
         reasons[entry.pk] = ("message", score)
