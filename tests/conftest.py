@@ -71,6 +71,38 @@ def database_url() -> str:
             f"{db['PORT'] or 5432}/{db['NAME']}")
 
 
+def gunicorn_start(env: dict, tmp_path: Path, *, workers: int = 4, threads: int = 4
+                   ) -> tuple[subprocess.Popen, str]:
+    """Start gunicorn (config.wsgi) on a free port with ``env``; answer it and its base URL once
+    its health endpoint answers."""
+    port = _free_port()
+    log = tmp_path / f"gunicorn-{port}.log"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--threads", str(threads), "--backlog", "1024",
+         "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(f"{base}/api/v1/health", server, log)
+    except BaseException:
+        processes_stop([server])
+        raise
+    return server, base
+
+
+def processes_stop(processes: list[subprocess.Popen]) -> None:
+    """Terminate each process; kill one that has not stopped within 30 s."""
+    for process in processes:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 @pytest.fixture
 def start_gunicorn(transactional_db, tmp_path):
     """Start a real multi-process gunicorn on the test database, with extra environment;
@@ -78,24 +110,14 @@ def start_gunicorn(transactional_db, tmp_path):
     started = []
 
     def start(**extra_env) -> str:
-        port = _free_port()
-        log = tmp_path / f"gunicorn-{port}.log"
         env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path),
                **extra_env}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-             "--workers", "4", "--threads", "4", "--backlog", "1024", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
-        )
+        server, base = gunicorn_start(env, tmp_path)
         started.append(server)
-        base = f"http://127.0.0.1:{port}"
-        _wait_for(f"{base}/api/v1/health", server, log)
         return base
 
     yield start
-    for server in started:
-        server.terminate()
-        server.wait(timeout=30)
+    processes_stop(started)
 
 
 @pytest.fixture

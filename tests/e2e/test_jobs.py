@@ -16,7 +16,7 @@ from config.api.services import api_key_create
 from config.jobs import publish_now
 from lessons.models import Application, Lesson
 from lessons.tasks import effectiveness_recompute_task
-from tests.conftest import ROOT, database_url
+from tests.conftest import ROOT, database_url, processes_stop
 from tests.factories import LessonFactory
 
 # How long a worker or beat may take to start and do its work on this 2-core machine.
@@ -84,9 +84,7 @@ def celery_processes(transactional_db, tmp_path):
              "--loglevel", "INFO"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
 
     yield start
-    for process in started:
-        process.terminate()
-        process.wait(timeout=30)
+    processes_stop(started)
 
 
 @pytest.mark.redis

@@ -17,7 +17,7 @@ import psycopg
 import pytest
 import redis
 
-from tests.conftest import ROOT, _free_port, _wait_for
+from tests.conftest import ROOT, _free_port, gunicorn_start, processes_stop
 
 
 def _postgres_bin() -> Path:
@@ -198,24 +198,11 @@ def gunicorn_on(tmp_path):
     started = []
 
     def start(database_url: str, **extra_env) -> str:
-        port = _free_port()
-        log = tmp_path / f"gunicorn-{port}.log"
         env = {**os.environ, "DATABASE_URL": database_url, "HINDSIGHT_VAR_DIR": str(tmp_path),
                **extra_env}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-             "--workers", "2", "--threads", "2", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
+        server, base = gunicorn_start(env, tmp_path, workers=2, threads=2)
         started.append(server)
-        base = f"http://127.0.0.1:{port}"
-        _wait_for(f"{base}/api/v1/health", server, log)
         return base
 
     yield start
-    for server in started:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+    processes_stop(started)

@@ -11,7 +11,7 @@ import pytest
 
 from config.api.services import api_key_create
 from lessons.models import Application, Lesson
-from tests.conftest import ROOT, database_url
+from tests.conftest import ROOT, database_url, processes_stop
 from tests.factories import LessonFactory
 from tests.faults.conftest import until
 
@@ -37,13 +37,7 @@ def celery_on(transactional_db, tmp_path):
         return process
 
     yield start
-    for process in started:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    processes_stop(started)
 
 
 def _apply(base: str, key: str, lesson: Lesson) -> int:
