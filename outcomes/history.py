@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 from django.utils import timezone
 
 from failures.selectors import pattern_of_message
@@ -160,17 +161,27 @@ def _focus(query: HistoryQuery, own_task: list[dict]) -> Focus:
 
 def _candidates(focus: Focus, since: datetime) -> list[dict]:
     """Recent outcomes sharing a file, a pattern or an error type with the focus; one small
-    index range per key, so a popular key cannot make the read scan its whole history."""
-    rows = []
-    for path in sorted(focus.files)[:MAX_FILE_KEYS]:
-        ids = OutcomeFile.objects.filter(path=path, occurred_at__gte=since).order_by(
-            "-occurred_at").values_list("outcome_id", flat=True)[:CANDIDATES_PER_KEY]
-        rows.append(Outcome.objects.filter(pk__in=list(ids)))
-    for pattern_id in sorted(focus.patterns)[:MAX_PATTERN_KEYS]:
-        rows.append(Outcome.objects.filter(pattern_id=pattern_id))
-    for error_type in sorted(focus.error_types)[:2]:
-        rows.append(Outcome.objects.filter(error_type=error_type))
-    return [row for query in rows for row in _by_keys(query, since)]
+    index range per key, so a popular key cannot make the read scan its whole history. The
+    keys' ids come from one statement and each outcome is read once, however many keys it
+    shares."""
+    parts, params = [], []
+    when = connection.ops.adapt_datetimefield_value(since)
+    keys = ([("path", path) for path in sorted(focus.files)[:MAX_FILE_KEYS]]
+            + [("pattern_id", pk) for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
+            + [("error_type", name) for name in sorted(focus.error_types)[:2]])
+    for column, value in keys:
+        table, id_column = ((OutcomeFile._meta.db_table, "outcome_id") if column == "path"
+                            else (Outcome._meta.db_table, "id"))
+        parts.append(f"SELECT {id_column} AS id FROM (SELECT {id_column} FROM {table}"
+                     f" WHERE {column} = %s AND occurred_at >= %s ORDER BY occurred_at DESC"
+                     f" LIMIT %s) AS key{len(parts)}")
+        params += [value, when, CANDIDATES_PER_KEY]
+    if not parts:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ".join(parts), params)
+        ids = [pk for (pk,) in cursor.fetchall()]
+    return list(Outcome.objects.filter(pk__in=ids).values(*_COLUMNS))
 
 
 def _row_files(row: dict) -> tuple[str, ...]:
