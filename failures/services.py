@@ -214,8 +214,7 @@ def failures_close_open_of(pairs: set[tuple[str, str]], *, keep: set[int] = froz
         rows = [row for row in _open_of(pairs) if row[0] not in keep]
         failures_close(rows, status=status)
         return rows
-    if status not in (Failure.Status.RESOLVED, Failure.Status.ABANDONED):
-        raise ValueError("status must be resolved or abandoned")
+    _closing_status_check(status)
     rows = batch_sql.open_failures_close(pairs, keep=keep, status=status, at=timezone.now())
     if rows and status == Failure.Status.RESOLVED:
         batch_sql.patterns_resolved(Counter(row[1] for row in rows))
@@ -225,8 +224,7 @@ def failures_close_open_of(pairs: set[tuple[str, str]], *, keep: set[int] = froz
 def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED) -> int:
     """Close failures given as ``(id, pattern_id, ...)`` rows; a resolution counts into each
     pattern's retry history. Caller owns the transaction."""
-    if status not in (Failure.Status.RESOLVED, Failure.Status.ABANDONED):
-        raise ValueError("status must be resolved or abandoned")
+    _closing_status_check(status)
     if not rows:
         return 0
     closed = Failure.objects.filter(pk__in=[row[0] for row in rows],
@@ -241,3 +239,8 @@ def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED) 
     for pk, count in per_pattern.items():
         FailurePattern.objects.filter(pk=pk).update(resolved_count=F("resolved_count") + count)
     return closed
+
+
+def _closing_status_check(status: str) -> None:
+    if status not in (Failure.Status.RESOLVED, Failure.Status.ABANDONED):
+        raise ValueError("status must be resolved or abandoned")

@@ -15,12 +15,13 @@ from psycopg.errors import DeadlockDetected
 from failures.models import Failure
 from failures.scrubbing import scrub_value
 from failures.services import failures_close, failures_close_open_of, failures_record_many
+from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 
 from . import ledger_sql
 from .cache import history_invalidate
 from .models import Outcome
-from .validation import OutcomeIn
+from .validation import OutcomeIn, outcome_parse
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +68,18 @@ class Recorded:
     status: str  # "created", "replayed" or "conflict"
     outcome: Stored | Outcome | None = None
     message: str = ""
+
+
+def outcomes_parse(raw_items: list) -> list[tuple[OutcomeIn | None, dict]]:
+    """Check each raw outcome (one clock for the batch); ``(OutcomeIn, {})`` or ``(None,
+    errors by field)`` per item. Naming a lesson that does not exist is an error of
+    ``applied_lesson``."""
+    now = timezone.now()
+    parsed = [outcome_parse(raw, now=now) for raw in raw_items]
+    missing = lesson_ids_missing(item.applied_lesson for item, _ in parsed if item)
+    return [(None, {"applied_lesson": [f"No lesson with id {item.applied_lesson}."]})
+            if item and item.applied_lesson in missing else (item, errors)
+            for item, errors in parsed]
 
 
 def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:

@@ -15,13 +15,12 @@ from config.api.fields import SafeCharField
 from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 
-from lessons.selectors import lesson_ids_missing
 
 from .answers import OutcomeAnswer, outcome_answer
 from .history import HistoryQuery, history_context
 from .insights import outcome_insights, outcome_stats
-from .services import outcomes_record
-from .validation import MAX_FILES, MAX_PATH, OutcomeInputSerializer, outcome_parse
+from .services import outcomes_parse, outcomes_record
+from .validation import MAX_FILES, MAX_PATH, OutcomeInputSerializer
 
 
 class OutcomesApi(APIView):
@@ -31,7 +30,7 @@ class OutcomesApi(APIView):
     @extend_schema(operation_id="outcomes_record", request=OutcomeInputSerializer,
                    responses={201: OutcomeAnswer, **error_responses(*WRITE_ERRORS)})
     def post(self, request):
-        [(item, errors)] = _with_known_lessons([outcome_parse(request.data)])
+        [(item, errors)] = outcomes_parse([request.data])
         if errors:
             raise InvalidInput.from_fields(errors)
         [recorded] = outcomes_record([item])
@@ -70,22 +69,13 @@ class OutcomesBulkApi(APIView):
         **error_responses(*WRITE_ERRORS)})
     def post(self, request):
         raw = _bulk_items(request.data)
-        now = timezone.now()
-        parsed = _with_known_lessons([outcome_parse(item, now=now) for item in raw])
+        parsed = outcomes_parse(raw)
         valid = [index for index, (item, _) in enumerate(parsed) if item is not None]
         recorded = dict(zip(valid, outcomes_record([parsed[i][0] for i in valid])))
         results = [_bulk_result(i, recorded.get(i), parsed[i][1]) for i in range(len(raw))]
         counts = {key: sum(r["status"] == key for r in results)
                   for key in ("created", "replayed", "invalid", "conflict")}
         return Response({**counts, "results": results})
-
-
-def _with_known_lessons(parsed: list[tuple]) -> list[tuple]:
-    """Outcomes naming a lesson that does not exist become invalid, naming applied_lesson."""
-    missing = lesson_ids_missing(item.applied_lesson for item, _ in parsed if item)
-    return [(None, {"applied_lesson": [f"No lesson with id {item.applied_lesson}."]})
-            if item and item.applied_lesson in missing else (item, errors)
-            for item, errors in parsed]
 
 
 def _bulk_items(data) -> list:

@@ -37,7 +37,8 @@ def make_key(db):
     return make
 
 
-def _client(raw: str | None) -> APIClient:
+def bearer(raw: str | None) -> APIClient:
+    """A client that sends ``raw`` as its API key (or no key)."""
     client = APIClient()
     if raw:
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
@@ -47,19 +48,19 @@ def _client(raw: str | None) -> APIClient:
 @pytest.fixture
 def api(make_key) -> APIClient:
     """A client holding a write key."""
-    return _client(make_key("write"))
+    return bearer(make_key("write"))
 
 
 @pytest.fixture
 def read_api(make_key) -> APIClient:
     """A client holding a read key."""
-    return _client(make_key("read", name="reader"))
+    return bearer(make_key("read", name="reader"))
 
 
 @pytest.fixture
 def anon_api(db) -> APIClient:
     """A client with no key."""
-    return _client(None)
+    return bearer(None)
 
 
 def database_url() -> str:

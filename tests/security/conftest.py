@@ -5,14 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.api.services import api_key_create, api_key_revoke
-
-
-def bearer(raw: str | None) -> APIClient:
-    """A client that sends ``raw`` as its API key (or no key)."""
-    client = APIClient()
-    if raw:
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
-    return client
+from tests.conftest import bearer
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from rest_framework.settings import api_settings
 
 from config.api.services import api_key_create
 from config.api.throttling import ApiKeyRateThrottle, counter_incr, rate_parse
-from tests.security.conftest import bearer, lesson_body, outcome_body
+from tests.conftest import bearer
+from tests.security.conftest import lesson_body, outcome_body
 
 ROOT = Path(__file__).resolve().parents[2]
 # A moment 15 seconds into a minute (1_800_000_000 is a multiple of 60): the throttle's clock is
