@@ -100,11 +100,17 @@ def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
 
 def _record(items: list[OutcomeIn]) -> list[Recorded]:
     """Claim the new events first (their outcome rows), then derive failures and resolutions
-    for the claimed ones only, so a concurrent request with the same events never doubles them."""
-    recorded = _replays(items)
-    rows = {i: Stored.of(items[i]) for i, answer in enumerate(recorded) if answer is None}
+    for the claimed ones only, so a concurrent request with the same events never doubles them.
+
+    The insert itself tells which events are stored already (it skips their ids), so a request
+    of new events reads nothing before it writes; only the skipped ones are read back."""
+    first = _first_of_each_event(items)
+    recorded: list[Recorded | None] = [None] * len(items)
+    rows = {i: Stored.of(items[i]) for i in range(len(items)) if first[i] == i}
     ledger_sql.outcomes_insert(list(rows.values()))
-    late = [i for i, row in rows.items() if row.pk is None]  # stored meanwhile by another request
+    # Stored before (or meanwhile by another request): answered from the stored row, as are
+    # this request's repeats of those events.
+    late = [i for i in range(len(items)) if rows[first[i]].pk is None]
     for i, answer in zip(late, _replays([items[i] for i in late])):
         recorded[i] = answer
     fresh = {i: items[i] for i, row in rows.items() if row.pk is not None}
@@ -115,7 +121,20 @@ def _record(items: list[OutcomeIn]) -> list[Recorded]:
                              for i, item in fresh.items() for path in item.files])
     for i in fresh:
         recorded[i] = Recorded("created", rows[i])
-    return _link_batch_replays(items, recorded)
+    for i, j in enumerate(first):  # a repeat of an event this request created
+        if recorded[i] is None:
+            recorded[i] = _replay_or_conflict(items[i], items[j].digest)
+            if recorded[i].status == "replayed":
+                recorded[i].outcome = rows[j]
+    return recorded
+
+
+def _first_of_each_event(items: list[OutcomeIn]) -> list[int]:
+    """For each item, the index of the first item of the request with its event id (itself for
+    the first, and for an item without an event id)."""
+    seen: dict = {}
+    return [seen.setdefault(item.event_id, i) if item.event_id else i
+            for i, item in enumerate(items)]
 
 
 def _link(rows: dict[int, Stored], failures: dict[int, Failure], resolved: dict[int, int]):
@@ -131,27 +150,19 @@ def _link(rows: dict[int, Stored], failures: dict[int, Failure], resolved: dict[
     ledger_sql.outcomes_link(list(changed.values()))
 
 
-def _replays(items: list[OutcomeIn]) -> list[Recorded | None]:
-    """A Recorded for each item whose event id is already stored (or used earlier in this
-    request), None for the rest."""
-    ids = {item.event_id for item in items if item.event_id}
+def _replays(items: list[OutcomeIn]) -> list[Recorded]:
+    """The answer to each item whose event id the insert found stored: a replay of the stored
+    row, or a conflict when it names a different event."""
+    ids = {item.event_id for item in items}
     # Replays are answered from ids and counters: the JSON columns stay unread.
     stored = ({o.event_id: o for o in Outcome.objects.filter(event_id__in=ids).defer(
         "context", "result")} if ids else {})
-    first_in_batch: dict = {}
-    answers: list[Recorded | None] = []
-    for index, item in enumerate(items):
-        earlier = stored.get(item.event_id) or first_in_batch.get(item.event_id)
-        if item.event_id and earlier is not None:
-            digest = earlier.digest if isinstance(earlier, Outcome) else earlier[1]
-            answers.append(_replay_or_conflict(item, digest))
-        else:
-            if item.event_id:
-                first_in_batch[item.event_id] = (index, item.digest)
-            answers.append(None)
-    for index, answer in enumerate(answers):
-        if answer is not None and answer.status == "replayed" and items[index].event_id in stored:
-            answer.outcome = stored[items[index].event_id]
+    answers = []
+    for item in items:
+        answer = _replay_or_conflict(item, stored[item.event_id].digest)
+        if answer.status == "replayed":
+            answer.outcome = stored[item.event_id]
+        answers.append(answer)
     return answers
 
 
@@ -161,16 +172,6 @@ def _replay_or_conflict(item: OutcomeIn, digest: str) -> Recorded:
     return Recorded("conflict", message=(
         f"event_id {item.event_id} was already used for a different outcome; "
         "send a new event_id for a new event."))
-
-
-def _link_batch_replays(items: list[OutcomeIn], recorded: list[Recorded]) -> list[Recorded]:
-    """A replay of an event first sent earlier in the same request answers with that row."""
-    created = {r.outcome.event_id: r.outcome for r in recorded
-               if r.status == "created" and r.outcome.event_id}
-    for item, answer in zip(items, recorded):
-        if answer.status == "replayed" and answer.outcome is None:
-            answer.outcome = created[item.event_id]
-    return recorded
 
 
 def _failures_for(items: dict[int, OutcomeIn]) -> dict[int, Failure]:

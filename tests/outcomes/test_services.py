@@ -104,6 +104,28 @@ def test_the_same_event_twice_in_one_batch_is_stored_once():
     assert Outcome.objects.count() == 1 and FailurePattern.objects.get().event_count == 1
 
 
+def test_a_batch_repeating_a_stored_event_answers_each_copy_from_the_stored_row():
+    event = str(uuid.uuid4())
+    [stored] = outcomes_record([failed(event_id=event)])
+    again, clash, twice, new = outcomes_record([
+        failed(event_id=event), parsed(event_id=event), failed(event_id=event), parsed()])
+    assert [r.status for r in (again, clash, twice, new)] == [
+        "replayed", "conflict", "replayed", "created"]
+    assert again.outcome.pk == twice.outcome.pk == stored.outcome.pk
+    assert Outcome.objects.count() == 2 and FailurePattern.objects.get().event_count == 1
+
+
+def test_new_events_are_written_without_reading_the_ledger_first():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        outcomes_record([parsed(event_id=str(uuid.uuid4()))])
+    reads = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")
+             and "outcomes_outcome" in q["sql"]]
+    assert reads == []
+
+
 def test_a_batch_is_one_transaction(monkeypatch):
     from outcomes import ledger_sql
 
