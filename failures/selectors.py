@@ -4,6 +4,7 @@ import binascii
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from config.api.errors import InvalidInput
@@ -58,6 +59,26 @@ def pattern_of_message(*, message: str) -> FailurePattern | None:
     known = FailureTemplate.objects.select_related("pattern").filter(
         fingerprint=fingerprint_of(template)).first()
     return pattern_live(known.pattern) if known else pattern_covering(template)
+
+
+def live_pattern_of_template_sql(fingerprint: str) -> tuple[str, list]:
+    """A scalar SQL subquery (and its parameters) answering the live pattern id of the stored
+    template with this fingerprint, NULL when none is stored: for reads that join on the
+    message's pattern in the same statement instead of looking it up first. Merging re-points
+    templates at the survivor, so one hop covers a merge that has not reached them yet."""
+    quote = connection.ops.quote_name
+    templates, patterns = (quote(model._meta.db_table) for model in (FailureTemplate,
+                                                                     FailurePattern))
+    return (f"(SELECT COALESCE(p.{quote('merged_into_id')}, p.{quote('id')}) FROM {templates} t"
+            f" JOIN {patterns} p ON p.{quote('id')} = t.{quote('pattern_id')}"
+            f" WHERE t.{quote('fingerprint')} = %s)", [fingerprint])
+
+
+def template_known_sql(fingerprint: str) -> tuple[str, list]:
+    """An SQL condition (and its parameters): a template with this fingerprint is stored."""
+    quote = connection.ops.quote_name
+    return (f"EXISTS (SELECT 1 FROM {quote(FailureTemplate._meta.db_table)}"
+            f" WHERE {quote('fingerprint')} = %s)", [fingerprint])
 
 
 def retry_advice(*, pattern: FailurePattern, failure: Failure | None = None) -> dict:

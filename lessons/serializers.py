@@ -1,5 +1,11 @@
 """How lessons look in API answers."""
-from rest_framework import serializers
+from datetime import datetime
+from enum import Enum
+
+from django.db import models
+from django.utils import timezone
+from rest_framework import ISO_8601, serializers
+from rest_framework.settings import api_settings
 
 from .models import Lesson
 
@@ -27,3 +33,83 @@ class CheckedLessonOutputSerializer(LessonOutputSerializer):
     class Meta(LessonOutputSerializer.Meta):
         fields = LessonOutputSerializer.Meta.fields + ["match", "match_score"]
         read_only_fields = fields
+
+
+def checked_lessons_json(found) -> list[dict]:
+    """What ``CheckedLessonOutputSerializer(found, many=True).data`` holds, for the check
+    endpoint: the same keys in the same order and the same values, built by a fixed table of
+    conversions instead of DRF fields (a ModelSerializer rebuilds its fields from the model's
+    metadata on every use, a large share of a check's time)."""
+    iso = api_settings.DATETIME_FORMAT
+    zone = timezone.get_current_timezone() if iso and iso.lower() == ISO_8601 else None
+    return [_checked_lesson_json(entry, zone) for entry in found]
+
+
+def _checked_lesson_json(entry, zone) -> dict:
+    lesson, answer = entry.lesson, {}
+    for name, convert in _LESSON_JSON:
+        value = getattr(lesson, name)
+        answer[name] = None if value is None else convert(value, zone)
+    answer["match"] = None if entry.match is None else _match_json(entry.match, zone)
+    answer["match_score"] = None if entry.score is None else float(entry.score)
+    return answer
+
+
+def _text(value, _zone):
+    return str(value)
+
+
+def _number(kind):
+    return lambda value, _zone: kind(value)
+
+
+def _same(value, _zone):
+    return value
+
+
+def _datetime(value, zone):
+    """DRF's ISO 8601 form of an aware datetime in the current time zone ("Z" for UTC);
+    anything else (naive, text, another output format) as DRF's own field renders it."""
+    if zone is None or not isinstance(value, datetime) or timezone.is_naive(value):
+        return _DATETIME.to_representation(value)
+    text = value.astimezone(zone).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _choice(keys):
+    """A choice as DRF renders it: the declared value its text names, else the value itself."""
+    values = {str(key): key for key in keys}
+
+    def convert(value, _zone):
+        if value == "":
+            return value
+        if isinstance(value, Enum) and str(value) != str(value.value):
+            value = value.value
+        return values.get(str(value), value)
+    return convert
+
+
+def _boolean(value, _zone):
+    return value if value is True or value is False else _BOOLEAN.to_representation(value)
+
+
+_DATETIME = serializers.DateTimeField(read_only=True)
+_BOOLEAN = serializers.BooleanField(read_only=True)
+_match_json = _choice(CheckedLessonOutputSerializer._declared_fields["match"].choices)
+_CONVERSIONS = {
+    models.UUIDField: _text, models.CharField: _text, models.TextField: _text,
+    models.JSONField: _same, models.PositiveIntegerField: _number(int),
+    models.FloatField: _number(float), models.DateTimeField: _datetime,
+    models.BooleanField: _boolean,
+}
+
+
+def _conversion(field):
+    if field.choices:
+        return _choice(key for key, _label in field.choices)
+    return _CONVERSIONS[type(field)]
+
+
+# (attribute, conversion) for each lesson field of CheckedLessonOutputSerializer, in its order.
+_LESSON_JSON = tuple((name, _conversion(Lesson._meta.get_field(name)))
+                     for name in LessonOutputSerializer.Meta.fields)

@@ -12,7 +12,8 @@ from config.api.serializers import StrictInputSerializer
 from failures.selectors import failure_get_or_400
 
 from .selectors import lesson_check, lesson_get, lesson_list
-from .serializers import CheckedLessonOutputSerializer, LessonOutputSerializer
+from .serializers import (CheckedLessonOutputSerializer, LessonOutputSerializer,
+                          checked_lessons_json)
 from .services import application_report, lesson_record
 
 class LessonsApi(APIView):
@@ -106,7 +107,7 @@ class LessonCheckApi(APIView):
         query.is_valid(raise_exception=True)
         found = lesson_check(**query.validated_data)
         return Response({
-            "lessons": CheckedLessonOutputSerializer(found, many=True).data,
+            "lessons": checked_lessons_json(found),
             "has_resolution": bool(found),
             "has_approved_resolution": any(c.lesson.status == "approved" for c in found),
         })
