@@ -172,10 +172,18 @@ def _candidates(focus: Focus, since: datetime) -> list[dict]:
     for column, value in keys:
         table, id_column = ((OutcomeFile._meta.db_table, "outcome_id") if column == "path"
                             else (Outcome._meta.db_table, "id"))
+        where, order, values = f"{column} = %s", "occurred_at DESC", [value]
+        if column == "error_type":
+            # The error type as a range of one value, ordered by it: an order only
+            # outcome_error_recent_idx gives. With "=" the planner may walk the newest outcomes
+            # of all types (outcome_occurred_idx) and drop the others, thousands of rows when
+            # the type is less common lately than overall.
+            where, order, values = ("error_type >= %s AND error_type <= %s",
+                                    "error_type, occurred_at DESC", [value, value])
         parts.append(f"SELECT {id_column} AS id FROM (SELECT {id_column} FROM {table}"
-                     f" WHERE {column} = %s AND occurred_at >= %s ORDER BY occurred_at DESC"
+                     f" WHERE {where} AND occurred_at >= %s ORDER BY {order}"
                      f" LIMIT %s) AS key{len(parts)}")
-        params += [value, when, CANDIDATES_PER_KEY]
+        params += [*values, when, CANDIDATES_PER_KEY]
     if not parts:
         return []
     with connection.cursor() as cursor:

@@ -105,7 +105,7 @@ def _expected_index(sql: str) -> str:
 # (outcomes.history._candidates): each of its scans must use its key's index.
 KEY_INDEXES = [("WHERE path = ", "outcome_file_recent_idx"),
                ("WHERE pattern_id = ", "outcome_pattern_recent_idx"),
-               ("WHERE error_type = ", "outcome_error_recent_idx")]
+               ("WHERE error_type >= ", "outcome_error_recent_idx")]
 
 
 def _expected_indexes(sql: str) -> set[str]:
