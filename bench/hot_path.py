@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import datagen  # noqa: E402
-from bench.loadgen import LoadRunner, percentile  # noqa: E402
+from bench.loadgen import LoadRunner, load_options, percentile  # noqa: E402
 from bench.messages import all_makers  # noqa: E402
 from bench.server import Server, machine_lines, probe  # noqa: E402
 from failures.patterns import fingerprint_of, template_of  # noqa: E402
@@ -49,13 +49,7 @@ def parse_args():
     parser.add_argument("--failures", type=int, default=1_000_000)
     parser.add_argument("--patterns", type=int, default=50_000)
     parser.add_argument("--lessons", type=int, default=3_000)
-    parser.add_argument("--requests", type=int, default=2_000, help="measured, per endpoint")
-    parser.add_argument("--warmup", type=int, default=200, help="per endpoint, not measured")
-    parser.add_argument("--concurrency", type=int, default=2, help="client processes")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
-    parser.add_argument("--time-limit", type=float, default=180, help="seconds per endpoint")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
-    parser.add_argument("--seed", type=int, default=11)
+    load_options(parser, time_limit=180, redis_db=14, seed=11)
     return parser.parse_args()
 
 

@@ -109,3 +109,24 @@ class LoadRunner:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def load_options(parser, *, time_limit: float, redis_db: int, seed: int,
+                 writes: bool = False) -> None:
+    """The load options every HTTP bench takes, with its own defaults: how many requests (and,
+    with ``writes``, single and bulk writes), client processes, gunicorn workers, the time limit
+    per endpoint, its Redis database and its random seed."""
+    parser.add_argument("--requests", type=int, default=2_000, help="measured, per read endpoint")
+    parser.add_argument("--warmup", type=int, default=200, help="per read endpoint, not measured")
+    if writes:
+        parser.add_argument("--single-requests", type=int, default=1_000)
+        parser.add_argument("--bulk-requests", type=int, default=40)
+        parser.add_argument("--bulk-size", type=int, default=1_000,
+                            help="outcomes per bulk request")
+        parser.add_argument("--write-warmup", type=int, default=4, help="bulk (x25 for single)")
+    parser.add_argument("--concurrency", type=int, default=2, help="client processes")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--time-limit", type=float, default=time_limit,
+                        help="seconds per endpoint")
+    parser.add_argument("--redis-url", default=f"redis://127.0.0.1:6379/{redis_db}")
+    parser.add_argument("--seed", type=int, default=seed)

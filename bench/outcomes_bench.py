@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import datagen, outcomes_datagen  # noqa: E402
-from bench.loadgen import LoadRunner, percentile  # noqa: E402
+from bench.loadgen import LoadRunner, load_options, percentile  # noqa: E402
 from bench.messages import all_makers  # noqa: E402
 from bench.server import Server, machine_lines, probe  # noqa: E402
 from failures.patterns import fingerprint_of, template_of  # noqa: E402
@@ -78,24 +78,14 @@ def parse_args():
     parser.add_argument("--database", default=outcomes_datagen.DEFAULT_DATABASE)
     parser.add_argument("--generate", action="store_true", help="(re)generate the data first")
     parser.add_argument("--outcomes", type=int, default=10_000_000, help="when generating")
-    parser.add_argument("--requests", type=int, default=2_000, help="measured, per read endpoint")
-    parser.add_argument("--warmup", type=int, default=200, help="per read endpoint, not measured")
-    parser.add_argument("--single-requests", type=int, default=1_000)
-    parser.add_argument("--bulk-requests", type=int, default=40)
-    parser.add_argument("--bulk-size", type=int, default=1_000, help="outcomes per bulk request")
-    parser.add_argument("--write-warmup", type=int, default=4, help="bulk (x25 for single)")
-    parser.add_argument("--concurrency", type=int, default=2, help="client processes")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    load_options(parser, time_limit=180, redis_db=13, seed=23, writes=True)
     parser.add_argument("--cache", choices=SETTINGS, default="unique",
                         help="how history requests miss the cache (see the docstring)")
-    parser.add_argument("--time-limit", type=float, default=180, help="seconds per endpoint")
     parser.add_argument("--floor-batches", type=int, default=10, help="COPY batches, 0: none")
     parser.add_argument("--no-writes", action="store_true",
                         help="measure the reads only (the database does not grow)")
     parser.add_argument("--no-vacuum", action="store_true",
                         help="skip the VACUUM (ANALYZE) of the tables before measuring")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/13")
-    parser.add_argument("--seed", type=int, default=23)
     return parser.parse_args()
 
 

@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import datagen, hot_path, outcomes_bench, outcomes_datagen  # noqa: E402
+from bench.loadgen import load_options  # noqa: E402
 from bench.server import Server, machine_lines  # noqa: E402
 from bench.suite_report import (BASELINE, BASELINE_AGAIN, memory_line, server_lines,  # noqa: E402
                                 table_lines, worker_rss)
@@ -59,21 +60,11 @@ def parse_args():
     parser.add_argument("--generate", action="store_true", help="(re)generate all the data first")
     for name, size in SIZES.items():
         parser.add_argument(f"--{name}", type=int, default=size, help="when generating")
-    parser.add_argument("--requests", type=int, default=2_000, help="measured, per read endpoint")
-    parser.add_argument("--warmup", type=int, default=200, help="per read endpoint, not measured")
-    parser.add_argument("--single-requests", type=int, default=1_000)
-    parser.add_argument("--bulk-requests", type=int, default=40)
-    parser.add_argument("--bulk-size", type=int, default=1_000, help="outcomes per bulk request")
-    parser.add_argument("--write-warmup", type=int, default=4, help="bulk (x25 for single)")
-    parser.add_argument("--concurrency", type=int, default=2, help="client processes")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
-    parser.add_argument("--time-limit", type=float, default=60, help="seconds per endpoint")
+    load_options(parser, time_limit=60, redis_db=12, seed=31, writes=True)
     parser.add_argument("--no-vacuum", action="store_true",
                         help="skip the VACUUM (ANALYZE) of the tables before measuring")
     parser.add_argument("--floor-batches", type=int, default=20,
                         help="bulk-size batches COPYed for the bulk floor, 0: none")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
-    parser.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()
     args.cache, args.no_writes = "unique", False  # as outcomes_bench.py's options name them
     return args
