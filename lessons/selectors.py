@@ -1,6 +1,5 @@
 """Reads of lessons: the ranked check and the filtered, paged list."""
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Case, Q, QuerySet, Value, When
@@ -12,6 +11,7 @@ from failures.patterns import fingerprint_of, template_of
 from failures.selectors import live_pattern_of_template_sql, template_known_sql
 from failures.services import pattern_covering
 
+from .check_sql import Ranked, ranking_rows, type_parts, whole_lessons
 from .filters import LessonFilter
 from .match_index import match_index
 from .models import Lesson
@@ -77,31 +77,6 @@ def _by_type(candidates, *, error_type, skill_name, limit, approved_only) -> lis
         error_type, skill_name=skill_name, limit=limit, approved_only=approved_only)]
 
 
-# One part of the type ranking: the lessons of one status (and skill, or none) in the order of
-# lesson_type_rank_idx / lesson_type_skill_rank_idx, so each part is a short index walk.
-_TYPE_PART = ("SELECT {outer} FROM (SELECT {columns} FROM {table}"
-              " WHERE error_type = %s AND status = %s{skill}"
-              " ORDER BY rank_score DESC, occurrences DESC, last_occurred DESC LIMIT %s)"
-              " AS part{n}")
-
-
-def _type_parts(error_type: str, *, skill_name, limit: int, approved_only: bool,
-                columns: str, outer: str = "*") -> tuple[list[str], list]:
-    """The SQL parts of the type ranking (see _TYPE_PART), one per status and skill, and their
-    parameters: each reads ``columns`` and answers ``outer`` of them."""
-    statuses = [Lesson.Status.APPROVED] + ([] if approved_only else [Lesson.Status.UNVERIFIED])
-    skills = ([(" AND skill_name = %s", [skill_name]), (" AND skill_name IS NULL", [])]
-              if skill_name else [("", [])])
-    table = connection.ops.quote_name(Lesson._meta.db_table)
-    parts, params = [], []
-    for status in statuses:
-        for clause, values in skills:
-            parts.append(_TYPE_PART.format(outer=outer, columns=columns, table=table,
-                                           skill=clause, n=len(parts)))
-            params += [error_type, status.value, *values, limit]
-    return parts, params
-
-
 def _type_order(skill_name):
     """The key _type_ranked merges its parts by (best last): approved first, the skill's own
     before generic ones, then ranking score, occurrences and recency."""
@@ -118,27 +93,11 @@ def _type_ranked(error_type: str, *, skill_name, limit: int, approved_only: bool
     index order and the parts are merged here, instead of sorting every lesson of the type."""
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in Lesson._meta.concrete_fields)
-    parts, params = _type_parts(error_type, skill_name=skill_name, limit=limit,
-                                approved_only=approved_only, columns=columns)
+    parts, params = type_parts(error_type, skill_name=skill_name, limit=limit,
+                               approved_only=approved_only, columns=columns)
     lessons = list(Lesson.objects.raw(" UNION ALL ".join(parts), params))
     lessons.sort(key=_type_order(skill_name), reverse=True)
     return lessons[:limit]
-
-
-class _Ranked(NamedTuple):
-    """A candidate of a message check as far as ranking needs it, and how it was found."""
-
-    match: str  # "pattern", "message" or "type", as in CheckedLesson
-    pk: object
-    status: str
-    skill_name: str | None
-    rank_score: float
-    occurrences: int
-    last_occurred: object
-
-
-# The columns of _Ranked after ``match``, as read by _ranking_rows.
-_RANKED_FIELDS = ("id", "status", "skill_name", "rank_score", "occurrences", "last_occurred")
 
 
 def _by_message(*, error_type, error_message, skill_name, limit, approved_only, pattern):
@@ -153,20 +112,20 @@ def _by_message(*, error_type, error_message, skill_name, limit, approved_only, 
     template = template_of(error_message) if pattern is None else None
     linked = (live_pattern_of_template_sql(fingerprint_of(template)) if pattern is None
               else ("%s", [pattern.pk]))
-    rows = _ranking_rows(error_type=error_type, limit=limit, message_pks=list(scores),
-                         linked=linked, known=template_known_sql(fingerprint_of(template))
-                         if pattern is None else None, **filters)
+    rows = ranking_rows(error_type=error_type, limit=limit, message_pks=list(scores),
+                        linked=linked, known=template_known_sql(fingerprint_of(template))
+                        if pattern is None else None, **filters)
     if pattern is None and not any(row.match == "known" for row in rows):
         covering = pattern_covering(template)
         if covering is not None:
-            rows += _ranking_rows(error_type=None, limit=limit, message_pks=[],
-                                  linked=("%s", [covering.pk]), **filters)
+            rows += ranking_rows(error_type=None, limit=limit, message_pks=[],
+                                 linked=("%s", [covering.pk]), **filters)
     best = _strongest([row for row in rows if row.match != "known"], scores,
                       skill_name=skill_name, limit=limit)
     best.sort(key=lambda found: found[0].pk)  # equal ranks keep one order: by primary key
     best.sort(key=lambda found: _rank(*found, skill_name), reverse=True)
     best = best[:limit]
-    lessons = _whole([row.pk for row, _score in best], **filters)
+    lessons = whole_lessons([row.pk for row, _score in best], **filters)
     return [CheckedLesson(lessons[row.pk], row.match, score)
             for row, score in best if row.pk in lessons]
 
@@ -189,110 +148,6 @@ def _strongest(rows: list, scores: dict, *, skill_name, limit: int) -> list:
     return list(strongest.values())
 
 
-def _ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, message_pks: list,
-                  linked: tuple[str, list], known: tuple[str, list] | None = None,
-                  ) -> list[_Ranked]:
-    """The ranking columns of every candidate, in one statement: the message matches by primary
-    key, the lessons linked to the pattern ``linked`` names (SQL for its id, and parameters) and
-    the type ranking's parts, each under the same filters as lesson_check's candidates. A lesson
-    found more than one way comes once per way. With ``known`` (an SQL condition) a row whose
-    match is "known" says that the condition held."""
-    quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
-    table, links = quote(Lesson._meta.db_table), quote(through.db_table)
-    fields = [Lesson._meta.get_field(name) for name in _RANKED_FIELDS]
-    bare = ", ".join(quote(field.column) for field in fields)
-    prefixed = ", ".join(f"l.{quote(field.column)}" for field in fields)
-    where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
-    parts, params = [], []
-    if message_pks:
-        parts.append(f"SELECT 'message', {prefixed} FROM {table} l WHERE {_pk_in(message_pks)}"
-                     f"{where}")
-        params += _pk_params(message_pks)
-        params += filtered
-    lesson, pattern = (quote(through.get_field(name).column)
-                       for name in ("lesson", "failurepattern"))
-    parts.append(f"SELECT 'pattern', {prefixed} FROM {links} p JOIN {table} l"
-                 f" ON l.{quote(Lesson._meta.pk.column)} = p.{lesson}"
-                 f" WHERE p.{pattern} = {linked[0]}{where}")
-    params += [*linked[1], *filtered]
-    if error_type:
-        typed, typed_params = _type_parts(error_type, skill_name=skill_name, limit=limit,
-                                          approved_only=approved_only, columns=bare,
-                                          outer=f"'type', {bare}")
-        parts += typed
-        params += typed_params
-    if known is not None:
-        parts.append(f"SELECT 'known', {', '.join(['NULL'] * len(fields))} WHERE {known[0]}")
-        params += known[1]
-    with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(parts), params)
-        rows = cursor.fetchall()
-    return _converted(rows, fields)
-
-
-def _pk_in(pks: list) -> str:
-    """SQL for "the lesson's id is one of ``pks``" on alias ``l``: on PostgreSQL one array
-    parameter (a list of a hundred constants costs more to plan than the read itself)."""
-    column = f"l.{connection.ops.quote_name(Lesson._meta.pk.column)}"
-    if connection.vendor == "postgresql":
-        return f"{column} = ANY(%s::uuid[])"
-    return f"{column} IN ({', '.join(['%s'] * len(pks))})"
-
-
-def _pk_params(pks: list) -> list:
-    if connection.vendor == "postgresql":
-        return [list(pks)]
-    return [Lesson._meta.pk.get_db_prep_value(value, connection) for value in pks]
-
-
-def _candidate_where(*, skill_name, approved_only: bool) -> tuple[str, list]:
-    """lesson_check's candidate filters as SQL on alias ``l`` (rejected never; approved only,
-    and the skill's own or generic lessons, when asked), to follow another condition."""
-    if approved_only:
-        where, params = " AND l.status = %s", [Lesson.Status.APPROVED.value]
-    else:
-        where, params = " AND l.status <> %s", [Lesson.Status.REJECTED.value]
-    if skill_name:
-        where += " AND (l.skill_name = %s OR l.skill_name IS NULL)"
-        params.append(skill_name)
-    return where, params
-
-
-def _converted(rows: list, fields: list) -> list[_Ranked]:
-    """Raw rows as _Ranked, their values turned into Python as the ORM turns them (SQLite hands
-    back UUIDs as hex text and datetimes as text; PostgreSQL needs nothing)."""
-    converters = []
-    for i, field in enumerate(fields, start=1):
-        column = field.get_col(Lesson._meta.db_table)
-        for convert in (connection.ops.get_db_converters(column)
-                        + field.get_db_converters(connection)):
-            converters.append((i, convert, column))
-    if not converters:
-        return [_Ranked._make(row) for row in rows]
-    converted = []
-    for row in rows:
-        row = list(row)
-        for i, convert, column in converters:
-            row[i] = convert(row[i], column, connection)
-        converted.append(_Ranked._make(row))
-    return converted
-
-
-def _whole(pks: list, *, skill_name, approved_only: bool) -> dict:
-    """The winners as lessons by primary key, still under the candidate filters (one changed
-    since the ranking read is left out). Read raw: for a few rows by key the ORM's query
-    compiler costs a good share of the read's CPU."""
-    if not pks:
-        return {}
-    quote = connection.ops.quote_name
-    columns = ", ".join(f"l.{quote(field.column)}" for field in Lesson._meta.concrete_fields)
-    where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
-    sql = (f"SELECT {columns} FROM {quote(Lesson._meta.db_table)} l WHERE {_pk_in(pks)}"
-           f"{where}")
-    params = _pk_params(pks) + filtered
-    return {lesson.pk: lesson for lesson in Lesson.objects.raw(sql, params)}
-
-
 def _best_matches(error_message: str, *, skill_name, limit: int, approved_only: bool) -> list:
     """The message matches that can reach the answer: those ranking (approved, score) at least
     as high as the ``limit``-th, ties included (later keys decide among them), at most
@@ -301,7 +156,7 @@ def _best_matches(error_message: str, *, skill_name, limit: int, approved_only: 
                                       approved_only=approved_only, most=MESSAGE_CANDIDATES)
 
 
-def _rank(row: _Ranked, score: float, skill_name: str | None) -> tuple:
+def _rank(row: Ranked, score: float, skill_name: str | None) -> tuple:
     return (row.status == Lesson.Status.APPROVED, MATCH_RANK[row.match], score,
             bool(skill_name) and row.skill_name == skill_name, row.rank_score,
             row.occurrences, row.last_occurred)

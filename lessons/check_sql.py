@@ -1,0 +1,156 @@
+"""The SQL of the lesson check: the type ranking's parts, and for a message check the one
+statement that reads every candidate's ranking columns, then the winners whole.
+
+Each form runs on PostgreSQL and on SQLite (the embedded default); names go through
+``quote_name``, and values come back converted as the ORM converts them.
+"""
+from typing import NamedTuple
+
+from django.db import connection
+
+from .models import Lesson
+
+
+# One part of the type ranking: the lessons of one status (and skill, or none) in the order of
+# lesson_type_rank_idx / lesson_type_skill_rank_idx, so each part is a short index walk.
+_TYPE_PART = ("SELECT {outer} FROM (SELECT {columns} FROM {table}"
+              " WHERE error_type = %s AND status = %s{skill}"
+              " ORDER BY rank_score DESC, occurrences DESC, last_occurred DESC LIMIT %s)"
+              " AS part{n}")
+
+
+def type_parts(error_type: str, *, skill_name, limit: int, approved_only: bool,
+               columns: str, outer: str = "*") -> tuple[list[str], list]:
+    """The SQL parts of the type ranking (see _TYPE_PART), one per status and skill, and their
+    parameters: each reads ``columns`` and answers ``outer`` of them."""
+    statuses = [Lesson.Status.APPROVED] + ([] if approved_only else [Lesson.Status.UNVERIFIED])
+    skills = ([(" AND skill_name = %s", [skill_name]), (" AND skill_name IS NULL", [])]
+              if skill_name else [("", [])])
+    table = connection.ops.quote_name(Lesson._meta.db_table)
+    parts, params = [], []
+    for status in statuses:
+        for clause, values in skills:
+            parts.append(_TYPE_PART.format(outer=outer, columns=columns, table=table,
+                                           skill=clause, n=len(parts)))
+            params += [error_type, status.value, *values, limit]
+    return parts, params
+
+
+class Ranked(NamedTuple):
+    """A candidate of a message check as far as ranking needs it, and how it was found."""
+
+    match: str  # "pattern", "message" or "type", as in CheckedLesson
+    pk: object
+    status: str
+    skill_name: str | None
+    rank_score: float
+    occurrences: int
+    last_occurred: object
+
+
+# The columns of Ranked after ``match``, as read by ranking_rows.
+_RANKED_FIELDS = ("id", "status", "skill_name", "rank_score", "occurrences", "last_occurred")
+
+
+def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, message_pks: list,
+                 linked: tuple[str, list], known: tuple[str, list] | None = None,
+                 ) -> list[Ranked]:
+    """The ranking columns of every candidate, in one statement: the message matches by primary
+    key, the lessons linked to the pattern ``linked`` names (SQL for its id, and parameters) and
+    the type ranking's parts, each under the same filters as lesson_check's candidates. A lesson
+    found more than one way comes once per way. With ``known`` (an SQL condition) a row whose
+    match is "known" says that the condition held."""
+    quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
+    table, links = quote(Lesson._meta.db_table), quote(through.db_table)
+    fields = [Lesson._meta.get_field(name) for name in _RANKED_FIELDS]
+    bare = ", ".join(quote(field.column) for field in fields)
+    prefixed = ", ".join(f"l.{quote(field.column)}" for field in fields)
+    where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
+    parts, params = [], []
+    if message_pks:
+        parts.append(f"SELECT 'message', {prefixed} FROM {table} l WHERE {_pk_in(message_pks)}"
+                     f"{where}")
+        params += _pk_params(message_pks)
+        params += filtered
+    lesson, pattern = (quote(through.get_field(name).column)
+                       for name in ("lesson", "failurepattern"))
+    parts.append(f"SELECT 'pattern', {prefixed} FROM {links} p JOIN {table} l"
+                 f" ON l.{quote(Lesson._meta.pk.column)} = p.{lesson}"
+                 f" WHERE p.{pattern} = {linked[0]}{where}")
+    params += [*linked[1], *filtered]
+    if error_type:
+        typed, typed_params = type_parts(error_type, skill_name=skill_name, limit=limit,
+                                         approved_only=approved_only, columns=bare,
+                                         outer=f"'type', {bare}")
+        parts += typed
+        params += typed_params
+    if known is not None:
+        parts.append(f"SELECT 'known', {', '.join(['NULL'] * len(fields))} WHERE {known[0]}")
+        params += known[1]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        rows = cursor.fetchall()
+    return _converted(rows, fields)
+
+
+def _pk_in(pks: list) -> str:
+    """SQL for "the lesson's id is one of ``pks``" on alias ``l``: on PostgreSQL one array
+    parameter (a list of a hundred constants costs more to plan than the read itself)."""
+    column = f"l.{connection.ops.quote_name(Lesson._meta.pk.column)}"
+    if connection.vendor == "postgresql":
+        return f"{column} = ANY(%s::uuid[])"
+    return f"{column} IN ({', '.join(['%s'] * len(pks))})"
+
+
+def _pk_params(pks: list) -> list:
+    if connection.vendor == "postgresql":
+        return [list(pks)]
+    return [Lesson._meta.pk.get_db_prep_value(value, connection) for value in pks]
+
+
+def _candidate_where(*, skill_name, approved_only: bool) -> tuple[str, list]:
+    """lesson_check's candidate filters as SQL on alias ``l`` (rejected never; approved only,
+    and the skill's own or generic lessons, when asked), to follow another condition."""
+    if approved_only:
+        where, params = " AND l.status = %s", [Lesson.Status.APPROVED.value]
+    else:
+        where, params = " AND l.status <> %s", [Lesson.Status.REJECTED.value]
+    if skill_name:
+        where += " AND (l.skill_name = %s OR l.skill_name IS NULL)"
+        params.append(skill_name)
+    return where, params
+
+
+def _converted(rows: list, fields: list) -> list[Ranked]:
+    """Raw rows as Ranked, their values turned into Python as the ORM turns them (SQLite hands
+    back UUIDs as hex text and datetimes as text; PostgreSQL needs nothing)."""
+    converters = []
+    for i, field in enumerate(fields, start=1):
+        column = field.get_col(Lesson._meta.db_table)
+        for convert in (connection.ops.get_db_converters(column)
+                        + field.get_db_converters(connection)):
+            converters.append((i, convert, column))
+    if not converters:
+        return [Ranked._make(row) for row in rows]
+    converted = []
+    for row in rows:
+        row = list(row)
+        for i, convert, column in converters:
+            row[i] = convert(row[i], column, connection)
+        converted.append(Ranked._make(row))
+    return converted
+
+
+def whole_lessons(pks: list, *, skill_name, approved_only: bool) -> dict:
+    """The winners as lessons by primary key, still under the candidate filters (one changed
+    since the ranking read is left out). Read raw: for a few rows by key the ORM's query
+    compiler costs a good share of the read's CPU."""
+    if not pks:
+        return {}
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"l.{quote(field.column)}" for field in Lesson._meta.concrete_fields)
+    where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
+    sql = (f"SELECT {columns} FROM {quote(Lesson._meta.db_table)} l WHERE {_pk_in(pks)}"
+           f"{where}")
+    params = _pk_params(pks) + filtered
+    return {lesson.pk: lesson for lesson in Lesson.objects.raw(sql, params)}
