@@ -8,7 +8,7 @@ from config.api.errors import InvalidInput
 from config.api.idempotency import run_idempotent
 from lessons.selectors import lesson_check, lesson_ids_missing
 from lessons.services import applications_record
-from lessons.serializers import CheckedLessonOutputSerializer
+from lessons.serializers import checked_lessons_json
 from outcomes.services import outcome_append_for_failure
 
 from .models import Failure
@@ -30,7 +30,7 @@ def failure_answer(failure: Failure) -> dict:
         "pattern": {"id": pattern.pk, "fingerprint": pattern.fingerprint,
                     "template": pattern.template},
         "retry_advice": retry_advice(pattern=pattern, failure=failure),
-        "lessons": CheckedLessonOutputSerializer(lessons, many=True).data,
+        "lessons": checked_lessons_json(lessons),
         "has_resolution": bool(lessons),
     }
 
