@@ -1,21 +1,19 @@
 """Approved lessons for the boot briefing's hints: linked to a task's patterns, or found by its
 newest failure's message (reused per pattern for a short while, see CHECKED_SECONDS)."""
 import time
-from datetime import datetime
-from typing import NamedTuple
 
 from django.db import connection
 
 from lessons.match_index import match_index
 from lessons.models import Lesson
-from lessons.selectors import MATCH_RANK, MESSAGE_CANDIDATES, lesson_check
+from lessons.selectors import lesson_check, message_ranked
 
 from .models import FailurePattern
 
 HINTS_PER_TASK = 3  # distinct recovery hints per task, newest first
 LESSONS_PER_TASK = 3  # approved lessons per task, best first
 LINKED_LESSONS_CAP = 200  # pattern-lesson links read, most effective first
-# A message check costs a query (several on databases other than PostgreSQL), so it runs for
+# A message check costs a query, so it runs for
 # the newest open task that no approved lesson is linked to, and no other.
 LESSON_CHECKS_CAP = 1
 
@@ -81,79 +79,23 @@ def _lessons_for(failure) -> list[dict]:
     hit = _checked.get(key)
     if hit is not None and hit[0] > time.monotonic() and index.version is not None:
         return hit[1]
-    if connection.vendor == "postgresql" and failure.error:
-        found = _checked_postgresql(index, failure)
+    if failure.error:
+        # lesson_check's ranking, reading the fields shown here with the candidates: one query.
+        found = [{"id": str(row.pk), "error_pattern": row.extra[0], "resolution": row.extra[1],
+                  "effectiveness": row.extra[2], "match": row.match}
+                 for row, _score in message_ranked(
+                     error_type=failure.error_type, skill_name=failure.skill_name or None,
+                     error_message=failure.error, limit=LESSONS_PER_TASK, approved_only=True,
+                     pattern=FailurePattern(pk=live(failure).pk),  # only its id is used
+                     extra=("error_pattern", "resolution", "effectiveness"))]
     else:
         found = [_lesson(entry.lesson, entry.match) for entry in lesson_check(
             error_type=failure.error_type, skill_name=failure.skill_name or None,
-            error_message=failure.error, limit=LESSONS_PER_TASK, approved_only=True,
-            pattern=FailurePattern(pk=live(failure).pk))]  # only its id is used
+            limit=LESSONS_PER_TASK, approved_only=True)]
     if len(_checked) >= CHECKED_SIZE:
         _checked.clear()
     _checked[key] = (time.monotonic() + CHECKED_SECONDS, found)
     return found
-
-
-class _Candidate(NamedTuple):
-    """A lesson as a message check weighs it, and how it was found."""
-
-    match: str  # "pattern", "message" or "type", as in lesson_check
-    pk: object
-    error_pattern: str
-    resolution: str
-    effectiveness: float
-    skill_name: str | None
-    rank_score: float
-    occurrences: int
-    last_occurred: datetime
-
-
-def _checked_postgresql(index, failure) -> list[dict]:
-    """What ``lesson_check(approved_only=True)`` answers for the failure's message, type, skill
-    and live pattern, as _lesson entries: the candidates it would weigh (message matches from
-    the index, the pattern's links, the best by type) read in one query and ranked its way."""
-    skill = failure.skill_name or None
-    scores = {entry.pk: score for entry, score in index.best_matches(
-        failure.error, skill_name=skill, limit=LESSONS_PER_TASK, approved_only=True,
-        most=MESSAGE_CANDIDATES)}
-    strongest = {}  # a lesson found more than one way counts by its strongest match
-    for candidate in sorted(map(_Candidate._make, _candidate_rows(failure, skill, list(scores))),
-                            key=lambda candidate: MATCH_RANK[candidate.match]):
-        strongest[candidate.pk] = candidate
-
-    def rank(c: _Candidate) -> tuple:
-        score = scores[c.pk] if c.match == "message" else float(c.match == "pattern")
-        return (MATCH_RANK[c.match], score, bool(skill) and c.skill_name == skill,
-                c.rank_score, c.occurrences, c.last_occurred)
-
-    best = sorted(strongest.values(), key=rank, reverse=True)[:LESSONS_PER_TASK]
-    return [_lesson(candidate, candidate.match) for candidate in best]
-
-
-def _candidate_rows(failure, skill: str | None, message_pks: list) -> list[tuple]:
-    """_Candidate rows of approved lessons (of the skill or none): linked to the failure's live
-    pattern, matched by its message, and the best LESSONS_PER_TASK of its error type."""
-    lessons, links = Lesson._meta.db_table, Lesson.patterns.through._meta.db_table
-    columns = ("l.id, l.error_pattern, l.resolution, l.effectiveness, l.skill_name,"
-               " l.rank_score, l.occurrences, l.last_occurred")
-    where, approved = "l.status = %s", [Lesson.Status.APPROVED.value]
-    if skill:
-        where += " AND (l.skill_name = %s OR l.skill_name IS NULL)"
-        approved.append(skill)
-    sql = (f"SELECT 'pattern', {columns} FROM {lessons} l WHERE {where} AND l.id IN"
-           f" (SELECT lesson_id FROM {links} WHERE failurepattern_id = %s)"
-           f" UNION ALL SELECT 'message', {columns} FROM {lessons} l"
-           f" WHERE {where} AND l.id = ANY(%s::uuid[])")
-    params = [*approved, live(failure).pk, *approved, message_pks]
-    if failure.error_type:  # lesson_check's order for type matches, in SQL
-        own = "CASE WHEN l.skill_name = %s THEN 1 ELSE 0 END DESC, " if skill else ""
-        sql += (f" UNION ALL (SELECT 'type', {columns} FROM {lessons} l WHERE {where}"
-                f" AND l.error_type = %s ORDER BY {own}l.rank_score DESC, l.occurrences DESC,"
-                f" l.last_occurred DESC LIMIT %s)")
-        params += [*approved, failure.error_type, *approved[1:], LESSONS_PER_TASK]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
 
 
 def _linked_lessons(pattern_ids: set[int]) -> dict[int, list[dict]]:

@@ -6,10 +6,10 @@ from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
-from .models import PatternReport
 from .report_markdown import SECTIONS, report_summary
+from .selectors import report_get, reports_newest_first
 
 REPORTS_PER_PAGE = 50
 
@@ -17,8 +17,7 @@ REPORTS_PER_PAGE = 50
 @staff_member_required
 def report_list(request):
     """Stored reports, newest window first."""
-    reports = PatternReport.objects.order_by("-until", "-pk").defer("markdown")
-    page = Paginator(reports, REPORTS_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(reports_newest_first(), REPORTS_PER_PAGE).get_page(request.GET.get("page"))
     rows = [(report, report_summary(report.data)) for report in page]
     return render(request, "reports/list.html", {
         **admin.site.each_context(request), "title": "Pattern reports", "page": page,
@@ -28,7 +27,7 @@ def report_list(request):
 @staff_member_required
 def report_detail(request, pk: int):
     """One report, section by section."""
-    report = get_object_or_404(PatternReport, pk=pk)
+    report = report_get(pk=pk)
     sections = [(key, title, report.data.get(key) or []) for key, title in SECTIONS]
     return render(request, "reports/detail.html", {
         **admin.site.each_context(request), "title": f"Pattern report {report.pk}",
@@ -38,7 +37,7 @@ def report_detail(request, pk: int):
 @staff_member_required
 def report_markdown_download(request, pk: int):
     """The report as a markdown file."""
-    report = get_object_or_404(PatternReport, pk=pk)
+    report = report_get(pk=pk)
     response = HttpResponse(report.markdown, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="pattern-report-{report.pk}.md"'
     return response
@@ -47,7 +46,7 @@ def report_markdown_download(request, pk: int):
 @staff_member_required
 def report_json_download(request, pk: int):
     """The report's data as a JSON file."""
-    report = get_object_or_404(PatternReport, pk=pk)
+    report = report_get(pk=pk)
     response = JsonResponse(report.data, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="pattern-report-{report.pk}.json"'
     return response

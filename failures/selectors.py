@@ -6,12 +6,13 @@ from datetime import datetime
 
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
 
 from config.api.errors import InvalidInput
 from config.api.filtering import filter_or_400
 
 from .filters import FailureFilter
-from .models import Failure, FailurePattern, FailureTemplate
+from .models import Failure, FailurePattern, FailureTemplate, PatternReport
 from .patterns import fingerprint_of, template_of
 from .services import pattern_covering, pattern_live
 
@@ -117,3 +118,14 @@ def failure_get_or_400(*, failure_id: int, field: str = "failure_id") -> Failure
     if failure is None:
         raise InvalidInput.from_fields({field: [f"No failure with id {failure_id}."]})
     return failure
+
+
+def reports_newest_first() -> QuerySet[PatternReport]:
+    """Stored pattern reports, newest window first, without their markdown (a list shows the
+    summary of their data)."""
+    return PatternReport.objects.order_by("-until", "-pk").defer("markdown")
+
+
+def report_get(*, pk: int) -> PatternReport:
+    """One stored report; 404 when there is none."""
+    return get_object_or_404(PatternReport, pk=pk)

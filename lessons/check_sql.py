@@ -46,6 +46,7 @@ class Ranked(NamedTuple):
     rank_score: float
     occurrences: int
     last_occurred: object
+    extra: tuple = ()  # the columns asked for beyond these, in the order asked
 
 
 # The columns of Ranked after ``match``, as read by ranking_rows.
@@ -54,15 +55,16 @@ _RANKED_FIELDS = ("id", "status", "skill_name", "rank_score", "occurrences", "la
 
 def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, message_pks: list,
                  linked: tuple[str, list], known: tuple[str, list] | None = None,
-                 ) -> list[Ranked]:
+                 extra: tuple[str, ...] = ()) -> list[Ranked]:
     """The ranking columns of every candidate, in one statement: the message matches by primary
     key, the lessons linked to the pattern ``linked`` names (SQL for its id, and parameters) and
     the type ranking's parts, each under the same filters as lesson_check's candidates. A lesson
     found more than one way comes once per way. With ``known`` (an SQL condition) a row whose
-    match is "known" says that the condition held."""
+    match is "known" says that the condition held. ``extra`` names more lesson fields to read
+    (a caller that shows the winners without reading them again)."""
     quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
     table, links = quote(Lesson._meta.db_table), quote(through.db_table)
-    fields = [Lesson._meta.get_field(name) for name in _RANKED_FIELDS]
+    fields = [Lesson._meta.get_field(name) for name in (*_RANKED_FIELDS, *extra)]
     bare = ", ".join(quote(field.column) for field in fields)
     prefixed = ", ".join(f"l.{quote(field.column)}" for field in fields)
     where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
@@ -130,14 +132,14 @@ def _converted(rows: list, fields: list) -> list[Ranked]:
         for convert in (connection.ops.get_db_converters(column)
                         + field.get_db_converters(connection)):
             converters.append((i, convert, column))
-    if not converters:
-        return [Ranked._make(row) for row in rows]
+    ranked = len(_RANKED_FIELDS) + 1
     converted = []
     for row in rows:
-        row = list(row)
-        for i, convert, column in converters:
-            row[i] = convert(row[i], column, connection)
-        converted.append(Ranked._make(row))
+        if converters:
+            row = list(row)
+            for i, convert, column in converters:
+                row[i] = convert(row[i], column, connection)
+        converted.append(Ranked(*row[:ranked], tuple(row[ranked:])))
     return converted
 
 

@@ -101,14 +101,27 @@ def _type_ranked(error_type: str, *, skill_name, limit: int, approved_only: bool
 
 
 def _by_message(*, error_type, error_message, skill_name, limit, approved_only, pattern):
-    """Candidates from the pattern link, the match index and the type, ranked on their ranking
-    columns (read in one statement, no model instances); only the winners are then read whole.
+    """The best ``limit`` candidates (see message_ranked), read whole."""
+    best = message_ranked(error_type=error_type, error_message=error_message,
+                          skill_name=skill_name, limit=limit, approved_only=approved_only,
+                          pattern=pattern)
+    lessons = whole_lessons([row.pk for row, _score in best], skill_name=skill_name,
+                            approved_only=approved_only)
+    return [CheckedLesson(lessons[row.pk], row.match, score)
+            for row, score in best if row.pk in lessons]
+
+
+def message_ranked(*, error_type, error_message, skill_name, limit, approved_only, pattern,
+                   extra: tuple[str, ...] = ()) -> list[tuple[Ranked, float]]:
+    """The best ``limit`` candidates of a message check as ``(row, score)``, best first:
+    from the pattern link, the match index and the type, ranked on their ranking columns (read
+    in one statement, no model instances; ``extra`` names more fields to read with them).
     Without ``pattern`` the statement joins on the message's stored template itself; only a
     message of a template not stored yet looks further (a pattern covering it, rare).
     Lessons that rank equal on every key come in primary key order."""
     scores = {entry.pk: score for entry, score in _best_matches(
         error_message, skill_name=skill_name, limit=limit, approved_only=approved_only)}
-    filters = dict(skill_name=skill_name, approved_only=approved_only)
+    filters = dict(skill_name=skill_name, approved_only=approved_only, extra=extra)
     template = template_of(error_message) if pattern is None else None
     linked = (live_pattern_of_template_sql(fingerprint_of(template)) if pattern is None
               else ("%s", [pattern.pk]))
@@ -124,10 +137,7 @@ def _by_message(*, error_type, error_message, skill_name, limit, approved_only, 
                       skill_name=skill_name, limit=limit)
     best.sort(key=lambda found: found[0].pk)  # equal ranks keep one order: by primary key
     best.sort(key=lambda found: _rank(*found, skill_name), reverse=True)
-    best = best[:limit]
-    lessons = whole_lessons([row.pk for row, _score in best], **filters)
-    return [CheckedLesson(lessons[row.pk], row.match, score)
-            for row, score in best if row.pk in lessons]
+    return best[:limit]
 
 
 def _strongest(rows: list, scores: dict, *, skill_name, limit: int) -> list:

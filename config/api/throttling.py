@@ -12,12 +12,13 @@ import time
 from functools import lru_cache
 
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
+
+from config.cache import ResilientRedisCache
 
 from .models import ApiKey
 
@@ -43,12 +44,8 @@ def counter_incr(name: str, ttl: int) -> int | None:
     if breaker is not None and breaker.is_open():
         return None
     try:
-        if isinstance(cache, RedisCache):
-            key = cache.make_and_validate_key(name)
-            pipe = cache._cache.get_client(key, write=True).pipeline()
-            pipe.incr(key)
-            pipe.expire(key, ttl)
-            return pipe.execute()[0]
+        if isinstance(cache, ResilientRedisCache):
+            return cache.incr_expiring(name, ttl)
         cache.add(name, 0, ttl)
         return cache.incr(name)
     except (RedisError, OSError) as exc:
