@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Count, Max, Min, Q
 
+from outcomes.models import Outcome
+
 from .models import Failure, FailurePattern, FailureTemplate
 from .patterns import PatternGrouper, fingerprint_of
 from .patterns.tokens import split
@@ -59,6 +61,8 @@ def patterns_merge(pattern_ids: set[int], template: str) -> tuple[FailurePattern
     if others:
         FailureTemplate.objects.filter(pattern_id__in=others).update(pattern=survivor)
         Failure.objects.filter(pattern_id__in=others).update(pattern=survivor)
+        # The ledger's copy of each failed outcome's pattern, which history relates by.
+        Outcome.objects.filter(pattern_id__in=others).update(pattern=survivor)
         _relink_lessons(others, survivor)
         FailurePattern.objects.filter(pk__in=others).update(merged_into=survivor)
     tokens = split(template)

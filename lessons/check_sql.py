@@ -8,6 +8,8 @@ from typing import NamedTuple
 
 from django.db import connection
 
+from config.sql_rows import converted, row_converters
+
 from .models import Lesson
 
 
@@ -124,23 +126,11 @@ def _candidate_where(*, skill_name, approved_only: bool) -> tuple[str, list]:
 
 
 def _converted(rows: list, fields: list) -> list[Ranked]:
-    """Raw rows as Ranked, their values turned into Python as the ORM turns them (SQLite hands
-    back UUIDs as hex text and datetimes as text; PostgreSQL needs nothing)."""
-    converters = []
-    for i, field in enumerate(fields, start=1):
-        column = field.get_col(Lesson._meta.db_table)
-        for convert in (connection.ops.get_db_converters(column)
-                        + field.get_db_converters(connection)):
-            converters.append((i, convert, column))
+    """Raw rows as Ranked, their values converted as the ORM converts them."""
+    converters = row_converters(fields, start=1)
     ranked = len(_RANKED_FIELDS) + 1
-    converted = []
-    for row in rows:
-        if converters:
-            row = list(row)
-            for i, convert, column in converters:
-                row[i] = convert(row[i], column, connection)
-        converted.append(Ranked(*row[:ranked], tuple(row[ranked:])))
-    return converted
+    return [Ranked(*row[:ranked], tuple(row[ranked:]))
+            for row in (converted(row, converters) for row in rows)]
 
 
 def whole_lessons(pks: list, *, skill_name, approved_only: bool) -> dict:
@@ -156,3 +146,25 @@ def whole_lessons(pks: list, *, skill_name, approved_only: bool) -> dict:
            f"{where}")
     params = _pk_params(pks) + filtered
     return {lesson.pk: lesson for lesson in Lesson.objects.raw(sql, params)}
+
+
+def pattern_lessons(pattern_ids: list) -> list[tuple]:
+    """``(pattern id, resolution, status, rank_score, occurrences)`` of every lesson that is not
+    rejected, for each of ``pattern_ids`` it is linked to. Read raw, for the reason
+    whole_lessons gives."""
+    if not pattern_ids:
+        return []
+    quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
+    lesson, pattern = (quote(through.get_field(name).column)
+                       for name in ("lesson", "failurepattern"))
+    if connection.vendor == "postgresql":
+        wanted, params = "= ANY(%s::bigint[])", [list(pattern_ids)]
+    else:
+        wanted, params = f"IN ({', '.join(['%s'] * len(pattern_ids))})", list(pattern_ids)
+    sql = (f"SELECT p.{pattern}, l.resolution, l.status, l.rank_score, l.occurrences"
+           f" FROM {quote(through.db_table)} p JOIN {quote(Lesson._meta.db_table)} l"
+           f" ON l.{quote(Lesson._meta.pk.column)} = p.{lesson}"
+           f" WHERE p.{pattern} {wanted} AND l.status <> %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, Lesson.Status.REJECTED.value])
+        return cursor.fetchall()

@@ -11,7 +11,7 @@ from failures.patterns import fingerprint_of, template_of
 from failures.selectors import live_pattern_of_template_sql, template_known_sql
 from failures.services import pattern_covering
 
-from .check_sql import Ranked, ranking_rows, type_parts, whole_lessons
+from .check_sql import Ranked, pattern_lessons, ranking_rows, type_parts, whole_lessons
 from .filters import LessonFilter
 from .match_index import match_index
 from .models import Lesson
@@ -187,12 +187,8 @@ def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:
     """For each pattern, the resolution of its best linked lesson and whether it is approved:
     approved first, then the ranking score, then occurrences; rejected lessons never."""
     best: dict[int, tuple] = {}
-    if not pattern_ids:
-        return {}
-    linked = Lesson.objects.filter(patterns__in=set(pattern_ids)).exclude(
-        status=Lesson.Status.REJECTED).values_list(
-        "patterns", "resolution", "status", "rank_score", "occurrences")
-    for pattern_id, resolution, status, rank_score, occurrences in linked:
+    for pattern_id, resolution, status, rank_score, occurrences in pattern_lessons(
+            sorted(set(pattern_ids))):
         approved = status == Lesson.Status.APPROVED
         rank = (approved, rank_score, occurrences)
         if pattern_id not in best or rank > best[pattern_id][0]:

@@ -11,16 +11,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from failures.selectors import pattern_of_message
+from failures.patterns import fingerprint_of, template_of
+from failures.services import pattern_covering
 from lessons.selectors import lessons_best_by_pattern
 
 from . import history_markdown as md
+from . import history_sql
 from .cache import history_version
-from .models import Outcome, OutcomeFile
 from .ranking import Focus, is_related, score, shared_evidence
 from .validation import files_of, normalise_path
 
@@ -29,8 +28,6 @@ CANDIDATES_PER_KEY = 40
 # Lookup keys used per request: a task that names 50 files is ranked on its first 8.
 MAX_FILE_KEYS = 8
 MAX_PATTERN_KEYS = 3
-_COLUMNS = ("pk", "task_id", "agent", "task_type", "outcome", "context", "result",
-            "duration_ms", "occurred_at", "error_type", "pattern_id")
 
 
 @dataclass(frozen=True)
@@ -117,15 +114,20 @@ def _answer(text: str, found: _Found, query: HistoryQuery, *, enabled: bool = Tr
 def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     """The three sections' items, each scored against the task at hand (for trimming)."""
     now = timezone.now()
-    found = _Found(
-        successes=_recent(query, "success", limits.successes, now - timedelta(days=limits.success_days)),
-        failures=_recent(query, "failure", limits.failures, now - timedelta(days=limits.failure_days)),
-    )
     since = now - timedelta(days=limits.related_days)
-    own_task = _by_keys(Outcome.objects.filter(task_id=query.task_id), since) if query.task_id else []
-    focus = _focus(query, own_task)
+    template = template_of(query.error_message) if query.error_message else ""
+    first = history_sql.first_read(
+        agent=query.agent, task_type=query.task_type,
+        recent=[history_sql.Recent("success", now - timedelta(days=limits.success_days),
+                                   limits.successes),
+                history_sql.Recent("failure", now - timedelta(days=limits.failure_days),
+                                   limits.failures)],
+        task_id=query.task_id, task_since=since, task_limit=CANDIDATES_PER_KEY,
+        fingerprint=fingerprint_of(template) if template else "")
+    found = _Found(successes=first.recent["success"], failures=first.recent["failure"])
+    focus = _focus(query, first, template)
     shown = {row["pk"] for row in found.successes + found.failures}
-    candidates = {row["pk"]: row for row in own_task + _candidates(focus, since)
+    candidates = {row["pk"]: row for row in first.own_task + _candidates(focus, since)
                   if row["pk"] not in shown}
     found.related = _rank_related(focus, candidates.values(), now)[: limits.related]
     _score(found.successes + found.failures, focus, now)
@@ -133,67 +135,37 @@ def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     return _as_items(found, query)
 
 
-def _recent(query: HistoryQuery, outcome: str, limit: int, since: datetime) -> list[dict]:
-    rows = Outcome.objects.filter(agent=query.agent, outcome=outcome, occurred_at__gte=since)
-    if query.task_type:
-        rows = rows.filter(task_type=query.task_type)
-    return list(rows.order_by("-occurred_at").values(*_COLUMNS)[:limit])
-
-
-def _by_keys(rows, since: datetime) -> list[dict]:
-    return list(rows.filter(occurred_at__gte=since).order_by("-occurred_at")
-                .values(*_COLUMNS)[:CANDIDATES_PER_KEY])
-
-
-def _focus(query: HistoryQuery, own_task: list[dict]) -> Focus:
+def _focus(query: HistoryQuery, first: history_sql.FirstRead, template: str) -> Focus:
     """The files, patterns and error types of the task: asked for, and from its earlier tries."""
     files = {normalise_path(path) for path in query.files}
-    patterns = {row["pattern_id"] for row in own_task if row["pattern_id"]}
+    patterns = {row["pattern_id"] for row in first.own_task if row["pattern_id"]}
     error_types = {query.error_type} if query.error_type else set()
-    for row in own_task:
+    for row in first.own_task:
         files.update(_row_files(row))
         error_types.update([row["error_type"]] if row["error_type"] else [])
-    if query.error_message:
-        pattern = pattern_of_message(message=query.error_message)
-        patterns.update([pattern.pk] if pattern else [])
+    if template:
+        # A message whose template is not stored may still fall under a wider pattern.
+        covering = None if first.template_known else pattern_covering(template)
+        pattern = first.message_pattern if first.template_known else getattr(covering, "pk", None)
+        patterns.update([pattern] if pattern else [])
     return Focus(task_id=query.task_id, task_type=query.task_type, files=frozenset(files),
                  patterns=frozenset(patterns), error_types=frozenset(error_types))
 
 
 def _candidates(focus: Focus, since: datetime) -> list[dict]:
-    """Recent outcomes sharing a file, a pattern or an error type with the focus; one small
-    index range per key, so a popular key cannot make the read scan its whole history. One
-    statement reads them all, each outcome once however many keys it shares."""
-    parts, params = [], []
-    when = connection.ops.adapt_datetimefield_value(since)
+    """Recent outcomes sharing a file, a pattern or an error type with the focus (see
+    history_sql.candidates)."""
     keys = ([("path", path) for path in sorted(focus.files)[:MAX_FILE_KEYS]]
             + [("pattern_id", pk) for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
             + [("error_type", name) for name in sorted(focus.error_types)[:2]])
-    for column, value in keys:
-        table, id_column = ((OutcomeFile._meta.db_table, "outcome_id") if column == "path"
-                            else (Outcome._meta.db_table, "id"))
-        where, order, values = f"{column} = %s", "occurred_at DESC", [value]
-        if column == "error_type":
-            # The error type as a range of one value, ordered by it: an order only
-            # outcome_error_recent_idx gives. With "=" the planner may walk the newest outcomes
-            # of all types (outcome_occurred_idx) and drop the others, thousands of rows when
-            # the type is less common lately than overall.
-            where, order, values = ("error_type >= %s AND error_type <= %s",
-                                    "error_type, occurred_at DESC", [value, value])
-        parts.append(f"SELECT {id_column} AS id FROM (SELECT {id_column} FROM {table}"
-                     f" WHERE {where} AND occurred_at >= %s ORDER BY {order}"
-                     f" LIMIT %s) AS key{len(parts)}")
-        params += [*values, when, CANDIDATES_PER_KEY]
-    if not parts:
-        return []
-    # The keys' ids as a subquery of the read: one round trip, and no list of hundreds of ids
-    # to send, parse and plan.
-    ids = RawSQL(" UNION ".join(parts), params)
-    return list(Outcome.objects.filter(pk__in=ids).values(*_COLUMNS))
+    return history_sql.candidates(keys, since=since, limit=CANDIDATES_PER_KEY)
 
 
 def _row_files(row: dict) -> tuple[str, ...]:
-    return files_of(row["context"], row["result"], strict=False)
+    """The files the row names (worked out once per row: scoring and the item both use them)."""
+    if "files" not in row:
+        row["files"] = files_of(row["context"], row["result"], strict=False)
+    return row["files"]
 
 
 def _evaluate(row: dict, focus: Focus, now: datetime) -> dict:

@@ -270,3 +270,44 @@ def test_bad_parameters_are_named(api, params, field):
 def test_needs_a_key(anon_api, read_api):
     assert anon_api.get(URL, {"agent": "a"}).status_code == 401
     assert read_api.get(URL, {"agent": "a"}).status_code == 200
+
+
+def related_of(body) -> str:
+    return body["historyContext"].split("### Related Tasks (Similar Context)\n\n")[1]
+
+
+def test_merged_patterns_relate_their_outcomes_through_the_survivor(api, record):
+    from failures.mining import patterns_merge
+
+    first = record(agent="ops", task_id="a", outcome="failure",
+                   context={"error_message": "quota exceeded for project alpha"})
+    second = record(agent="ops", task_id="b", outcome="failure",
+                    context={"error_message": "quota exceeded for project beta"})
+    ids = {body["failure"]["pattern"]["id"] for body in (first, second)}
+    assert len(ids) == 2
+    patterns_merge(ids, "quota exceeded for project <*>")
+    # Either old wording, and a wording no template holds yet that the merged pattern covers.
+    for message in ("quota exceeded for project alpha", "quota exceeded for project gamma"):
+        related = related_of(history(api, error_message=message))
+        assert "(Task #a)" in related and "(Task #b)" in related, message
+
+
+def test_an_uncached_history_reads_at_most_three_statements(api, record,
+                                                             django_assert_max_num_queries,
+                                                             settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    for n in range(3):
+        record(agent="qa", task_id=f"t{n}", outcome="failure", context={
+            "file_path": "src/a.py", "error_type": "timeout",
+            "error_message": f"timeout after {n} seconds calling api-{n}"})
+    record(task_id="t0", context={"file_path": "src/b.py"})
+    record(task_id="t7", outcome="failure", context={"error_message": "disk full on vol-1"})
+    query = HistoryQuery(agent="developer", task_type="fix_bug", task_id="t0",
+                         files=("src/a.py",), error_type="timeout",
+                         error_message="timeout after 9 seconds calling api-9")
+    # The recent outcomes, the task's earlier attempts and the message's pattern; the related
+    # tasks' keys; the lessons of the failures shown.
+    with django_assert_max_num_queries(3):
+        answer = history_context(query)
+    assert answer["metadata"]["historyStats"] == {"recentSuccesses": 1, "recentFailures": 1,
+                                                  "relatedTasks": 3}
