@@ -133,25 +133,26 @@ def _converted(rows: list, fields: list) -> list[Ranked]:
             for row in (converted(row, converters) for row in rows)]
 
 
-def whole_lessons(pks: list, *, skill_name, approved_only: bool) -> dict:
-    """The winners as lessons by primary key, still under the candidate filters (one changed
-    since the ranking read is left out). Read raw: for a few rows by key the ORM's query
-    compiler costs a good share of the read's CPU."""
-    if not pks:
-        return {}
-    quote = connection.ops.quote_name
-    columns = ", ".join(f"l.{quote(field.column)}" for field in Lesson._meta.concrete_fields)
-    where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
-    sql = (f"SELECT {columns} FROM {quote(Lesson._meta.db_table)} l WHERE {_pk_in(pks)}"
-           f"{where}")
-    params = _pk_params(pks) + filtered
-    return {lesson.pk: lesson for lesson in Lesson.objects.raw(sql, params)}
+# Every lesson field ranking_rows does not read already: asked for as ``extra``, a candidate's
+# row holds the whole lesson, and the winners need no second read.
+WHOLE = tuple(field.name for field in Lesson._meta.concrete_fields
+              if field.name not in _RANKED_FIELDS)
+
+
+def lesson_of(row: Ranked) -> Lesson:
+    """The lesson of a row read with ``extra=WHOLE``, as the ORM would have built it."""
+    by_name = dict(zip(_RANKED_FIELDS, (row.pk, row.status, row.skill_name, row.rank_score,
+                                        row.occurrences, row.last_occurred)))
+    by_name.update(zip(WHOLE, row.extra))
+    fields = Lesson._meta.concrete_fields
+    return Lesson.from_db(connection.alias, [field.attname for field in fields],
+                          [by_name[field.name] for field in fields])
 
 
 def pattern_lessons(pattern_ids: list) -> list[tuple]:
     """``(pattern id, resolution, status, rank_score, occurrences)`` of every lesson that is not
-    rejected, for each of ``pattern_ids`` it is linked to. Read raw, for the reason
-    whole_lessons gives."""
+    rejected, for each of ``pattern_ids`` it is linked to. Read raw: for a few rows the ORM's
+    query compiler costs a good share of the read's CPU."""
     if not pattern_ids:
         return []
     quote, through = connection.ops.quote_name, Lesson.patterns.through._meta

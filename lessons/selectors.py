@@ -11,7 +11,7 @@ from failures.patterns import fingerprint_of, template_of
 from failures.selectors import live_pattern_of_template_sql, template_known_sql
 from failures.services import pattern_covering
 
-from .check_sql import Ranked, pattern_lessons, ranking_rows, type_parts, whole_lessons
+from .check_sql import WHOLE, Ranked, lesson_of, pattern_lessons, ranking_rows, type_parts
 from .filters import LessonFilter
 from .match_index import match_index
 from .models import Lesson
@@ -101,14 +101,12 @@ def _type_ranked(error_type: str, *, skill_name, limit: int, approved_only: bool
 
 
 def _by_message(*, error_type, error_message, skill_name, limit, approved_only, pattern):
-    """The best ``limit`` candidates (see message_ranked), read whole."""
+    """The best ``limit`` candidates (see message_ranked). The ranking statement reads every
+    candidate whole (a few dozen rows): cheaper than a second round trip for the winners."""
     best = message_ranked(error_type=error_type, error_message=error_message,
                           skill_name=skill_name, limit=limit, approved_only=approved_only,
-                          pattern=pattern)
-    lessons = whole_lessons([row.pk for row, _score in best], skill_name=skill_name,
-                            approved_only=approved_only)
-    return [CheckedLesson(lessons[row.pk], row.match, score)
-            for row, score in best if row.pk in lessons]
+                          pattern=pattern, extra=WHOLE)
+    return [CheckedLesson(lesson_of(row), row.match, score) for row, score in best]
 
 
 def message_ranked(*, error_type, error_message, skill_name, limit, approved_only, pattern,
