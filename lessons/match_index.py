@@ -12,10 +12,13 @@ none). A pattern that reaches the threshold by its words always holds one, so th
 out whole-text matches that share none of those words, as filing patterns under them always did.
 The index only proposes candidates: the rows that are ranked and returned are read fresh from the
 database, so a stale entry can cost a candidate, never a wrong answer. With the cache unreachable
-the version is unknown and the index is rebuilt on every check (slow, correct).
+the version is unknown: the index is then rebuilt at most every UNVERSIONED_MAX_AGE seconds
+(a rebuild reads every lesson: per check, a hundred thousand lessons would make every check
+take seconds), so lessons written meanwhile reach checks within that time.
 """
 import math
 import threading
+import time
 import uuid
 from dataclasses import dataclass
 
@@ -27,6 +30,8 @@ from .models import Lesson
 
 VERSION_KEY = "lessons:match-index:version"
 BUILD_CHUNK = 2000  # rows read at a time while building: the rows never all sit in memory
+UNVERSIONED_MAX_AGE = 30.0  # seconds an index serves while the cache cannot give a version
+_clock = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -163,7 +168,7 @@ def _equal(planes: list[int], k: int) -> int:
 
 
 _lock = threading.Lock()
-_state: dict = {"version": None, "index": MatchIndex(None, Table(()), b"")}
+_state: dict = {"version": None, "index": MatchIndex(None, Table(()), b""), "built_at": None}
 
 
 def match_index_bump() -> None:
@@ -180,9 +185,12 @@ def match_index() -> MatchIndex:
     with _lock:
         if version is not None and version == _state["version"]:
             return _state["index"]
+        if version is None and _state["built_at"] is not None and (
+                _clock() - _state["built_at"] < UNVERSIONED_MAX_AGE):
+            return _state["index"]  # the cache is unreachable: a recent index will do
     index = _build(version)
     with _lock:
-        _state["version"], _state["index"] = version, index
+        _state.update(version=version, index=index, built_at=_clock())
     return index
 
 

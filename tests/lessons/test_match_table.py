@@ -3,10 +3,14 @@ was: each pattern filed under its rarest words, scored with lessons.matching), a
 is made of agree with lessons.matching."""
 import math
 import random
+import socket
+import time
 from collections import Counter
 
 import pytest
+from django.core.cache import caches
 
+from lessons import match_index as match_index_module
 from lessons.match_index import _keys, match_index, match_index_bump
 from lessons.match_table import full_match, ordinals_of, prepare, to_bits
 from lessons.matching import MIN_WORD_SHARE, compile_pattern, normalise, score, words
@@ -170,3 +174,25 @@ def test_a_worker_builds_the_index_at_start_and_a_database_error_does_not_stop_i
 
     monkeypatch.setattr(module, "match_index", unreachable)
     wsgi._warm_up()  # logged; the worker goes on and the first check builds it
+
+
+def test_with_the_cache_unreachable_the_index_is_rebuilt_at_most_every_max_age(
+        lessons, settings, monkeypatch, django_assert_num_queries):
+    match_index()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    settings.CACHES = {"default": {
+        "BACKEND": "config.cache.ResilientRedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0",
+        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}}}
+    caches["default"].get("warm-up")
+    built = match_index()  # the version is unknown: rebuilt once
+    LessonFactory(error_pattern="written while the cache is down")
+    with django_assert_num_queries(0):
+        assert match_index() is built  # not per check
+    later = time.monotonic() + match_index_module.UNVERSIONED_MAX_AGE + 1
+    monkeypatch.setattr(match_index_module, "_clock", lambda: later)
+    fresh = match_index()
+    assert fresh is not built
+    assert fresh.best_matches("written while the cache is down", skill_name=None, limit=5,
+                              approved_only=False, most=10)
