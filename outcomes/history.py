@@ -144,9 +144,10 @@ def _focus(query: HistoryQuery, first: history_sql.FirstRead, template: str) -> 
         files.update(_row_files(row))
         error_types.update([row["error_type"]] if row["error_type"] else [])
     if template:
-        # A message whose template is not stored may still fall under a wider pattern.
-        covering = None if first.template_known else pattern_covering(template)
-        pattern = first.message_pattern if first.template_known else getattr(covering, "pk", None)
+        pattern = first.message_pattern
+        if not first.template_known:  # a template not stored may fall under a wider pattern
+            covering = pattern_covering(template)
+            pattern = covering.pk if covering else None
         patterns.update([pattern] if pattern else [])
     return Focus(task_id=query.task_id, task_type=query.task_type, files=frozenset(files),
                  patterns=frozenset(patterns), error_types=frozenset(error_types))
