@@ -72,10 +72,10 @@ def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, mes
     where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
     parts, params = [], []
     if message_pks:
-        parts.append(f"SELECT 'message', {prefixed} FROM {table} l WHERE {_pk_in(message_pks)}"
-                     f"{where}")
-        params += _pk_params(message_pks)
-        params += filtered
+        wanted, wanted_params = _one_of(f"l.{quote(Lesson._meta.pk.column)}", Lesson._meta.pk,
+                                        message_pks)
+        parts.append(f"SELECT 'message', {prefixed} FROM {table} l WHERE {wanted}{where}")
+        params += [*wanted_params, *filtered]
     lesson, pattern = (quote(through.get_field(name).column)
                        for name in ("lesson", "failurepattern"))
     parts.append(f"SELECT 'pattern', {prefixed} FROM {links} p JOIN {table} l"
@@ -97,19 +97,14 @@ def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, mes
     return _converted(rows, fields)
 
 
-def _pk_in(pks: list) -> str:
-    """SQL for "the lesson's id is one of ``pks``" on alias ``l``: on PostgreSQL one array
-    parameter (a list of a hundred constants costs more to plan than the read itself)."""
-    column = f"l.{connection.ops.quote_name(Lesson._meta.pk.column)}"
+def _one_of(column: str, field, values: list) -> tuple[str, list]:
+    """SQL for "``column`` is one of ``values``" (values of ``field``) and its parameters: on
+    PostgreSQL one array parameter (a list of a hundred constants costs more to plan than the
+    read itself)."""
     if connection.vendor == "postgresql":
-        return f"{column} = ANY(%s::uuid[])"
-    return f"{column} IN ({', '.join(['%s'] * len(pks))})"
-
-
-def _pk_params(pks: list) -> list:
-    if connection.vendor == "postgresql":
-        return [list(pks)]
-    return [Lesson._meta.pk.get_db_prep_value(value, connection) for value in pks]
+        return f"{column} = ANY(%s::{field.db_type(connection)}[])", [list(values)]
+    return (f"{column} IN ({', '.join(['%s'] * len(values))})",
+            [field.get_db_prep_value(value, connection) for value in values])
 
 
 def _candidate_where(*, skill_name, approved_only: bool) -> tuple[str, list]:
@@ -158,14 +153,11 @@ def pattern_lessons(pattern_ids: list) -> list[tuple]:
     quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
     lesson, pattern = (quote(through.get_field(name).column)
                        for name in ("lesson", "failurepattern"))
-    if connection.vendor == "postgresql":
-        wanted, params = "= ANY(%s::bigint[])", [list(pattern_ids)]
-    else:
-        wanted, params = f"IN ({', '.join(['%s'] * len(pattern_ids))})", list(pattern_ids)
+    wanted, params = _one_of(f"p.{pattern}", through.get_field("failurepattern"), pattern_ids)
     sql = (f"SELECT p.{pattern}, l.resolution, l.status, l.rank_score, l.occurrences"
            f" FROM {quote(through.db_table)} p JOIN {quote(Lesson._meta.db_table)} l"
            f" ON l.{quote(Lesson._meta.pk.column)} = p.{lesson}"
-           f" WHERE p.{pattern} {wanted} AND l.status <> %s")
+           f" WHERE {wanted} AND l.status <> %s")
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, Lesson.Status.REJECTED.value])
         return cursor.fetchall()

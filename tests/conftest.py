@@ -27,6 +27,27 @@ def fresh_cache():
     match_index_bump()
 
 
+# How long a test waits on a Redis that is not there (connects are refused at once anyway).
+DEAD_REDIS_TIMEOUT = 0.25
+
+
+@pytest.fixture
+def redis_down(settings):
+    """Call it to point the default cache at a loopback port where no Redis listens: from then
+    on every cache operation meets a refused connection, as in an outage."""
+    from django.core.cache import caches
+
+    def take_down() -> None:
+        settings.CACHES = {"default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{_free_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": DEAD_REDIS_TIMEOUT,
+                        "socket_timeout": DEAD_REDIS_TIMEOUT}}}
+        caches["default"].get("warm-up")  # the configured cache is now the dead one
+
+    return take_down
+
+
 @pytest.fixture
 def make_key(db):
     """Create a key and return its raw value."""

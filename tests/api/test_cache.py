@@ -68,14 +68,9 @@ def test_caching_resumes_when_redis_is_back(settings):
     cache.delete("k")
 
 
-def test_api_answers_with_redis_down(api, settings):
+def test_api_answers_with_redis_down(api, redis_down):
     """Check, record, failures and boot (all of which read or write the cache) with Redis dead."""
-    settings.CACHES = {"default": {
-        "BACKEND": "config.cache.ResilientRedisCache",
-        "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
-        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
-    }}
-    caches["default"].get("warm-up")  # the configured cache is now the dead one
+    redis_down()
     assert api.get("/api/v1/lessons/check", {"error_type": "x"}).status_code == 200
     assert api.post("/api/v1/lessons", {"error_pattern": "p", "error_type": "t",
                                         "resolution": "r"}, format="json").status_code == 201

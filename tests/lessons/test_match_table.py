@@ -3,12 +3,10 @@ was: each pattern filed under its rarest words, scored with lessons.matching), a
 is made of agree with lessons.matching."""
 import math
 import random
-import socket
 import time
 from collections import Counter
 
 import pytest
-from django.core.cache import caches
 
 from lessons import match_index as match_index_module
 from lessons.match_index import _keys, match_index, match_index_bump
@@ -177,15 +175,9 @@ def test_a_worker_builds_the_index_at_start_and_a_database_error_does_not_stop_i
 
 
 def test_with_the_cache_unreachable_the_index_is_rebuilt_at_most_every_max_age(
-        lessons, settings, monkeypatch, django_assert_num_queries):
+        lessons, redis_down, monkeypatch, django_assert_num_queries):
     match_index()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    settings.CACHES = {"default": {
-        "BACKEND": "config.cache.ResilientRedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0",
-        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}}}
-    caches["default"].get("warm-up")
+    redis_down()
     built = match_index()  # the version is unknown: rebuilt once
     LessonFactory(error_pattern="written while the cache is down")
     with django_assert_num_queries(0):

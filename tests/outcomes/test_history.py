@@ -1,10 +1,8 @@
 """GET /outcomes/history: the seed's eight scenarios, invalidation, budgets, prompt safety."""
 import math
-import socket
 from datetime import timedelta
 
 import pytest
-from django.core.cache import caches
 from django.utils import timezone
 
 from failures.models import FailurePattern
@@ -150,15 +148,9 @@ def test_a_failure_posted_directly_also_invalidates(api, record, django_capture_
     assert body["metadata"]["cached"] is False and "Segfault in parser" in body["historyContext"]
 
 
-def test_with_redis_down_history_comes_from_the_database(api, record, settings):
+def test_with_redis_down_history_comes_from_the_database(api, record, redis_down):
     record(result={"approach": "kept in the database"})
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    settings.CACHES = {"default": {
-        "BACKEND": "config.cache.ResilientRedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0",
-        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}}}
-    caches["default"].get("warm-up")
+    redis_down()
     for _ in range(2):
         body = history(api)
         assert body["metadata"]["cached"] is False
@@ -311,3 +303,14 @@ def test_an_uncached_history_reads_at_most_three_statements(api, record,
         answer = history_context(query)
     assert answer["metadata"]["historyStats"] == {"recentSuccesses": 1, "recentFailures": 1,
                                                   "relatedTasks": 3}
+
+
+def test_text_with_sql_and_format_characters_is_only_ever_a_value(api, record):
+    odd = "it's 100% done; --%s %(x)s \\ \""
+    record(agent="qa", task_id=odd, task_type=odd, outcome="failure", context={
+        "file_path": f"src/{odd}.py", "error_type": odd, "error_message": f"{odd} failed at db-1"})
+    body = history(api, agent=odd, task_type=odd, task_id=odd, files=f"src/{odd}.py",
+                   error_type=odd, error_message=f"{odd} failed at db-2")
+    assert body["metadata"]["historyStats"]["relatedTasks"] == 1
+    body = history(api, agent="qa", task_type=odd)
+    assert body["metadata"]["historyStats"]["recentFailures"] == 1
