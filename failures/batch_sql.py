@@ -44,14 +44,21 @@ def seen_pairs(column: str, pairs: set[tuple[int, str]]) -> set[tuple[int, str]]
         return {(pattern_id, value) for pattern_id, value in cursor.fetchall()}
 
 
-def patterns_add(counts: list[tuple]) -> None:
-    """Add ``(id, events, agents, tasks, unsafe, earliest, latest, retry_after)`` to patterns,
-    after locking them in id order (so two batches cannot deadlock)."""
-    counts = sorted(counts)
+def patterns_lock(ids) -> set[int]:
+    """Lock these patterns until the transaction ends, in id order (so two batches cannot
+    deadlock); answer those of them that are merged into another pattern. A merge that
+    committed while this waited for a lock shows here: the locked row is the newest version."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT id FROM failures_failurepattern WHERE id = ANY(%s) "
-                       "ORDER BY id FOR UPDATE", [[row[0] for row in counts]])
-        cursor.execute(_COUNT, [list(column) for column in zip(*counts)])
+        cursor.execute("SELECT id, merged_into_id FROM failures_failurepattern "
+                       "WHERE id = ANY(%s) ORDER BY id FOR UPDATE", [sorted(ids)])
+        return {pk for pk, merged_into in cursor.fetchall() if merged_into is not None}
+
+
+def patterns_add(counts: list[tuple]) -> None:
+    """Add ``(id, events, agents, tasks, unsafe, earliest, latest, retry_after)`` to patterns
+    the caller has locked (patterns_lock)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_COUNT, [list(column) for column in zip(*sorted(counts))])
 
 
 _RESOLVED = """

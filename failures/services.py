@@ -137,13 +137,25 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
     return found
 
 
-def _patterns_count(rows: list[Failure]) -> None:
+def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
     """Count new failures into their patterns. New agents and tasks are counted here by whether
     the (pattern, agent) and (pattern, task) pairs had a failure before; patterns_recount
-    recounts exactly. On PostgreSQL both the lookups and the update are one statement each."""
+    recounts exactly. On PostgreSQL both the lookups and the update are one statement each.
+
+    On PostgreSQL the patterns are locked first. A merge that committed while this waited for
+    one of those locks has re-pointed every failure it could see, but not these rows: they
+    move to the surviving pattern here, before they are stored or counted."""
     by_pattern: dict[int, list[Failure]] = {}
     for row in rows:
         by_pattern.setdefault(row.pattern.pk, []).append(row)
+    if connection.vendor == "postgresql":
+        merged = batch_sql.patterns_lock(by_pattern)
+        if merged and hops > 0:
+            live = {pk: pattern_live(FailurePattern.objects.get(pk=pk)) for pk in merged}
+            for pk in merged:
+                for row in by_pattern[pk]:
+                    row.pattern = live[pk]
+            return _patterns_count(rows, hops - 1)
     agents = _seen_pairs("agent", {(r.pattern.pk, r.agent) for r in rows})
     tasks = _seen_pairs("task", {(r.pattern.pk, r.task) for r in rows})
     counts = []
