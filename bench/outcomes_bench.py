@@ -25,8 +25,9 @@ the same task in the same request) and ~20% failures (error messages of stored t
 of new ones), most with files and an event_id. It prints the machine, the commit, the load
 before and after the run (and whether hot_path.py was running), the counts before and after,
 per read endpoint req/s and p50/p99 of server time (Server-Timing) and client latency beside the
-baseline, per write endpoint outcomes/s as well, and an in-process floor: the same kind of rows
-written with COPY (one transaction per batch, rolled back). ``--no-writes`` measures the reads
+baseline, per write endpoint outcomes/s as well, and an in-process floor: the rows such a write
+stores (outcomes, their files, the failed ones' failure records) written with COPY (one
+transaction per batch, rolled back). ``--no-writes`` measures the reads
 only. It asserts nothing; gunicorn is stopped at the end, also on error.
 """
 import argparse
@@ -37,7 +38,9 @@ import subprocess
 import sys
 import time
 import uuid
+import zlib
 from bisect import bisect
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from itertools import accumulate, count
 from pathlib import Path
@@ -347,7 +350,7 @@ def reads_print(results: dict) -> None:
               f"{percentile(r.server_ms, 0.99) / base_p99:>9.1f}x{r.rate / base.rate:>9.2f}x")
 
 
-def writes_print(results: dict, writes: dict, floor: float | None) -> None:
+def writes_print(results: dict, writes: dict, floor: "Floor | None") -> None:
     head = (f"{'endpoint':<42}{'requests':>9}{'errors':>8}{'req/s':>8}{'outcomes/s':>11}"
             f"{'srv p50':>9}{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}")
     print(head + "\n" + "-" * len(head))
@@ -356,43 +359,116 @@ def writes_print(results: dict, writes: dict, floor: float | None) -> None:
         stored = (r.requests - r.errors) * per_request / r.wall_s if r.wall_s else 0.0
         print(f"{name:<42}{r.requests:>9}{r.errors:>8}{r.rate:>8.1f}{stored:>11,.0f}{_times(r)}")
     if floor is not None:
-        print(f"{'floor: COPY in process (rolled back)':<42}{'':>25}{floor:>11,.0f}")
+        print(f"{'floor: COPY in process (rolled back)':<42}{'':>25}{floor.rate:>11,.0f}")
 
 
 FLOOR_COLUMNS = ("id", "event_id", "digest", "task_id", "agent", "task_type", "outcome", "context",
-                 "result", "duration_ms", "occurred_at", "error_type", "resolved_failures")
+                 "result", "duration_ms", "occurred_at", "error_type", "resolved_failures",
+                 "failure_id", "pattern_id")
+FLOOR_FAILURE_COLUMNS = ("id", "occurred_at", "agent", "task", "task_description", "task_type",
+                         "skill_name", "title", "error", "error_type", "retry_safe",
+                         "side_effects", "recovery_hint", "attempt_count", "status", "pattern_id")
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def copy_floor(url: str, batches: list[list[dict]]) -> float:
-    """Outcomes/s of storing the same kind of outcomes and their files with COPY in process, one
-    transaction per batch, rolled back: the rows' own cost, without the API's work (parsing,
-    checks, scrubbing, failure records, patterns, counters) and without a commit."""
-    stored, elapsed = 0, 0.0
+@dataclass
+class Floor:
+    """What COPYing a bulk write's rows cost: outcomes/s, and CPU seconds per outcome (this
+    process and its PostgreSQL backend, both read from the kernel)."""
+
+    rate: float
+    cpu_per_outcome: float
+
+
+def copy_floor(url: str, batches: list[list[dict]]) -> Floor:
+    """Store the rows a bulk write of these outcomes stores (the outcomes, their files, and the
+    failure record of each failed one with an error message, under a stored pattern) with COPY
+    in process, one transaction per batch, rolled back: the rows' own cost, without the API's
+    work (parsing, checks, scrubbing, patterns, counters, closing failures) and without a
+    commit."""
+    stored, elapsed, cpu = 0, 0.0, 0.0
     with psycopg.connect(url) as conn:
+        patterns = [pk for (pk,) in conn.execute(
+            "SELECT id FROM failures_failurepattern ORDER BY id LIMIT 10000")]
+        backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        conn.rollback()
         for batch in batches:
-            started = time.perf_counter()
-            ids = [pk for (pk,) in conn.execute(
-                "SELECT nextval(pg_get_serial_sequence('outcomes_outcome', 'id')) "
-                "FROM generate_series(1, %s)", [len(batch)])]
+            started, cpu_started = time.perf_counter(), _cpu_seconds(backend)
+            failing = [item for item in batch if item["outcome"] == "failure"
+                       and item["context"].get("error_message")]
+            ids = _next_ids(conn, "outcomes_outcome", len(batch))
+            failure_ids = dict(zip(map(id, failing), _next_ids(conn, "failures_failure",
+                                                                 len(failing))))
+            pattern_of = {id(item): patterns[zlib.crc32(template_of(
+                item["context"]["error_message"]).encode()) % len(patterns)] for item in failing}
+            with conn.cursor().copy("COPY failures_failure ({}) FROM STDIN".format(
+                    ", ".join(FLOOR_FAILURE_COLUMNS))) as copy:
+                for item in failing:
+                    copy.write_row(_floor_failure(failure_ids[id(item)], item,
+                                                  pattern_of[id(item)]))
             with conn.cursor().copy("COPY outcomes_outcome ({}) FROM STDIN".format(
                     ", ".join(FLOOR_COLUMNS))) as copy:
                 for pk, item in zip(ids, batch):
-                    copy.write_row(_floor_row(pk, item))
+                    copy.write_row(_floor_row(pk, item, failure_ids.get(id(item)),
+                                              pattern_of.get(id(item))))
             with conn.cursor().copy("COPY outcomes_outcomefile (outcome_id, path, occurred_at) "
                                     "FROM STDIN") as copy:
                 for pk, item in zip(ids, batch):
                     for path in row_files(item["context"], item["result"]):
                         copy.write_row((pk, path, item["occurred_at"]))
+            conn.execute("SELECT 1")  # the last COPY has reached the server and is done
             elapsed += time.perf_counter() - started
+            cpu += _cpu_seconds(backend) - cpu_started
             stored += len(batch)
             conn.rollback()
-    return stored / elapsed if elapsed else 0.0
+    return Floor(stored / elapsed if elapsed else 0.0, cpu / stored if stored else 0.0)
 
 
-def _floor_row(pk: int, item: dict) -> tuple:
+def _next_ids(conn, table: str, n: int) -> list[int]:
+    return [pk for (pk,) in conn.execute(
+        "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+        [table, n])]
+
+
+def _cpu_seconds(backend_pid: int) -> float:
+    """CPU seconds used so far by this process and by the PostgreSQL backend ``backend_pid``
+    (on this machine: /proc/<pid>/stat, user and system time)."""
+    with open(f"/proc/{backend_pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return time.process_time() + (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _floor_row(pk: int, item: dict, failure_id, pattern_id) -> tuple:
     return (pk, item.get("event_id"), "", item["task_id"], item["agent"], item["task_type"],
             item["outcome"], json.dumps(item["context"]), json.dumps(item["result"]),
-            item["duration_ms"], item["occurred_at"], item["context"].get("error_type", ""), 0)
+            item["duration_ms"], item["occurred_at"], item["context"].get("error_type", ""), 0,
+            failure_id, pattern_id)
+
+
+def _floor_failure(pk: int, item: dict, pattern_id: int) -> tuple:
+    context = item["context"]
+    return (pk, item["occurred_at"], item["agent"], item["task_id"], "", item["task_type"],
+            context.get("skill_name", ""), "", context["error_message"],
+            context.get("error_type") or "unknown", context.get("retry_safe"), "[]", "", 1,
+            "open", pattern_id)
+
+
+def checking_cpu(batches: list[list[dict]]) -> float:
+    """CPU seconds per outcome that the API's per-item checks and secret scrubbing take here
+    (outcomes.validation and the scrubbing of what is stored), in this process: the part of a
+    bulk write no database can take over. Needs Django set up."""
+    from outcomes.services import outcomes_parse, Stored
+    from failures.scrubbing import scrub_text
+    bodies = [json.dumps(batch) for batch in batches]
+    started, items = time.process_time(), 0
+    for body in bodies:
+        parsed = [item for item, _ in outcomes_parse(json.loads(body))]
+        for item in parsed:
+            Stored.of(item)
+            if item.error:
+                scrub_text(item.error)
+        items += len(parsed)
+    return (time.process_time() - started) / items if items else 0.0
 
 
 def other_bench_running() -> str:

@@ -22,8 +22,11 @@ generator (bench/loadgen.py, C client processes) warms every endpoint up and mea
   single     POST /api/v1/outcomes, one outcome per request (bench/outcomes_bench.py's Writer);
   bulk       POST /api/v1/outcomes/bulk, K (default 1,000) outcomes per request.
 Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. After it stops, the
-bulk floor: the same kind of outcomes and files COPYed straight into the tables by C connections
-at once (rolled back), what the database alone does with them here. It prints the
+bulk floor: the rows a bulk write of such outcomes stores (outcomes, files, failure records)
+COPYed straight into the tables by C connections at once (rolled back), what the database alone
+does with them here, and the CPU that took per outcome; the CPU the API's per-item checks and
+scrubbing take per outcome; and from both, the bulk ceiling: the most outcomes/s the machine's
+cores could record if a bulk write cost nothing more. It prints the
 machine, the commit, the load average, the data sizes, the table and the server-side times. It
 asserts nothing; gunicorn is stopped at the end, also on error.
 """
@@ -134,15 +137,37 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float, li
     return reads, outcomes_bench.write_requests(writer, args), mapped, floor
 
 
-def copy_floor(url: str, batches: list, processes: int) -> float:
-    """Outcomes/s of COPYing the batches (outcomes and their files, each batch one transaction,
-    rolled back) from ``processes`` connections at once: what the database alone does with such
-    rows on this machine, with none of the API's work."""
+def copy_floor(url: str, batches: list, processes: int) -> outcomes_bench.Floor:
+    """Outcomes/s of COPYing the batches' rows (outcomes, their files and the failed ones'
+    failure records; each batch one transaction, rolled back) from ``processes`` connections at
+    once, and the CPU they took per outcome (clients and their PostgreSQL backends): what the
+    database alone does with such rows on this machine, with none of the API's work."""
     chunks = [batches[i::processes] for i in range(processes)]
     started = time.perf_counter()
     with multiprocessing.Pool(processes) as pool:
-        pool.starmap(outcomes_bench.copy_floor, [(url, chunk) for chunk in chunks])
-    return sum(map(len, batches)) / (time.perf_counter() - started)
+        floors = pool.starmap(outcomes_bench.copy_floor, [(url, chunk) for chunk in chunks])
+    elapsed = time.perf_counter() - started
+    stored = [sum(map(len, chunk)) for chunk in chunks]
+    cpu = sum(f.cpu_per_outcome * n for f, n in zip(floors, stored)) / sum(stored)
+    return outcomes_bench.Floor(sum(stored) / elapsed, cpu)
+
+
+def bulk_ceiling_lines(floor: outcomes_bench.Floor, checking: float, args) -> list[str]:
+    """The bulk floor, and the most outcomes/s this machine's cores could record if a bulk
+    write cost no more than storing its rows (the floor's CPU) plus the per-item checks and
+    scrubbing (``checking``, CPU seconds per outcome), with every core busy with nothing else."""
+    cores = os.cpu_count() or 1
+    per_outcome = floor.cpu_per_outcome + checking
+    return [
+        f"Bulk floor: {floor.rate:,.0f} outcomes/s, the same rows a bulk write stores (outcomes, "
+        f"files, failure records) COPYed by {args.concurrency} connections at once with no API "
+        f"work (rolled back); CPU {floor.cpu_per_outcome * 1e6:.1f} us per outcome (clients and "
+        "their PostgreSQL backends)",
+        f"Bulk checks: the API's per-item checks and secret scrubbing take "
+        f"{checking * 1e6:.1f} us of CPU per outcome (in process)",
+        f"Bulk ceiling on {cores} cores: {cores / per_outcome:,.0f} outcomes/s, if a bulk write "
+        f"cost only those two ({per_outcome * 1e6:.1f} us per outcome) and nothing else ran",
+    ]
 
 
 def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, dict]:
@@ -201,9 +226,9 @@ def main() -> int:
     results, rss = serve_and_measure(url, reads, writes, args)
     report(results, writes, rss)
     if floor:
-        print(f"\nBulk floor: {copy_floor(url, floor, args.concurrency):,.0f} outcomes/s, the "
-              f"same kind of rows ({len(floor)} x {args.bulk_size}) COPYed by {args.concurrency} "
-              "connections at once with no API work (rolled back)", flush=True)
+        copied = copy_floor(url, floor, args.concurrency)
+        print("\n" + "\n".join(bulk_ceiling_lines(
+            copied, outcomes_bench.checking_cpu(floor), args)), flush=True)
     load = os.getloadavg()
     print(f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"the suite took {time.monotonic() - started:.0f} s")
