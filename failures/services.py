@@ -35,6 +35,25 @@ def pattern_live(pattern: FailurePattern) -> FailurePattern:
     return pattern
 
 
+def pattern_held(pattern: FailurePattern) -> FailurePattern:
+    """The live pattern of ``pattern``, kept from being merged away until the caller's
+    transaction ends, for a write that links to it. On PostgreSQL its row is locked (FOR KEY
+    SHARE), so a merge waits for the caller's commit and then re-points what the caller linked;
+    a merge that committed while this waited shows as the newest row, and the pattern merged
+    into is taken (and held) instead. Elsewhere writes do not run concurrently."""
+    if connection.vendor != "postgresql":
+        return pattern_live(pattern)
+    with connection.cursor() as cursor:
+        for _ in range(MAX_ALIAS_HOPS):
+            cursor.execute("SELECT merged_into_id FROM failures_failurepattern WHERE id = %s "
+                           "FOR KEY SHARE", [pattern.pk])
+            row = cursor.fetchone()
+            if row is None or row[0] is None:
+                return pattern
+            pattern = FailurePattern.objects.get(pk=row[0])
+    return pattern
+
+
 def pattern_for_message(*, message: str, error_type: str = "") -> FailurePattern:
     """The pattern of a message, creating its template and pattern the first time."""
     template = template_of(message)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from config.api.idempotency import run_idempotent
 from config.jobs import publish
 from failures.scrubbing import scrub_text, scrub_value
-from failures.services import pattern_for_message
+from failures.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
 from .match_index import match_index_bump
@@ -92,9 +92,11 @@ def _index_changed() -> None:
 
 
 def _link_pattern(lesson: Lesson, error_message: str | None) -> None:
+    """Link the lesson to the message's pattern, held so that a concurrent merge cannot leave
+    the link on the merged-away pattern (see failures.services.pattern_held)."""
     if error_message:
-        lesson.patterns.add(pattern_for_message(message=scrub_text(error_message),
-                                                error_type=lesson.error_type))
+        lesson.patterns.add(pattern_held(pattern_for_message(
+            message=scrub_text(error_message), error_type=lesson.error_type)))
 
 
 def _increment(pattern: str) -> bool:
