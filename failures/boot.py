@@ -11,8 +11,8 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * open failures: the partial ``(agent, -occurred_at) WHERE status='open'`` (an agent's open set stays
   small while it resolves what succeeds), newest OPEN_CAP; skip, resume, hints, loops and
   retry advice are all derived from these rows in Python;
-* with a task type, both also read ``(task_type, -occurred_at)`` index-only to narrow the rows
-  they fetch (see _typed_open);
+* with a task type, the same two reads ride ``(agent, task_type, -occurred_at, -id)`` and its
+  open-only twin, so a type an agent rarely fails at costs no more than one it often does;
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
   agents through a short-lived cache (see boot_fleet).
 
@@ -145,53 +145,17 @@ def _failures_sql(task_type: bool) -> str:
                         *(f"m.{name}" for name in _PATTERN_COLUMNS)])
     null = lambda columns: ", ".join(["NULL"] * len(columns))  # noqa: E731
     newest = "ORDER BY f.occurred_at DESC, f.id DESC"
-    mine = f"SELECT f.id, {shared}, {opened} FROM {failures} f WHERE f.agent = %(agent)s" \
-           f" AND f.status = %(open)s"
-    with_, open_rows = _typed_open(mine, newest) if task_type else \
-        ("", f"{mine} {newest} LIMIT {OPEN_CAP}")
+    typed = " AND f.task_type = %(task_type)s" if task_type else ""
+    open_rows = (f"SELECT f.id, {shared}, {opened} FROM {failures} f WHERE f.agent = %(agent)s"
+                 f" AND f.status = %(open)s{typed} {newest} LIMIT {OPEN_CAP}")
     return (  # the patterns are joined to the newest OPEN_CAP rows only
-        f"{with_}(SELECT true, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
+        f"(SELECT true, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
         f" {opened}, {joined} FROM ({open_rows}) f JOIN {patterns} p ON p.id = f.pattern_id"
         f" LEFT JOIN {patterns} m ON m.id = p.merged_into_id {newest})"
         f" UNION ALL (SELECT false, f.id, {shared}, {recent},"
         f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}"
         f" FROM {failures} f WHERE f.agent = %(agent)s AND f.occurred_at >= %(since)s"
-        f" AND f.occurred_at <= %(now)s{_typed_recent(failures) if task_type else ''}"
-        f" {newest} LIMIT {RECENT_CAP})")
-
-
-def _typed_open(mine: str, newest: str) -> tuple[str, str]:
-    """(WITH clause, select) of the agent's newest open rows of the task type.
-
-    No index holds both the agent and the type, and testing the type of every open row of a busy
-    agent costs tens of milliseconds (the planner may also AND in every row of the type, ~10 ms).
-    The timestamps of the agent's open rows that the type's index also holds (both read from
-    indexes alone) are a superset of the answer's: their rows are read when they are few next to
-    the agent's open rows (|typed|^2 < OPEN_CAP * |mine|), else the open rows newest first until
-    OPEN_CAP match, which takes few when most match ("CASE" hides the type from the planner,
-    which then expects half to). Either way the answer is the same.
-    """
-    table = Failure._meta.db_table
-    with_ = (
-        f"WITH mine AS MATERIALIZED (SELECT occurred_at FROM {table} WHERE agent = %(agent)s"
-        f" AND status = %(open)s), typed AS MATERIALIZED (SELECT occurred_at FROM {table}"
-        f" WHERE task_type = %(task_type)s AND occurred_at = ANY(ARRAY(SELECT * FROM mine))),"
-        f" rare AS MATERIALIZED (SELECT (SELECT count(*) FROM typed) ^ 2"
-        f" < {OPEN_CAP} * (SELECT count(*) FROM mine) AS yes) ")
-    return with_, (
-        f"({mine} AND f.task_type = %(task_type)s AND f.occurred_at = ANY(ARRAY(SELECT * FROM"
-        f" typed)) AND (SELECT yes FROM rare) {newest} LIMIT {OPEN_CAP}) UNION ALL ({mine}"
-        f" AND CASE WHEN f.task_type = %(task_type)s THEN true END AND NOT (SELECT yes FROM"
-        f" rare) {newest} LIMIT {OPEN_CAP})")
-
-
-def _typed_recent(table: str) -> str:
-    """The task-type condition of the recent part: as in _typed_open, the timestamps both the
-    agent's and the type's index hold in the window (an implied condition that narrows reads)."""
-    return (f" AND f.task_type = %(task_type)s AND f.occurred_at = ANY(ARRAY(SELECT occurred_at"
-            f" FROM {table} WHERE agent = %(agent)s AND occurred_at >= %(since)s"
-            f" AND occurred_at <= %(now)s INTERSECT SELECT occurred_at FROM {table} WHERE"
-            f" task_type = %(task_type)s AND occurred_at >= %(since)s AND occurred_at <= %(now)s))")
+        f" AND f.occurred_at <= %(now)s{typed} {newest} LIMIT {RECENT_CAP})")
 
 
 _FAILURES_SQL = {typed: _failures_sql(typed) for typed in (False, True)}

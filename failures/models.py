@@ -99,6 +99,12 @@ class Failure(models.Model):
             models.Index(fields=["agent", "-occurred_at", "-id"],
                          name="failure_agent_open_recent_idx",
                          condition=models.Q(status="open")),
+            # Boot with a task type: the agent's recent failures of the type, and its newest
+            # open ones, each one range of an index in the order boot reads them.
+            models.Index(fields=["agent", "task_type", "-occurred_at", "-id"],
+                         name="failure_agent_type_recent_idx"),
+            models.Index(fields=["agent", "task_type", "-occurred_at", "-id"],
+                         name="failure_agent_type_open_idx", condition=models.Q(status="open")),
             # Fleet scope and task-type filters.
             models.Index(fields=["task_type", "-occurred_at"], name="failure_type_recent_idx"),
             # Per-pattern counts (distinct agents and tasks) and retry history.

@@ -57,8 +57,8 @@ def test_the_sql_reads_build_the_briefing_the_orm_reads_build(options, monkeypat
 
 @pytest.mark.parametrize("task_type", ["sync", "billing", "none-such"])
 def test_a_task_type_the_agent_mostly_has_or_rarely_has_reads_the_same(task_type, monkeypatch):
-    """Boot's SQL reads a type most of an agent's open failures have differently from one they
-    rarely have (see boot._typed_open); both answer what the ORM's reads answer."""
+    """A type most of an agent's open failures have, one they rarely have and one they never
+    have: boot's SQL read answers what the ORM's reads answer."""
     failures_record_many([
         {"agent": "a1", "task": f"t{i % 9}", "error": ERRORS[i % 4], "task_type": "billing"
          if i % 8 == 0 else "sync", "occurred_at": NOW - timedelta(minutes=i), "checkpoint":

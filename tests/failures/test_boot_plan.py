@@ -1,0 +1,81 @@
+"""Boot's read of an agent's failures uses the indexes made for it: PostgreSQL's plans say so.
+
+With enough rows for the planner to care (and fresh statistics), the recent and the open part of
+the read must each be one index range in the order boot wants, bounded by its LIMIT: never a
+sequential scan of the failures, never a sort of every row that matched, with or without a task
+type, so a briefing's cost does not grow with the table or with how rarely the agent fails at
+the type it asks about.
+"""
+import json
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from failures import boot
+from failures.services import pattern_for_message
+
+pytestmark = pytest.mark.django_db
+ROWS = 60_000
+
+# 20 agents, 20 task types (one of them rare), 60 days; one in eight still open.
+GENERATE = """
+INSERT INTO failures_failure (occurred_at, recorded_at, agent, task, task_description, task_type,
+    skill_name, title, error, error_type, side_effects, recovery_hint, attempt_count, status,
+    resolved_at, pattern_id)
+SELECT now() - (h %% (60 * 24 * 60)) * interval '1 minute', now(), 'agent-' || (h %% 20),
+       'task-' || (h %% 5000), '', CASE WHEN h %% 997 = 0 THEN 'rare' ELSE 'type-' || (h / 20 %% 19)
+       END, '', '', 'error ' || (h %% 50), 'kind', '[]', '', 1,
+       CASE WHEN h %% 8 = 0 THEN 'open' ELSE 'resolved' END,
+       CASE WHEN h %% 8 = 0 THEN NULL ELSE now() END, %(pattern)s
+FROM (SELECT abs(hashtext(n::text)) AS h FROM generate_series(1, %(rows)s) AS n) AS series
+"""
+
+
+@pytest.fixture
+def failures():
+    if connection.vendor != "postgresql":
+        pytest.skip("reads PostgreSQL plans")
+    pattern = pattern_for_message(message="error <n> in kind")
+    with connection.cursor() as cursor:
+        cursor.execute(GENERATE, {"rows": ROWS, "pattern": pattern.pk})
+        cursor.execute("ANALYZE failures_failure")
+
+
+def _nodes(plan: dict):
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _nodes(child)
+
+
+def _plan_of_failures_read(task_type: str | None) -> list[dict]:
+    now = timezone.now()
+    with CaptureQueriesContext(connection) as captured:
+        boot._failures("agent-3", task_type, now - timedelta(hours=24), now)
+    [entry] = captured.captured_queries
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + entry["sql"])
+        raw = cursor.fetchone()[0]
+    return list(_nodes((json.loads(raw) if isinstance(raw, str) else raw)[0]["Plan"]))
+
+
+@pytest.mark.parametrize("task_type, indexes", [
+    (None, {"failure_agent_recent_idx", "failure_agent_open_recent_idx"}),
+    ("type-4", {"failure_agent_type_recent_idx", "failure_agent_type_open_idx"}),
+    ("rare", {"failure_agent_type_recent_idx", "failure_agent_type_open_idx"}),
+])
+def test_each_part_is_one_range_of_its_index(failures, task_type, indexes):
+    nodes = _plan_of_failures_read(task_type)
+    assert not [n for n in nodes if n["Node Type"] == "Seq Scan"
+                and n.get("Relation Name") == "failures_failure"], nodes
+    # Every read of a failure goes through one of the part's indexes (an index scan, or a
+    # bitmap of that index where the planner expects a handful of rows).
+    used = {n["Index Name"] for n in nodes if "Index Name" in n
+            and not n["Index Name"].startswith("failures_failurepattern")}
+    assert used == indexes
+    # Nothing sorts more rows than a part keeps: the open part's few rows, re-sorted after the
+    # pattern join, never the failures the parts scanned.
+    sorts = [n for n in nodes if n["Node Type"] in ("Sort", "Incremental Sort")]
+    assert all(n["Plan Rows"] <= boot.OPEN_CAP for n in sorts), sorts
