@@ -135,6 +135,15 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # The hot paths' raw reads are prepared after this many runs on a connection and then
+        # reuse one generic plan (config.sql_prepared); "off": never prepared, always planned.
+        # Only those reads bind on the server, so nothing else is prepared.
+        _prepare = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
+        _options = DATABASES["default"].setdefault("OPTIONS", {})
+        _options["prepare_threshold"] = None if _prepare in ("off", "none", "") else int(_prepare)
+        _options["options"] = " ".join(filter(None, [
+            _options.get("options", ""), "-c plan_cache_mode=force_generic_plan"]))
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

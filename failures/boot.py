@@ -31,6 +31,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from config.sql_prepared import prepared_cursor
+
 from .boot_fleet import fleet_build
 from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
 from .boot_hints import live as _live
@@ -146,8 +148,11 @@ def _failures_sql(task_type: bool) -> str:
     null = lambda columns: ", ".join(["NULL"] * len(columns))  # noqa: E731
     newest = "ORDER BY f.occurred_at DESC, f.id DESC"
     typed = " AND f.task_type = %(task_type)s" if task_type else ""
+    # The status as a literal: the plan kept for the prepared read can then use the open-only
+    # indexes, which a parameter would not prove it may.
+    is_open = f"f.status = '{Failure.Status.OPEN.value}'"
     open_rows = (f"SELECT f.id, {shared}, {opened} FROM {failures} f WHERE f.agent = %(agent)s"
-                 f" AND f.status = %(open)s{typed} {newest} LIMIT {OPEN_CAP}")
+                 f" AND {is_open}{typed} {newest} LIMIT {OPEN_CAP}")
     return (  # the patterns are joined to the newest OPEN_CAP rows only
         f"(SELECT true, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
         f" {opened}, {joined} FROM ({open_rows}) f JOIN {patterns} p ON p.id = f.pattern_id"
@@ -164,10 +169,9 @@ _FAILURES_SQL = {typed: _failures_sql(typed) for typed in (False, True)}
 def _failures_postgresql(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
     """_failures in one round trip of plain SQL: compiling, planning and sending two ORM
     queries cost more than running them."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_FAILURES_SQL[bool(task_type)], {
-            "agent": agent, "open": Failure.Status.OPEN.value, "task_type": task_type,
-            "since": since, "now": now})
+            "agent": agent, "task_type": task_type, "since": since, "now": now})
         found = cursor.fetchall()
     shared, recent_end = len(_SHARED_COLUMNS), len(_RECENT_COLUMNS)
     recent = [_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values)))

@@ -4,6 +4,7 @@ import time
 
 from django.db import connection
 
+from config.sql_prepared import prepared_cursor
 from lessons.match_index import match_index
 from lessons.models import Lesson
 from lessons.selectors import lesson_check, message_ranked
@@ -123,7 +124,7 @@ def _linked_rows_postgresql(pattern_ids: set[int]) -> list[tuple]:
     and compiling those cost more than running it), and each link's lesson read by primary key
     (the planner otherwise hashes a scan of every approved lesson: ~1 ms instead of ~0.1 ms)."""
     links, lessons = Lesson.patterns.through._meta.db_table, Lesson._meta.db_table
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"SELECT link.failurepattern_id, lesson.id, lesson.error_pattern, lesson.resolution,"
             f" lesson.effectiveness FROM {links} link CROSS JOIN LATERAL"

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from django.db import connection
 
+from config.sql_prepared import prepared_cursor
 from config.sql_rows import converted, row_converters
 
 from .models import Lesson
@@ -91,7 +92,7 @@ def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, mes
     if known is not None:
         parts.append(f"SELECT 'known', {', '.join(['NULL'] * len(fields))} WHERE {known[0]}")
         params += known[1]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(" UNION ALL ".join(parts), params)
         rows = cursor.fetchall()
     return _converted(rows, fields)
@@ -158,6 +159,6 @@ def pattern_lessons(pattern_ids: list) -> list[tuple]:
            f" FROM {quote(through.db_table)} p JOIN {quote(Lesson._meta.db_table)} l"
            f" ON l.{quote(Lesson._meta.pk.column)} = p.{lesson}"
            f" WHERE {wanted} AND l.status <> %s")
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*params, Lesson.Status.REJECTED.value])
         return cursor.fetchall()

@@ -6,16 +6,15 @@ sequential scan of the failures, never a sort of every row that matched, with or
 type, so a briefing's cost does not grow with the table or with how rarely the agent fails at
 the type it asks about.
 """
-import json
 from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from failures import boot
 from failures.services import pattern_for_message
+from tests.plans import generic_plan, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 60_000
@@ -44,21 +43,13 @@ def failures():
         cursor.execute("ANALYZE failures_failure")
 
 
-def _nodes(plan: dict):
-    yield plan
-    for child in plan.get("Plans", []):
-        yield from _nodes(child)
-
-
 def _plan_of_failures_read(task_type: str | None) -> list[dict]:
+    """The generic plan PostgreSQL keeps for boot's read of the agent's failures."""
     now = timezone.now()
-    with CaptureQueriesContext(connection) as captured:
+    with statements_run(prepared_only=True) as run:
         boot._failures("agent-3", task_type, now - timedelta(hours=24), now)
-    [entry] = captured.captured_queries
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (FORMAT JSON) " + entry["sql"])
-        raw = cursor.fetchone()[0]
-    return list(_nodes((json.loads(raw) if isinstance(raw, str) else raw)[0]["Plan"]))
+    [(sql, params)] = run
+    return generic_plan(sql, params)
 
 
 @pytest.mark.parametrize("task_type, indexes", [

@@ -1,0 +1,63 @@
+"""PostgreSQL's plans of the statements the code runs, as the server will run them.
+
+The hot paths' raw reads are prepared and then reuse one generic plan (config.sql_prepared), so
+their plans are read here the same way: the statement is prepared on the test's connection and
+``EXPLAIN EXECUTE`` shows the plan PostgreSQL keeps for it, whatever the parameters.
+"""
+import json
+import re
+from contextlib import contextmanager
+
+from django.db import connection
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s|%s")
+_NUMBERED = re.compile(r"\$\d+")
+
+
+@contextmanager
+def statements_run(*, prepared_only: bool = False):
+    """Collect ``(sql, params)`` of every statement run inside, as the code passed them; with
+    ``prepared_only``, of those run through config.sql_prepared's cursors only."""
+    seen = []
+
+    def record(execute, sql, params, many, context):
+        if not prepared_only or _binds_on_server(context["cursor"].cursor):
+            seen.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        yield seen
+
+
+def _binds_on_server(cursor) -> bool:
+    import psycopg
+
+    return type(cursor) is psycopg.Cursor  # Django's own are client-binding or named cursors
+
+
+def nodes_of(plan: dict):
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from nodes_of(child)
+
+
+def generic_plan(sql: str, params) -> list[dict]:
+    """Every node of the generic plan PostgreSQL keeps for ``sql`` once it is prepared."""
+    import psycopg
+
+    raw = psycopg.Cursor(connection.connection)
+    raw.execute(sql, params, prepare=True)
+    raw.close()
+    values = ([params[name] for name in dict.fromkeys(
+        m.group(1) for m in _PLACEHOLDER.finditer(sql))] if isinstance(params, dict)
+        else list(params or []))
+    shape = _PLACEHOLDER.sub("$?", sql).replace("%%", "%")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+        [name] = [n for n, text in cursor.fetchall() if _NUMBERED.sub("$?", text) == shape]
+        cursor.execute("SET plan_cache_mode = force_generic_plan")
+        args = "(" + ", ".join(["%s"] * len(values)) + ")" if values else ""
+        cursor.execute(f"EXPLAIN (FORMAT JSON) EXECUTE {name}{args}", values)
+        found = cursor.fetchone()[0]
+    plan = (json.loads(found) if isinstance(found, str) else found)[0]["Plan"]
+    return list(nodes_of(plan))
