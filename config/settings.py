@@ -136,9 +136,9 @@ if DATABASE_URL:
         )
     }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # The hot paths' raw reads are prepared after this many runs on a connection and then
-        # reuse one generic plan (config.sql_prepared); "off": never prepared, always planned.
-        # Only those reads bind on the server, so nothing else is prepared.
+        # The hot paths' raw statements are prepared after this many runs on a connection and
+        # then reuse one generic plan (config.sql_prepared); "off": never prepared, always
+        # planned. Only those statements bind on the server, so nothing else is prepared.
         _prepare = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
         _options = DATABASES["default"].setdefault("OPTIONS", {})
         _options["prepare_threshold"] = None if _prepare in ("off", "none", "") else int(_prepare)

@@ -7,6 +7,7 @@ of parameters. Callers use the ORM form on other databases (the embedded SQLite)
 from django.db import connection
 
 from config.sql_arrays import inserted_fields, unnest_source
+from config.sql_prepared import prepared_cursor
 
 from .models import Failure
 
@@ -39,7 +40,7 @@ def seen_pairs(column: str, pairs: set[tuple[int, str]]) -> set[tuple[int, str]]
     if column not in ("agent", "task"):
         raise ValueError(column)
     ids, values = (list(side) for side in zip(*pairs))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_SEEN.format(column=column), [ids, values])
         return {(pattern_id, value) for pattern_id, value in cursor.fetchall()}
 
@@ -48,7 +49,7 @@ def patterns_lock(ids) -> set[int]:
     """Lock these patterns until the transaction ends, in id order (so two batches cannot
     deadlock); answer those of them that are merged into another pattern. A merge that
     committed while this waited for a lock shows here: the locked row is the newest version."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute("SELECT id, merged_into_id FROM failures_failurepattern "
                        "WHERE id = ANY(%s) ORDER BY id FOR UPDATE", [sorted(ids)])
         return {pk for pk, merged_into in cursor.fetchall() if merged_into is not None}
@@ -57,7 +58,7 @@ def patterns_lock(ids) -> set[int]:
 def patterns_add(counts: list[tuple]) -> None:
     """Add ``(id, events, agents, tasks, unsafe, earliest, latest, retry_after)`` to patterns
     the caller has locked (patterns_lock)."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_COUNT, [list(column) for column in zip(*sorted(counts))])
 
 
@@ -72,7 +73,7 @@ WHERE pattern.id = batch.id
 def patterns_resolved(per_pattern: dict[int, int]) -> None:
     """Add ``{pattern id: failures resolved}`` to the patterns' retry history, in id order."""
     ids = sorted(per_pattern)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_RESOLVED, [ids, [per_pattern[pk] for pk in ids]])
 
 
@@ -90,7 +91,7 @@ def open_failures_close(pairs: set[tuple[str, str]], *, keep: set[int], status: 
     """Close the open failures of exactly these (agent, task) pairs but those in ``keep``, in
     one statement that finds, locks and updates them; answer what it closed."""
     agents, tasks = (list(side) for side in zip(*pairs))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_CLOSE, [str(status), at, agents, tasks, sorted(keep)])
         return [tuple(row) for row in cursor.fetchall()]
 
@@ -102,7 +103,7 @@ def failures_insert(rows: list[Failure]) -> list[Failure]:
     fields = inserted_fields(Failure)
     source, params = unnest_source(fields, rows)
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(f"INSERT INTO failures_failure ({columns}) {source} RETURNING id", params)
         for row, (pk,) in zip(rows, cursor.fetchall()):
             row.pk = pk

@@ -9,6 +9,7 @@ import uuid
 from django.db import connection
 
 from config.sql_arrays import inserted_fields, unnest_source
+from config.sql_prepared import prepared_cursor
 
 from .models import Outcome, OutcomeFile
 
@@ -36,7 +37,7 @@ def outcomes_insert(rows: list) -> None:
         source = "VALUES " + ", ".join([placeholders] * len(rows))
         params = [field.get_db_prep_save(getattr(row, field.attname), connection)
                   for row in rows for field in COLUMNS]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {quote(Outcome._meta.db_table)} ({columns}) {source} "
             f"ON CONFLICT ({quote('event_id')}) DO NOTHING RETURNING {quote('id')}, "
@@ -64,7 +65,7 @@ def outcomes_link(rows: list) -> None:
     if not rows:
         return
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_LINK, [[row.pk for row in rows], [row.failure_id for row in rows],
                                    [row.pattern_id for row in rows],
                                    [row.resolved_failures for row in rows]])
@@ -84,7 +85,7 @@ def files_insert(files: list[tuple]) -> None:
             OutcomeFile(outcome_id=pk, path=path, occurred_at=at) for pk, path, at in files])
         return
     outcome_ids, paths, times = (list(column) for column in zip(*files))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             "INSERT INTO outcomes_outcomefile (outcome_id, path, occurred_at) "
             "SELECT * FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[])",
