@@ -8,10 +8,25 @@ import json
 import re
 from contextlib import contextmanager
 
+import pytest
 from django.db import connection
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s|%s")
 _NUMBERED = re.compile(r"\$\d+")
+
+
+def require_postgresql() -> None:
+    """Skip the calling test off PostgreSQL: it reads PostgreSQL's plans."""
+    if connection.vendor != "postgresql":
+        pytest.skip("reads PostgreSQL plans")
+
+
+def fill(sql: str, params: dict, *tables: str) -> None:
+    """Run a statement that generates rows, then ANALYZE ``tables``: the planner then plans
+    for as many rows as the statement made, as it would on a large installation."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        cursor.execute("; ".join(f"ANALYZE {table}" for table in tables))
 
 
 @contextmanager

@@ -9,12 +9,11 @@ the type it asks about.
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from failures import boot
 from failures.services import pattern_for_message
-from tests.plans import generic_plan, statements_run
+from tests.plans import fill, generic_plan, require_postgresql, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 60_000
@@ -35,12 +34,9 @@ FROM (SELECT abs(hashtext(n::text)) AS h FROM generate_series(1, %(rows)s) AS n)
 
 @pytest.fixture
 def failures():
-    if connection.vendor != "postgresql":
-        pytest.skip("reads PostgreSQL plans")
+    require_postgresql()
     pattern = pattern_for_message(message="error <n> in kind")
-    with connection.cursor() as cursor:
-        cursor.execute(GENERATE, {"rows": ROWS, "pattern": pattern.pk})
-        cursor.execute("ANALYZE failures_failure")
+    fill(GENERATE, {"rows": ROWS, "pattern": pattern.pk}, "failures_failure")
 
 
 def _plan_of_failures_read(task_type: str | None) -> list[dict]:

@@ -6,13 +6,12 @@ with values (a partial index's predicate, a selective value) may be lost: this r
 PostgreSQL keeps (tests.plans.generic_plan) over enough lessons for the planner to care.
 """
 import pytest
-from django.db import connection
 
 from failures.models import FailurePattern
 from failures.services import pattern_for_message
 from lessons.models import Lesson
 from lessons.selectors import lesson_check
-from tests.plans import generic_plan, statements_run
+from tests.plans import fill, generic_plan, require_postgresql, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 30_000
@@ -28,28 +27,26 @@ SELECT gen_random_uuid(), 'pattern ' || n || ' of kind ' || (n %% 40), 'type-' |
        1 + n %% 17, now(), 0.5, (n %% 100) / 100.0, 0, 0, false, '', now(),
        CASE n %% 10 WHEN 0 THEN 'rejected' WHEN 1 THEN 'approved' WHEN 2 THEN 'approved'
             WHEN 3 THEN 'approved' ELSE 'unverified' END, 'agent'
-FROM generate_series(1, %(rows)s) AS n
+FROM generate_series(1, %(rows)s) AS n;
+"""
+LINKS = """
+INSERT INTO lessons_lesson_patterns (lesson_id, failurepattern_id)
+SELECT id, %(pattern)s FROM lessons_lesson ORDER BY id LIMIT 5;
+INSERT INTO lessons_lesson_patterns (lesson_id, failurepattern_id)
+SELECT id, (%(others)s::bigint[])[1 + abs(hashtext(id::text)) %% 3000] FROM lessons_lesson
 """
 
 
 @pytest.fixture
 def lessons():
-    if connection.vendor != "postgresql":
-        pytest.skip("reads PostgreSQL plans")
+    require_postgresql()
     pattern = pattern_for_message(message=MESSAGE)
-    with connection.cursor() as cursor:
-        cursor.execute(GENERATE, {"rows": ROWS})
-        # Five lessons of the message's pattern, and every lesson linked to one of 3,000 others.
-        cursor.execute("INSERT INTO lessons_lesson_patterns (lesson_id, failurepattern_id) "
-                       "SELECT id, %s FROM lessons_lesson ORDER BY id LIMIT 5", [pattern.pk])
-        others = [p.pk for p in FailurePattern.objects.bulk_create(
-            FailurePattern(fingerprint=f"other-{n}", template=f"other error {n}",
-                           error_type="other", token_count=3, head="other")
-            for n in range(3000))]
-        cursor.execute("INSERT INTO lessons_lesson_patterns (lesson_id, failurepattern_id) "
-                       "SELECT id, (%s::bigint[])[1 + abs(hashtext(id::text)) %% 3000] "
-                       "FROM lessons_lesson", [others])
-        cursor.execute("ANALYZE lessons_lesson; ANALYZE lessons_lesson_patterns")
+    others = [p.pk for p in FailurePattern.objects.bulk_create(
+        FailurePattern(fingerprint=f"other-{n}", template=f"other error {n}",
+                       error_type="other", token_count=3, head="other") for n in range(3000))]
+    # Five lessons of the message's pattern, and every lesson linked to one of 3,000 others.
+    fill(GENERATE + LINKS, {"rows": ROWS, "pattern": pattern.pk, "others": others},
+         "lessons_lesson", "lessons_lesson_patterns")
     Lesson.objects.create(error_pattern="stripe_timeout", error_type="timeout",
                           resolution="Retry with a longer timeout.")
 

@@ -8,12 +8,11 @@ None may scan a whole table, whatever the batch's size.
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from failures.services import pattern_for_message
 from outcomes.services import outcomes_parse, outcomes_record
-from tests.plans import generic_plan, statements_run
+from tests.plans import fill, generic_plan, require_postgresql, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 50_000
@@ -41,12 +40,9 @@ FROM failed
 
 @pytest.fixture
 def ledger():
-    if connection.vendor != "postgresql":
-        pytest.skip("reads PostgreSQL plans")
+    require_postgresql()
     pattern = pattern_for_message(message="disk full on host")
-    with connection.cursor() as cursor:
-        cursor.execute(GENERATE, {"rows": ROWS, "pattern": pattern.pk})
-        cursor.execute("ANALYZE failures_failure; ANALYZE outcomes_outcome")
+    fill(GENERATE, {"rows": ROWS, "pattern": pattern.pk}, "failures_failure", "outcomes_outcome")
 
 
 def batch() -> list:
