@@ -4,6 +4,7 @@ with one parameter per column, and values go as they are, with no per-value fiel
 JSON columns travel as text and are cast to ``jsonb`` in the statement.
 """
 import json
+from functools import lru_cache
 
 from django.db import connection
 from django.db.models import NOT_PROVIDED
@@ -12,17 +13,27 @@ from django.db.models import NOT_PROVIDED
 def unnest_source(fields: list, rows: list) -> tuple[str, list]:
     """``SELECT * FROM unnest(...)`` over ``rows`` (objects with each field's attname) and its
     parameters, one list per field."""
-    casts, params = [], []
-    for field in fields:
+    source, kinds = _source(tuple(fields))
+    params = []
+    for field, is_json in kinds:
         values = [getattr(row, field.attname) for row in rows]
-        db_type = field.db_type(connection)
-        if field.get_internal_type() == "JSONField":
-            casts.append(f"%s::text[]::{db_type}[]")
+        if is_json:
             values = [None if value is None else json.dumps(value) for value in values]
-        else:
-            casts.append(f"%s::{db_type}[]")
         params.append(values)
-    return "SELECT * FROM unnest({})".format(", ".join(casts)), params
+    return source, params
+
+
+@lru_cache(maxsize=64)
+def _source(fields: tuple) -> tuple[str, tuple]:
+    """The statement's text and, per field, whether it is JSON: the same for every batch of
+    these fields (working out each field's database type costs more than a one-row batch)."""
+    casts, kinds = [], []
+    for field in fields:
+        db_type = field.db_type(connection)
+        is_json = field.get_internal_type() == "JSONField"
+        casts.append(f"%s::text[]::{db_type}[]" if is_json else f"%s::{db_type}[]")
+        kinds.append((field, is_json))
+    return "SELECT * FROM unnest({})".format(", ".join(casts)), tuple(kinds)
 
 
 def inserted_fields(model) -> list:
