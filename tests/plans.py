@@ -47,7 +47,9 @@ def statements_run(*, prepared_only: bool = False):
 def _binds_on_server(cursor) -> bool:
     import psycopg
 
-    return type(cursor) is psycopg.Cursor  # Django's own are client-binding or named cursors
+    # Django's own cursors bind on the client, or are named (server-side) ones.
+    return isinstance(cursor, psycopg.Cursor) and not isinstance(
+        cursor, (psycopg.ClientCursor, psycopg.ServerCursor))
 
 
 def nodes_of(plan: dict):
