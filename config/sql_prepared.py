@@ -32,8 +32,6 @@ def prepared_cursor():
         with connection.cursor() as cursor:
             yield cursor
         return
-    import psycopg
-
     connection.ensure_connection()
     connection.validate_thread_sharing()
     raw = _cursor_class()(connection.connection)  # binds on the server, unlike Django's
