@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import datagen, hot_path, outcomes_bench, outcomes_datagen  # noqa: E402
+from bench import floor as bulk_floor  # noqa: E402
 from bench.loadgen import load_options  # noqa: E402
 from bench.server import Server, machine_lines  # noqa: E402
 from bench.suite_report import (BASELINE, BASELINE_AGAIN, memory_line, server_lines,  # noqa: E402
@@ -137,7 +138,7 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float, li
     return reads, outcomes_bench.write_requests(writer, args), mapped, floor
 
 
-def copy_floor(url: str, batches: list, processes: int) -> outcomes_bench.Floor:
+def copy_floor(url: str, batches: list, processes: int) -> bulk_floor.Floor:
     """Outcomes/s of COPYing the batches' rows (outcomes, their files and the failed ones'
     failure records; each batch one transaction, rolled back) from ``processes`` connections at
     once, and the CPU they took per outcome (clients and their PostgreSQL backends): what the
@@ -145,14 +146,14 @@ def copy_floor(url: str, batches: list, processes: int) -> outcomes_bench.Floor:
     chunks = [batches[i::processes] for i in range(processes)]
     started = time.perf_counter()
     with multiprocessing.Pool(processes) as pool:
-        floors = pool.starmap(outcomes_bench.copy_floor, [(url, chunk) for chunk in chunks])
+        floors = pool.starmap(bulk_floor.copy_floor, [(url, chunk) for chunk in chunks])
     elapsed = time.perf_counter() - started
     stored = [sum(map(len, chunk)) for chunk in chunks]
     cpu = sum(f.cpu_per_outcome * n for f, n in zip(floors, stored)) / sum(stored)
-    return outcomes_bench.Floor(sum(stored) / elapsed, cpu)
+    return bulk_floor.Floor(sum(stored) / elapsed, cpu)
 
 
-def bulk_ceiling_lines(floor: outcomes_bench.Floor, checking: float, args) -> list[str]:
+def bulk_ceiling_lines(floor: bulk_floor.Floor, checking: float, args) -> list[str]:
     """The bulk floor, and the most outcomes/s this machine's cores could record if a bulk
     write cost no more than storing its rows (the floor's CPU) plus the per-item checks and
     scrubbing (``checking``, CPU seconds per outcome), with every core busy with nothing else."""
@@ -228,7 +229,7 @@ def main() -> int:
     if floor:
         copied = copy_floor(url, floor, args.concurrency)
         print("\n" + "\n".join(bulk_ceiling_lines(
-            copied, outcomes_bench.checking_cpu(floor), args)), flush=True)
+            copied, bulk_floor.checking_cpu(floor), args)), flush=True)
     load = os.getloadavg()
     print(f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"the suite took {time.monotonic() - started:.0f} s")
