@@ -1,6 +1,6 @@
 """Curating failure patterns in the admin, and reading failures, root causes, regressions and
 reports. Every change goes through a service (failures.curation, failures.rootcauses,
-lessons.services); failures themselves are read-only here."""
+lessons.curation); failures themselves are read-only here."""
 from django.contrib import admin, messages
 from django.db.models import Exists, OuterRef
 from django.urls import reverse
@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from lessons.models import Lesson
-from lessons.services import lesson_pattern_link, lesson_pattern_unlink
+from lessons.curation import lesson_pattern_link, lesson_pattern_unlink
 
 from .admin_tools import ReadOnlyAdmin, RecentFilter
 from .curation import pattern_unmerge, patterns_merge_selected
@@ -71,7 +71,7 @@ class ApprovedLessonFilter(admin.SimpleListFilter):
 
 
 class LessonLinkInline(admin.TabularInline):
-    """Lessons that answer this pattern; links are added and removed through lessons.services."""
+    """Lessons that answer this pattern; links are added and removed through lessons.curation."""
 
     model = Lesson.patterns.through
     autocomplete_fields = ["lesson"]

@@ -1,4 +1,4 @@
-"""Curating lessons in the admin; every change goes through lessons.services."""
+"""Curating lessons in the admin; every change goes through lessons.curation."""
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
@@ -7,7 +7,7 @@ from failures.dashboard import dashboard_invalidate
 
 from .models import Lesson, LessonCuration, LessonProposal
 from .scoring import FLAG_BELOW
-from .services import (
+from .curation import (
     lesson_approve, lesson_create, lesson_edit, lesson_patterns_set, lesson_reject,
     lessons_delete, lessons_merge, proposal_accept, proposal_dismiss,
 )

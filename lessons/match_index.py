@@ -4,7 +4,7 @@ A message check compares the message with lessons' error_patterns. Reading every
 the database per check costs milliseconds per thousand lessons (decoding rows dominates), so
 each process keeps the patterns in memory as bit sets (see lessons.match_table) and rebuilds
 them when the shared version token in the cache changes. Writers that add lessons or change
-what the index holds call ``match_index_bump`` (see lessons.services).
+what the index holds call ``match_index_bump`` (see lessons.services, lessons.curation).
 
 A lesson matches a message when ``matching.score`` gives it at least MIN_WORD_SHARE and the
 message holds one of the pattern's rarest words (see ``_keys``; a pattern without words needs

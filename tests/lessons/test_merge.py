@@ -6,7 +6,8 @@ from django.utils import timezone
 
 from failures.services import pattern_for_message
 from lessons.models import Application, Lesson, LessonCuration, LessonProposal
-from lessons.services import applications_record, lesson_record, lessons_merge
+from lessons.curation import lessons_merge
+from lessons.services import applications_record, lesson_record
 from tests.factories import LessonFactory
 
 CHANGELIST = "/admin/lessons/lesson/"

@@ -1,14 +1,15 @@
-"""lessons.services: record-or-increment, proposals, curation history and the seeded patterns."""
+"""lessons.services and lessons.curation: record-or-increment, proposals, curation history and
+the seeded patterns."""
 import uuid
 
 import pytest
 
 from config.api.errors import Conflict
 from lessons.models import Lesson, LessonCuration, LessonProposal
-from lessons.services import (
-    lesson_approve, lesson_edit, lesson_record, lesson_reject, lessons_seed, proposal_accept,
-    proposal_dismiss,
+from lessons.curation import (
+    lesson_approve, lesson_edit, lesson_reject, proposal_accept, proposal_dismiss,
 )
+from lessons.services import lesson_record, lessons_seed
 from tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db

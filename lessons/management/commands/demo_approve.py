@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from lessons.models import Lesson
-from lessons.services import lesson_approve
+from lessons.curation import lesson_approve
 
 
 class Command(BaseCommand):
