@@ -22,59 +22,59 @@ Other databases (the embedded SQLite) get Django's own cursor.
 """
 from contextlib import contextmanager
 
+import psycopg
 from django.db import connection
+from psycopg.adapt import Loader
+from psycopg.pq import Format
+
+
+class _JsonbText(Loader):
+    """jsonb in binary, handed over as its text (after the one-byte format version)."""
+
+    format = Format.BINARY
+
+    def load(self, data):
+        return bytes(data[1:]).decode()
+
+
+class _JsonText(Loader):
+    """json in binary is its text."""
+
+    format = Format.BINARY
+
+    def load(self, data):
+        return bytes(data).decode()
+
+
+class PreparingCursor(psycopg.Cursor):
+    """psycopg's cursor that binds on the server (so psycopg may prepare its statements),
+    asking for results in binary, JSON still as text."""
+
+    def __init__(self, conn, **kwargs):
+        super().__init__(conn, **kwargs)
+        self.adapters.register_loader("jsonb", _JsonbText)
+        self.adapters.register_loader("json", _JsonText)
+
+    def execute(self, query, params=None, *, prepare=None, binary=True):
+        return super().execute(query, params, prepare=prepare, binary=binary)
 
 
 @contextmanager
 def prepared_cursor():
-    """A cursor whose statements psycopg prepares after a few runs (see the module)."""
+    """A cursor whose statements psycopg prepares after a few runs (see the module), opened as
+    Django opens its own: health check, connection, database errors as Django's."""
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
             yield cursor
         return
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
     connection.validate_thread_sharing()
-    raw = _cursor_class()(connection.connection)  # binds on the server, unlike Django's
+    with connection.wrap_database_errors:
+        raw = PreparingCursor(connection.connection)
     wrapped = (connection.make_debug_cursor(raw) if connection.queries_logged
                else connection.make_cursor(raw))
     try:
         yield wrapped
     finally:
         raw.close()
-
-
-_CLASS = []  # the cursor class, made once (psycopg is imported only on PostgreSQL)
-
-
-def _cursor_class():
-    """psycopg's server-binding cursor, reading results in binary (timestamps decoded in C, not
-    parsed from text), JSON still handed over as text, as Django's own cursors hand it over."""
-    if _CLASS:
-        return _CLASS[0]
-    import psycopg
-    from psycopg.adapt import Loader
-    from psycopg.pq import Format
-
-    class JsonbText(Loader):
-        format = Format.BINARY
-
-        def load(self, data):
-            return bytes(data[1:]).decode()  # after jsonb's one-byte version
-
-    class JsonText(Loader):
-        format = Format.BINARY
-
-        def load(self, data):
-            return bytes(data).decode()
-
-    class BinaryCursor(psycopg.Cursor):
-        def __init__(self, conn, **kwargs):
-            super().__init__(conn, **kwargs)
-            self.adapters.register_loader("jsonb", JsonbText)
-            self.adapters.register_loader("json", JsonText)
-
-        def execute(self, query, params=None, *, prepare=None, binary=True):
-            return super().execute(query, params, prepare=prepare, binary=binary)
-
-    _CLASS.append(BinaryCursor)
-    return BinaryCursor

@@ -1,15 +1,19 @@
 """PostgreSQL's plans of the statements the code runs, as the server will run them.
 
-The hot paths' raw reads are prepared and then reuse one generic plan (config.sql_prepared), so
-their plans are read here the same way: the statement is prepared on the test's connection and
-``EXPLAIN EXECUTE`` shows the plan PostgreSQL keeps for it, whatever the parameters.
+The hot paths' raw statements are prepared and then reuse one generic plan (config.sql_prepared),
+so their plans are read here the same way: the statement is prepared on the test's connection
+and ``EXPLAIN EXECUTE`` shows the plan PostgreSQL keeps for it, whatever the parameters. Other
+statements are planned on every run, with their values (custom_plan).
 """
 import json
 import re
 from contextlib import contextmanager
 
+import psycopg
 import pytest
 from django.db import connection
+
+from config.sql_prepared import PreparingCursor
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s|%s")
 _NUMBERED = re.compile(r"\$\d+")
@@ -36,20 +40,12 @@ def statements_run(*, prepared_only: bool = False):
     seen = []
 
     def record(execute, sql, params, many, context):
-        if not prepared_only or _binds_on_server(context["cursor"].cursor):
+        if not prepared_only or isinstance(context["cursor"].cursor, PreparingCursor):
             seen.append((sql, params))
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(record):
         yield seen
-
-
-def _binds_on_server(cursor) -> bool:
-    import psycopg
-
-    # Django's own cursors bind on the client, or are named (server-side) ones.
-    return isinstance(cursor, psycopg.Cursor) and not isinstance(
-        cursor, (psycopg.ClientCursor, psycopg.ServerCursor))
 
 
 def nodes_of(plan: dict):
@@ -58,10 +54,16 @@ def nodes_of(plan: dict):
         yield from nodes_of(child)
 
 
+def custom_plan(sql: str, params) -> list[dict]:
+    """Every node of the plan PostgreSQL makes for ``sql`` with these values (a statement run
+    through Django's own cursors, planned on every run)."""
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
+        return _nodes_of_explained(cursor.fetchone()[0])
+
+
 def generic_plan(sql: str, params) -> list[dict]:
     """Every node of the generic plan PostgreSQL keeps for ``sql`` once it is prepared."""
-    import psycopg
-
     raw = psycopg.Cursor(connection.connection)
     raw.execute(sql, params, prepare=True)
     raw.close()
@@ -75,6 +77,9 @@ def generic_plan(sql: str, params) -> list[dict]:
         cursor.execute("SET plan_cache_mode = force_generic_plan")
         args = "(" + ", ".join(["%s"] * len(values)) + ")" if values else ""
         cursor.execute(f"EXPLAIN (FORMAT JSON) EXECUTE {name}{args}", values)
-        found = cursor.fetchone()[0]
+        return _nodes_of_explained(cursor.fetchone()[0])
+
+
+def _nodes_of_explained(found) -> list[dict]:
     plan = (json.loads(found) if isinstance(found, str) else found)[0]["Plan"]
     return list(nodes_of(plan))

@@ -4,13 +4,11 @@ With enough rows for the planner to care (and fresh statistics), every read the 
 the outcome tables must be an index scan bounded by its LIMIT, never a sequential scan or a sort
 of everything that matched, so its cost does not grow with the ledger.
 """
-import json
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from failures.services import pattern_for_message
 from outcomes.history import HistoryQuery, Limits, history_items
+from tests.plans import custom_plan, fill, nodes_of, require_postgresql, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 100_000
@@ -22,12 +20,10 @@ def ledger():
     """ROWS outcomes of 20 busy agents over 20 task types, 2,000 files and 50 days (written by
     SQL, fast), then ANALYZE: enough rows per agent that the planner's choice is the one a large
     ledger gets."""
-    if connection.vendor != "postgresql":
-        pytest.skip("reads PostgreSQL plans")
+    require_postgresql()
     patterns = [pattern_for_message(message=f"error kind {n} at <host>") for n in range(20)]
-    with connection.cursor() as cursor:
-        cursor.execute(GENERATE, {"rows": ROWS, "patterns": [p.pk for p in patterns]})
-        cursor.execute("ANALYZE outcomes_outcome; ANALYZE outcomes_outcomefile")
+    fill(GENERATE, {"rows": ROWS, "patterns": [p.pk for p in patterns]},
+         "outcomes_outcome", "outcomes_outcomefile")
     return patterns
 
 
@@ -54,25 +50,13 @@ SELECT id, context ->> 'file_path', occurred_at FROM inserted
 """
 
 
-def _nodes(plan: dict):
-    yield plan
-    for child in plan.get("Plans", []):
-        yield from _nodes(child)
-
-
 def _plans_of(query: HistoryQuery) -> list[tuple[str, list[dict]]]:
-    with CaptureQueriesContext(connection) as captured:
+    """The plan of each statement the history ran on the ledger (planned on every run, so with
+    its values)."""
+    with statements_run() as run:
         history_items(query, Limits.from_settings())
-    plans = []
-    with connection.cursor() as cursor:
-        for entry in captured.captured_queries:
-            if not any(table in entry["sql"] for table in TABLES):
-                continue
-            cursor.execute("EXPLAIN (FORMAT JSON) " + entry["sql"])
-            raw = cursor.fetchone()[0]
-            plan = (json.loads(raw) if isinstance(raw, str) else raw)[0]["Plan"]
-            plans.append((entry["sql"], list(_nodes(plan))))
-    return plans
+    return [(sql, custom_plan(sql, params)) for sql, params in run
+            if any(table in sql for table in TABLES)]
 
 
 QUERIES = [
@@ -109,7 +93,7 @@ def _uses(node: dict, index: str) -> bool:
     if node["Node Type"] in ("Index Scan", "Index Only Scan"):
         return node["Index Name"] == index
     if node["Node Type"] == "Bitmap Heap Scan" and node["Plan Rows"] <= BITMAP_ROWS_MAX:
-        return {child["Index Name"] for child in _nodes(node)
+        return {child["Index Name"] for child in nodes_of(node)
                 if child["Node Type"] == "Bitmap Index Scan"} == {index}
     return False
 
