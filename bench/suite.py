@@ -21,20 +21,28 @@ generator (bench/loadgen.py, C client processes) warms every endpoint up and mea
              cache miss (bench/outcomes_bench.py);
   single     POST /api/v1/outcomes, one outcome per request (bench/outcomes_bench.py's Writer);
   bulk       POST /api/v1/outcomes/bulk, K (default 1,000) outcomes per request.
-Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. After it stops, the
-bulk floor: the rows a bulk write of such outcomes stores (outcomes, files, failure records)
-COPYed straight into the tables by C connections at once (rolled back), what the database alone
-does with them here, and the CPU that took per outcome; the CPU the API's per-item checks and
-scrubbing take per outcome; and from both, the bulk ceiling: the most outcomes/s the machine's
-cores could record if a bulk write cost nothing more. It prints the
-machine, the commit, the load average, the data sizes, the table and the server-side times. It
-asserts nothing; gunicorn is stopped at the end, also on error.
+Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. After it stops, what
+storing a bulk write's rows (outcomes, files, failure records) costs here, each time rolled back:
+  database floor  the rows read from files by C PostgreSQL backends at once (COPY FROM a file
+                  the server wrote first: no client work at all), with the backends' CPU per
+                  outcome; with the CPU of decoding the request's JSON, the least CPU any bulk
+                  write spends per outcome, and so the most outcomes/s the cores allow;
+  indexes         one backend's rate with the tables' indexes and with only primary keys;
+  bulk floor      the same rows COPYed from C client connections, with their CPU and their
+                  backends'; with the CPU of the API's per-item checks and scrubbing, the bulk
+                  ceiling: the most outcomes/s the cores allow a write that cost nothing more.
+The database floor needs a superuser (or the pg_read/write_server_files roles) and the server on
+this machine; otherwise that line says it was not measured. It prints the machine, the commit,
+the load average, the data sizes, the table and the server-side times. It asserts nothing;
+gunicorn is stopped at the end, also on error.
 """
 import argparse
 import multiprocessing
 import os
 import random
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -141,8 +149,8 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float, li
 def copy_floor(url: str, batches: list, processes: int) -> bulk_floor.Floor:
     """Outcomes/s of COPYing the batches' rows (outcomes, their files and the failed ones'
     failure records; each batch one transaction, rolled back) from ``processes`` connections at
-    once, and the CPU they took per outcome (clients and their PostgreSQL backends): what the
-    database alone does with such rows on this machine, with none of the API's work."""
+    once, and the CPU they took per outcome (clients and their PostgreSQL backends): what
+    storing such rows costs on this machine, with none of the API's work."""
     chunks = [batches[i::processes] for i in range(processes)]
     started = time.perf_counter()
     with multiprocessing.Pool(processes) as pool:
@@ -153,13 +161,64 @@ def copy_floor(url: str, batches: list, processes: int) -> bulk_floor.Floor:
     return bulk_floor.Floor(sum(stored) / elapsed, cpu)
 
 
-def bulk_ceiling_lines(floor: bulk_floor.Floor, checking: float, args) -> list[str]:
-    """The bulk floor, and the most outcomes/s this machine's cores could record if a bulk
-    write cost no more than storing its rows (the floor's CPU) plus the per-item checks and
-    scrubbing (``checking``, CPU seconds per outcome), with every core busy with nothing else."""
+def database_floor(url: str, batches: list, processes: int) -> tuple:
+    """The same rows read from files by ``processes`` PostgreSQL backends at once (see
+    bench.floor.database_floor): the database's own rate and CPU, no client work; and one
+    backend's rate with and without the tables' secondary indexes (bench.floor.indexes_share).
+    Nones when the server may not read files here."""
+    chunks = [batches[i::processes] for i in range(processes)]
+    folder = tempfile.mkdtemp(prefix="hindsight-floor-")
+    os.chmod(folder, 0o733)  # the server writes the files; only their names are secret
+    try:
+        with multiprocessing.Manager() as manager, multiprocessing.Pool(processes) as pool:
+            start = manager.Barrier(processes)  # all staged: they measure together
+            floors = pool.starmap(bulk_floor.database_floor,
+                                  [(url, chunk, folder, start) for chunk in chunks])
+        share = None if None in floors else bulk_floor.indexes_share(url, chunks[0], folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if None in floors:
+        return None, None
+    # Started together: all of them were stored by the time the slowest finished.
+    stored = [sum(map(len, chunk)) for chunk in chunks]
+    slowest = max(n / f.rate for f, n in zip(floors, stored))
+    cpu = sum(f.cpu_per_outcome * n for f, n in zip(floors, stored)) / sum(stored)
+    return bulk_floor.Floor(sum(stored) / slowest, cpu), share
+
+
+def bulk_ceiling_lines(floor: bulk_floor.Floor, database: tuple, checking: float,
+                       decoding: float, args) -> list[str]:
+    """The database's floor, the bulk floor, and the most outcomes/s this machine's cores could
+    record if a bulk write cost no more than storing its rows (the floor's CPU) plus the
+    per-item checks and scrubbing (``checking``, CPU seconds per outcome), with every core busy
+    with nothing else."""
     cores = os.cpu_count() or 1
     per_outcome = floor.cpu_per_outcome + checking
-    return [
+    database, share = database
+    lines = []
+    if database is None:
+        lines.append("Database floor: not measured (the server cannot read files written here, "
+                     "or the role may not)")
+    else:
+        verdict = ("under 20,000/s: no bulk write can reach the target on this machine with "
+                   "these tables" if database.rate < 20_000 else "over 20,000/s")
+        lines.append(
+            f"Database floor: {database.rate:,.0f} outcomes/s, the same rows read from files by "
+            f"{args.concurrency} PostgreSQL backends at once, no client work (rolled back); "
+            f"backend CPU {database.cpu_per_outcome * 1e6:.1f} us per outcome; {verdict}")
+        least = database.cpu_per_outcome + decoding
+        lines.append(
+            f"Bulk least: the database's {database.cpu_per_outcome * 1e6:.1f} us plus decoding the "
+            f"request's JSON ({decoding * 1e6:.1f} us) is {least * 1e6:.1f} us of CPU per outcome "
+            f"that any bulk write spends here: at most {cores / least:,.0f} outcomes/s on "
+            f"{cores} cores with nothing else running")
+    if share is not None:
+        with_indexes, bare = share
+        lines.append(
+            f"Indexes: one backend stores {with_indexes:,.0f} outcomes/s into the tables as they "
+            f"are, {bare:,.0f}/s with only their primary keys: the indexes the reads use take "
+            f"{1 - with_indexes / bare:.0%} of the database's time")
+    return [*lines,
         f"Bulk floor: {floor.rate:,.0f} outcomes/s, the same rows a bulk write stores (outcomes, "
         f"files, failure records) COPYed by {args.concurrency} connections at once with no API "
         f"work (rolled back); CPU {floor.cpu_per_outcome * 1e6:.1f} us per outcome (clients and "
@@ -227,9 +286,11 @@ def main() -> int:
     results, rss = serve_and_measure(url, reads, writes, args)
     report(results, writes, rss)
     if floor:
+        database = database_floor(url, floor, args.concurrency)
         copied = copy_floor(url, floor, args.concurrency)
         print("\n" + "\n".join(bulk_ceiling_lines(
-            copied, bulk_floor.checking_cpu(floor), args)), flush=True)
+            copied, database, bulk_floor.checking_cpu(floor), bulk_floor.decoding_cpu(floor),
+            args)), flush=True)
     load = os.getloadavg()
     print(f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"the suite took {time.monotonic() - started:.0f} s")
