@@ -14,7 +14,9 @@ sizes printed are counted from the database. Then the tables the endpoints use a
 analysed, a write API key is made, gunicorn (config.wsgi with bench.settings: Server-Timing and
 the baseline endpoint; 2 sync workers, PostgreSQL, Redis) starts on 127.0.0.1, and one load
 generator (bench/loadgen.py, C client processes) warms every endpoint up and measures, in turn:
-  baseline   GET /api/v1/bench/baseline?id=N: one pattern by primary key (first, and again last);
+  baseline   GET /api/v1/bench/baseline?id=N: one pattern by primary key, measured first and again
+             after every endpoint: each endpoint's ratios are against the two around it, pooled,
+             and its verdict says "unsteady" when those two differ by more than 20% req/s;
   check      GET /api/v1/lessons/check with a fresh message of a stored pattern (bench/hot_path.py);
   boot       GET /api/v1/boot?agent= (some with task_type) (bench/hot_path.py);
   history    GET /api/v1/outcomes/history, its four parameter mixes interleaved, every request a
@@ -55,8 +57,9 @@ from bench import datagen, hot_path, outcomes_bench, outcomes_datagen  # noqa: E
 from bench import floor as bulk_floor  # noqa: E402
 from bench.loadgen import load_options  # noqa: E402
 from bench.server import Server, machine_lines  # noqa: E402
-from bench.suite_report import (BASELINE, BASELINE_AGAIN, memory_line, server_lines,  # noqa: E402
-                                table_lines, worker_rss)
+from bench.loadgen import LoadRunner  # noqa: E402
+from bench.suite_report import (BASELINE, baseline_after, memory_line,  # noqa: E402
+                                server_lines, table_lines, worker_rss)
 
 DEFAULT_DATABASE = "hindsight_bench_suite"
 SETTINGS = "bench.settings"
@@ -230,7 +233,7 @@ def bulk_ceiling_lines(floor: bulk_floor.Floor, database: tuple, checking: float
     ]
 
 
-def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, dict]:
+def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, dict, dict]:
     """Start gunicorn, measure every endpoint with one load generator, read the workers'
     memory, stop."""
     token = outcomes_bench.api_key_make(url, args.redis_url, SETTINGS)
@@ -244,22 +247,50 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, 
         print("History cache check (each measured request must miss):")
         print("\n".join(outcomes_bench.cache_check(server.port, token, reads, args.warmup)),
               flush=True)
-        results = outcomes_bench.measure(server, token, reads, writes, args)
-        return results, worker_rss(server.process.pid)
+        results, around = measure(server, token, reads, writes, args)
+        return results, around, worker_rss(server.process.pid)
 
 
-def report(results: dict, writes: dict, rss: dict) -> None:
+def measure(server: Server, token: str, reads: dict, writes: dict, args) -> tuple[dict, dict]:
+    """Warm every endpoint up, then measure the baseline, and each endpoint in turn followed by
+    the baseline again (reads before writes: writes add to what reads look at). Results by name,
+    and per endpoint the names of the baselines right before and after it: this machine's speed
+    drifts, so each endpoint is compared with the baseline measured around it."""
+    runner = LoadRunner(port=server.port, token=token, concurrency=args.concurrency)
+    plan = [(name, paths[:args.warmup], paths[args.warmup:])
+            for name, paths in reads.items() if name != BASELINE]
+    plan += [(name, reqs[:warm], reqs[warm:]) for name, (reqs, warm, _) in writes.items()]
+    baseline = reads[BASELINE][args.warmup:]
+    results, around = {}, {}
+    try:
+        runner.run(reads[BASELINE][:args.warmup], time_limit_s=args.time_limit)
+        for _name, warm, _ in plan:
+            runner.run(warm, time_limit_s=args.time_limit)
+        before = BASELINE
+        results[before] = runner.run(baseline, time_limit_s=args.time_limit)
+        for name, _, measured in plan:
+            results[name] = runner.run(measured, time_limit_s=args.time_limit)
+            after = baseline_after(name)
+            results[after] = runner.run(baseline, time_limit_s=args.time_limit)
+            around[name], before = (before, after), after
+            print(f"  measured {name}: {results[name].requests} requests, and the baseline "
+                  f"again", flush=True)
+    finally:
+        runner.close()
+    return results, around
+
+
+def report(results: dict, around: dict, writes: dict, rss: dict) -> None:
     bulk = next(name for name in writes if name != SINGLE)
     rows = [(CHECK, "check", 0), (BOOT, "boot", 0), (HISTORY, "history", 0),
             (SINGLE, "single", 1), (bulk, "bulk", writes[bulk][2])]
     print("\nLatency: client-observed round trip (what an agent waits for), in ms. Ratios: "
-          "against the baseline measured first, in the same run.")
-    print("\n".join(table_lines(results, rows)))
+          "against the baseline measured right before and right after each endpoint, pooled.")
+    print("\n".join(table_lines(results, rows, around)))
     print(memory_line(rss))
     print("\nServer time (Server-Timing app;dur: the whole Django request) and client latency, "
           "in order of measurement, ms:")
-    order = [BASELINE, CHECK, BOOT, HISTORY, *writes, BASELINE_AGAIN]
-    print("\n".join(server_lines({name: results[name] for name in order})))
+    print("\n".join(server_lines(results, around)))
 
 
 def main() -> int:
@@ -283,8 +314,8 @@ def main() -> int:
           + ("held" if not short else "NOT held: " + ", ".join(short)))
     reads, writes, mapped, floor = workloads(url, args, rng)
     print(f"Check messages whose template is stored: {mapped:.1%}", flush=True)
-    results, rss = serve_and_measure(url, reads, writes, args)
-    report(results, writes, rss)
+    results, around, rss = serve_and_measure(url, reads, writes, args)
+    report(results, around, writes, rss)
     if floor:
         database = database_floor(url, floor, args.concurrency)
         copied = copy_floor(url, floor, args.concurrency)

@@ -6,7 +6,10 @@ from pathlib import Path
 
 from bench.loadgen import Result, percentile
 
-BASELINE, BASELINE_AGAIN = "baseline", "baseline (again)"
+BASELINE = "baseline"
+# Neighbouring baselines whose req/s differ by more than this share make a verdict unsteady: the
+# machine's speed changed while the endpoint between them was measured.
+UNSTEADY = 0.2
 MEMORY_LIMIT_MB = 150  # one web worker's resident memory after the run
 BULK_FLOOR = 20_000  # outcomes/s through POST /outcomes/bulk
 
@@ -44,23 +47,48 @@ def _ratio(value: float, base: float) -> float:
     return value / base if base and not math.isnan(base) else math.nan
 
 
-def table_lines(results: dict, rows: list[tuple[str, str, int]]) -> list[str]:
+def baseline_after(name: str) -> str:
+    """The name of the baseline measured right after endpoint ``name``."""
+    return f"{BASELINE} (after {name})"
+
+
+def pooled(*results: Result) -> Result:
+    """Several measurements of one endpoint as one: all their requests over all their time."""
+    return Result(
+        requests=sum(r.requests for r in results), errors=sum(r.errors for r in results),
+        wall_s=sum(r.wall_s for r in results),
+        server_ms=[v for r in results for v in r.server_ms],
+        client_ms=[v for r in results for v in r.client_ms],
+        statuses={})
+
+
+def unsteady(before: Result, after: Result) -> bool:
+    """Whether the baselines either side of an endpoint disagree by more than UNSTEADY."""
+    low, high = sorted((before.rate, after.rate))
+    return not high or (high - low) / high > UNSTEADY
+
+
+def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -> list[str]:
     """The issue's table. ``rows``: (endpoint name in results, target key, outcomes per request,
-    0 for reads). Latency is the client's round trip; ratios are against the first baseline."""
-    base = results[BASELINE]
-    base_p99 = percentile(base.client_ms, 0.99)
+    0 for reads); ``around``: per endpoint, the names of the baselines measured right before and
+    right after it. Latency is the client's round trip; each endpoint's ratios are against those
+    two baselines pooled, and its verdict is "unsteady" when they disagree (see UNSTEADY)."""
     head = (f"{'endpoint':<28}{'req/s':>8}{'outcomes/s':>11}{'p50 ms':>8}{'p99 ms':>8}"
             f"{'base req/s':>11}{'base p99':>9}{'ratio req/s':>12}{'ratio p99':>10}  "
             f"{'target':<22}{'met':<9}{'requests':>9}{'errors':>7}")
     lines = [head, "-" * len(head)]
     for name, key, per_request in rows:
-        r = results[name]
+        r, neighbours = results[name], [results[n] for n in around[name]]
+        base = pooled(*neighbours)
+        base_p99 = percentile(base.client_ms, 0.99)
         p99 = percentile(r.client_ms, 0.99)
         outcomes = outcomes_rate(r, per_request) if per_request else None
         rate_ratio, p99_ratio = _ratio(r.rate, base.rate), _ratio(p99, base_p99)
         target = TARGETS.get(key)
         met = "-" if target is None else (
             "met" if target.met(rate_ratio, p99_ratio, outcomes) else "not met")
+        if target is not None and unsteady(*neighbours):
+            met = "unsteady"  # the machine changed speed meanwhile: measure again
         if target is not None and r.errors:
             met = "errors"  # a figure with failed requests in it proves nothing
         lines.append(
@@ -83,24 +111,26 @@ def memory_line(rss: dict[int, tuple[float, float]]) -> str:
             f"{verdict}  [{each}]")
 
 
-def server_lines(results: dict) -> list[str]:
+def server_lines(results: dict, around: dict) -> list[str]:
     """Server time (Server-Timing app;dur, the whole Django request) beside client latency, per
-    measured endpoint in order, and the baseline's drift from first to last."""
-    base = results[BASELINE]
-    base_p99 = percentile(base.server_ms, 0.99)
-    head = (f"{'endpoint':<28}{'srv p50':>9}{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}"
+    measured endpoint in order (each endpoint's p99 against its neighbouring baselines', each
+    baseline's against the first), and how far the baselines' req/s ranged."""
+    first_p99 = percentile(results[BASELINE].server_ms, 0.99)
+    head = (f"{'endpoint':<44}{'srv p50':>9}{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}"
             f"{'srv p99/base':>13}")
     lines = [head, "-" * len(head)]
     for name, r in results.items():
         p99 = percentile(r.server_ms, 0.99)
-        lines.append(f"{name:<28}{percentile(r.server_ms, 0.5):>9.2f}{p99:>9.2f}"
+        base_p99 = (percentile(pooled(*(results[n] for n in around[name])).server_ms, 0.99)
+                    if name in around else first_p99)
+        lines.append(f"{name:<44}{percentile(r.server_ms, 0.5):>9.2f}{p99:>9.2f}"
                      f"{percentile(r.client_ms, 0.5):>9.2f}{percentile(r.client_ms, 0.99):>9.2f}"
                      f"{_ratio(p99, base_p99):>12.2f}x")
-    again = results.get(BASELINE_AGAIN)
-    if again:
-        p99s = [percentile(r.client_ms, 0.99) for r in (again, base)]
-        lines.append(f"Baseline drift, last against first: req/s "
-                     f"{_ratio(again.rate, base.rate):.2f}x, client p99 {_ratio(*p99s):.2f}x")
+    rates = [r.rate for name, r in results.items() if name.startswith(BASELINE)]
+    if len(rates) > 1:
+        lines.append(f"Baselines: {len(rates)} measurements, req/s {min(rates):.1f}-"
+                     f"{max(rates):.1f} (the slowest {_ratio(min(rates), max(rates)):.2f}x the "
+                     f"fastest)")
     for name, r in results.items():
         if r.errors:
             lines.append(f"  {name}: answers by status {r.statuses}")
