@@ -43,6 +43,12 @@ def outcomes_rate(result: Result, per_request: int) -> float:
     return (result.requests - result.errors) * per_request / result.wall_s if result.wall_s else 0.0
 
 
+def _down(ratio: float) -> float:
+    """A req/s ratio as printed: rounded down, so a ratio short of its target never reads as
+    the target itself."""
+    return math.floor(ratio * 1000) / 1000 if not math.isnan(ratio) else ratio
+
+
 def _ratio(value: float, base: float) -> float:
     return value / base if base and not math.isnan(base) else math.nan
 
@@ -94,7 +100,7 @@ def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -
         lines.append(
             f"{name:<28}{r.rate:>8.1f}{'' if outcomes is None else f'{outcomes:,.0f}':>11}"
             f"{percentile(r.client_ms, 0.5):>8.2f}{p99:>8.2f}{base.rate:>11.1f}{base_p99:>9.2f}"
-            f"{rate_ratio:>11.2f}x{p99_ratio:>9.2f}x  {target.text if target else '-':<22}"
+            f"{_down(rate_ratio):>11.3f}x{p99_ratio:>9.2f}x  {target.text if target else '-':<22}"
             f"{met:<9}{r.requests:>9}{r.errors:>7}")
     return lines
 
