@@ -10,6 +10,7 @@ import zlib
 from dataclasses import dataclass
 
 import psycopg
+from psycopg import sql
 
 from failures.patterns import template_of
 
@@ -34,8 +35,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 @dataclass
 class Floor:
-    """What COPYing a bulk write's rows cost: outcomes/s, and CPU seconds per outcome (this
-    process and its PostgreSQL backend, both read from the kernel)."""
+    """What COPYing a bulk write's rows cost: outcomes/s, and CPU seconds per outcome (read from
+    the kernel: the client process and its PostgreSQL backend for copy_floor, the backend alone
+    for database_floor)."""
 
     rate: float
     cpu_per_outcome: float
@@ -127,7 +129,7 @@ def database_floor(url: str, batches: list[list[dict]], folder: str,
         for batch, paths in zip(batches, files):
             started, cpu_started = time.perf_counter(), _backend_cpu_seconds(backend)
             for table, columns, path in zip(TABLES, _COLUMNS, paths):
-                conn.execute(f"COPY {table} ({', '.join(columns)}) FROM '{path}'")
+                _file_copy(conn, table, columns, path)
             elapsed += time.perf_counter() - started
             cpu += _backend_cpu_seconds(backend) - cpu_started
             stored += len(batch)
@@ -136,6 +138,11 @@ def database_floor(url: str, batches: list[list[dict]], folder: str,
 
 
 _COLUMNS = (FLOOR_FAILURE_COLUMNS, FLOOR_COLUMNS, FLOOR_FILE_COLUMNS)
+
+
+def _file_copy(conn, table: str, columns: tuple, path: str) -> None:
+    """The server reads ``path`` (a file it wrote) into ``table``."""
+    conn.execute(sql.SQL(f"COPY {table} ({', '.join(columns)}) FROM {{}}").format(path))
 
 
 def indexes_share(url: str, batches: list[list[dict]], folder: str) -> tuple[float, float] | None:
@@ -155,7 +162,7 @@ def indexes_share(url: str, batches: list[list[dict]], folder: str) -> tuple[flo
                     _secondary_indexes_drop(conn)
                 started = time.perf_counter()
                 for table, columns, path in zip(TABLES, _COLUMNS, paths):
-                    conn.execute(f"COPY {table} ({', '.join(columns)}) FROM '{path}'")
+                    _file_copy(conn, table, columns, path)
                 elapsed += time.perf_counter() - started
                 stored += len(batch)
                 conn.rollback()
@@ -192,14 +199,15 @@ def _stage(conn, batches: list, patterns: list[int], folder: str) -> list[tuple[
     shaped like the real ones), one file per table: their paths, per batch."""
     stages = tuple(f"floor_stage_{n}" for n in range(len(TABLES)))
     for stage, table in zip(stages, TABLES):
-        conn.execute(f"CREATE TEMPORARY TABLE {stage} (LIKE {table} INCLUDING DEFAULTS INCLUDING IDENTITY)")
+        conn.execute(f"CREATE TEMPORARY TABLE {stage}"
+                     f" (LIKE {table} INCLUDING DEFAULTS INCLUDING IDENTITY)")
     paths = []
     for n, batch in enumerate(batches):
         _rows_copy(conn, batch, patterns, stages)
         batch_paths = tuple(os.path.join(folder, f"{os.getpid()}-{n}-{table}.copy")
                             for table in TABLES)
         for stage, columns, path in zip(stages, _COLUMNS, batch_paths):
-            conn.execute(f"COPY {stage} ({', '.join(columns)}) TO '{path}'")
+            conn.execute(sql.SQL(f"COPY {stage} ({', '.join(columns)}) TO {{}}").format(path))
             conn.execute(f"TRUNCATE {stage}")
         paths.append(batch_paths)
     for stage in stages:
