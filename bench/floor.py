@@ -112,12 +112,11 @@ def database_floor(url: str, batches: list[list[dict]], folder: str,
     this machine. With ``start`` (a barrier shared with other processes doing the same), the
     measured part begins when every one of them has staged its files."""
     with psycopg.connect(url) as conn:
-        if not _files_allowed(conn):
+        files = _files_staged(conn, batches, folder)
+        if files is None:
             if start is not None:
-                start.abort()
+                start.abort()  # the others stop waiting: the floor is not measured
             return None
-        patterns = _patterns(conn)
-        files = _stage(conn, batches, patterns, folder)
         backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
         conn.rollback()
         if start is not None:
@@ -151,9 +150,9 @@ def indexes_share(url: str, batches: list[list[dict]], folder: str) -> tuple[flo
     is rolled back, so nothing changes; it locks the three tables meanwhile): how much of the
     database's floor the indexes take. None where database_floor cannot run."""
     with psycopg.connect(url) as conn:
-        if not _files_allowed(conn):
+        files = _files_staged(conn, batches, folder)
+        if files is None:
             return None
-        files = _stage(conn, batches, _patterns(conn), folder)
         rates = []
         for bare in (False, True):
             stored, elapsed = 0, 0.0
@@ -192,6 +191,18 @@ def _files_allowed(conn) -> bool:
         " AND pg_has_role(current_user, 'pg_write_server_files', 'MEMBER'))"
         " FROM pg_roles WHERE rolname = current_user").fetchone()[0]
     return bool(allowed) and conn.info.hostaddr in ("127.0.0.1", "::1", "")
+
+
+def _files_staged(conn, batches: list, folder: str) -> list[tuple[str, ...]] | None:
+    """The batches' files (see _stage), or None when the server may not write and read them
+    here: the role lacks the right, the server is elsewhere, or it cannot reach ``folder``."""
+    if not _files_allowed(conn):
+        return None
+    try:
+        return _stage(conn, batches, _patterns(conn), folder)
+    except psycopg.Error:
+        conn.rollback()
+        return None
 
 
 def _stage(conn, batches: list, patterns: list[int], folder: str) -> list[tuple[str, ...]]:
