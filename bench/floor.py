@@ -30,6 +30,10 @@ FLOOR_COLUMNS = ("id", "event_id", "digest", "task_id", "agent", "task_type", "o
 FLOOR_FAILURE_COLUMNS = ("id", "occurred_at", "agent", "task", "task_description", "task_type",
                          "skill_name", "title", "error", "error_type", "retry_safe",
                          "side_effects", "recovery_hint", "attempt_count", "status", "pattern_id")
+FLOOR_FILE_COLUMNS = ("outcome_id", "path", "occurred_at")
+# Where each kind of row goes, and its columns: the failure records, the outcomes, their files.
+TABLES = ("failures_failure", "outcomes_outcome", "outcomes_outcomefile")
+_COLUMNS = (FLOOR_FAILURE_COLUMNS, FLOOR_COLUMNS, FLOOR_FILE_COLUMNS)
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -65,9 +69,6 @@ def copy_floor(url: str, batches: list[list[dict]]) -> Floor:
     return Floor(stored / elapsed if elapsed else 0.0, cpu / stored if stored else 0.0)
 
 
-# Where each kind of row goes: the failure records, the outcomes, their files.
-TABLES = ("failures_failure", "outcomes_outcome", "outcomes_outcomefile")
-
 
 def _patterns(conn) -> list[int]:
     return [pk for (pk,) in conn.execute(
@@ -97,8 +98,6 @@ def _rows_copy(conn, batch: list[dict], patterns: list[int], tables: tuple) -> N
             for path in row_files(item["context"], item["result"]):
                 copy.write_row((pk, path, item["occurred_at"]))
 
-
-FLOOR_FILE_COLUMNS = ("outcome_id", "path", "occurred_at")
 
 
 def database_floor(url: str, batches: list[list[dict]], folder: str,
@@ -135,8 +134,6 @@ def database_floor(url: str, batches: list[list[dict]], folder: str,
             conn.rollback()
     return Floor(stored / elapsed if elapsed else 0.0, cpu / stored if stored else 0.0)
 
-
-_COLUMNS = (FLOOR_FAILURE_COLUMNS, FLOOR_COLUMNS, FLOOR_FILE_COLUMNS)
 
 
 def _file_copy(conn, table: str, columns: tuple, path: str) -> None:

@@ -304,12 +304,19 @@ def cache_check(port: int, token: str, reads: dict, warmup: int) -> list[str]:
     return lines
 
 
+def measure_plan(reads: dict, writes: dict, warmup: int) -> list[tuple[str, list, list]]:
+    """(name, warm-up requests, measured requests) per endpoint: the reads (their first
+    ``warmup`` paths warm up), then the writes (with their own warm-up counts)."""
+    plan = [(name, paths[:warmup], paths[warmup:]) for name, paths in reads.items()]
+    plan += [(name, reqs[:warm], reqs[warm:]) for name, (reqs, warm, _) in writes.items()]
+    return plan
+
+
 def measure(server: Server, token: str, reads: dict, writes: dict, args) -> dict:
     """Warm every endpoint up, then measure each in turn: the baseline first and again last,
     reads before writes (writes add to what reads look at)."""
     runner = LoadRunner(port=server.port, token=token, concurrency=args.concurrency)
-    plan = [(name, paths[:args.warmup], paths[args.warmup:]) for name, paths in reads.items()]
-    plan += [(name, reqs[:warm], reqs[warm:]) for name, (reqs, warm, _) in writes.items()]
+    plan = measure_plan(reads, writes, args.warmup)
     plan.append((f"{BASELINE} (again)", [], reads[BASELINE][args.warmup:]))
     results = {}
     try:

@@ -16,7 +16,7 @@ the baseline endpoint; 2 sync workers, PostgreSQL, Redis) starts on 127.0.0.1, a
 generator (bench/loadgen.py, C client processes) warms every endpoint up and measures, in turn:
   baseline   GET /api/v1/bench/baseline?id=N: one pattern by primary key, measured first and again
              after every endpoint: each endpoint's ratios are against the two around it, pooled,
-             and its verdict says "unsteady" when those two differ by more than 20% req/s;
+             and a verdict on a ratio says "unsteady" when those two differ by more than 20%;
   check      GET /api/v1/lessons/check with a fresh message of a stored pattern (bench/hot_path.py);
   boot       GET /api/v1/boot?agent= (some with task_type) (bench/hot_path.py);
   history    GET /api/v1/outcomes/history, its four parameter mixes interleaved, every request a
@@ -58,8 +58,8 @@ from bench import floor as bulk_floor  # noqa: E402
 from bench.loadgen import load_options  # noqa: E402
 from bench.server import Server, machine_lines  # noqa: E402
 from bench.loadgen import LoadRunner  # noqa: E402
-from bench.suite_report import (BASELINE, baseline_after, memory_line,  # noqa: E402
-                                server_lines, table_lines, worker_rss)
+from bench.suite_report import (BASELINE, BULK_FLOOR, baseline_after,  # noqa: E402
+                                memory_line, server_lines, table_lines, worker_rss)
 
 DEFAULT_DATABASE = "hindsight_bench_suite"
 SETTINGS = "bench.settings"
@@ -160,8 +160,7 @@ def copy_floor(url: str, batches: list, processes: int) -> bulk_floor.Floor:
         floors = pool.starmap(bulk_floor.copy_floor, [(url, chunk) for chunk in chunks])
     elapsed = time.perf_counter() - started
     stored = [sum(map(len, chunk)) for chunk in chunks]
-    cpu = sum(f.cpu_per_outcome * n for f, n in zip(floors, stored)) / sum(stored)
-    return bulk_floor.Floor(sum(stored) / elapsed, cpu)
+    return bulk_floor.Floor(sum(stored) / elapsed, _cpu_per_outcome(floors, stored))
 
 
 def database_floor(url: str, batches: list, processes: int) -> tuple:
@@ -185,8 +184,12 @@ def database_floor(url: str, batches: list, processes: int) -> tuple:
     # Started together: all of them were stored by the time the slowest finished.
     stored = [sum(map(len, chunk)) for chunk in chunks]
     slowest = max(n / f.rate for f, n in zip(floors, stored))
-    cpu = sum(f.cpu_per_outcome * n for f, n in zip(floors, stored)) / sum(stored)
-    return bulk_floor.Floor(sum(stored) / slowest, cpu), share
+    return bulk_floor.Floor(sum(stored) / slowest, _cpu_per_outcome(floors, stored)), share
+
+
+def _cpu_per_outcome(floors: list, stored: list[int]) -> float:
+    """The processes' CPU per outcome over all their outcomes (``stored`` of each)."""
+    return sum(f.cpu_per_outcome * n for f, n in zip(floors, stored)) / sum(stored)
 
 
 def bulk_ceiling_lines(floor: bulk_floor.Floor, database: tuple, checking: float,
@@ -203,8 +206,8 @@ def bulk_ceiling_lines(floor: bulk_floor.Floor, database: tuple, checking: float
         lines.append("Database floor: not measured (the server cannot read files written here, "
                      "or the role may not)")
     else:
-        verdict = ("under 20,000/s: no bulk write can reach the target on this machine with "
-                   "these tables" if database.rate < 20_000 else "over 20,000/s")
+        verdict = (f"under {BULK_FLOOR:,}/s: no bulk write can reach the target on this machine "
+                   "with these tables" if database.rate < BULK_FLOOR else f"over {BULK_FLOOR:,}/s")
         lines.append(
             f"Database floor: {database.rate:,.0f} outcomes/s, the same rows read from files by "
             f"{args.concurrency} PostgreSQL backends at once, no client work (rolled back); "
@@ -257,18 +260,15 @@ def measure(server: Server, token: str, reads: dict, writes: dict, args) -> tupl
     and per endpoint the names of the baselines right before and after it: this machine's speed
     drifts, so each endpoint is compared with the baseline measured around it."""
     runner = LoadRunner(port=server.port, token=token, concurrency=args.concurrency)
-    plan = [(name, paths[:args.warmup], paths[args.warmup:])
-            for name, paths in reads.items() if name != BASELINE]
-    plan += [(name, reqs[:warm], reqs[warm:]) for name, (reqs, warm, _) in writes.items()]
-    baseline = reads[BASELINE][args.warmup:]
+    plan = outcomes_bench.measure_plan(reads, writes, args.warmup)
+    baseline = next(measured for name, _, measured in plan if name == BASELINE)
     results, around = {}, {}
     try:
-        runner.run(reads[BASELINE][:args.warmup], time_limit_s=args.time_limit)
         for _name, warm, _ in plan:
             runner.run(warm, time_limit_s=args.time_limit)
         before = BASELINE
         results[before] = runner.run(baseline, time_limit_s=args.time_limit)
-        for name, _, measured in plan:
+        for name, _, measured in (entry for entry in plan if entry[0] != BASELINE):
             results[name] = runner.run(measured, time_limit_s=args.time_limit)
             after = baseline_after(name)
             results[after] = runner.run(baseline, time_limit_s=args.time_limit)

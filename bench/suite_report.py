@@ -29,6 +29,12 @@ class Target:
                   (self.min_outcomes, lambda v: outcomes is not None and outcomes >= v)]
         return all(test(limit) for limit, test in checks if limit is not None)
 
+    @property
+    def relative(self) -> bool:
+        """Whether the target is measured against the baseline (a ratio), not in absolute
+        terms: only then can an unsteady baseline void the verdict."""
+        return self.min_rate_ratio is not None or self.max_p99_ratio is not None
+
 
 TARGETS = {
     "check": Target("≥0.8x req/s, p99 ≤2x", min_rate_ratio=0.8, max_p99_ratio=2.0),
@@ -78,7 +84,8 @@ def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -
     """The issue's table. ``rows``: (endpoint name in results, target key, outcomes per request,
     0 for reads); ``around``: per endpoint, the names of the baselines measured right before and
     right after it. Latency is the client's round trip; each endpoint's ratios are against those
-    two baselines pooled, and its verdict is "unsteady" when they disagree (see UNSTEADY)."""
+    two baselines pooled, and a verdict on a ratio is "unsteady" when they disagree (see
+    UNSTEADY); a target in outcomes/s does not depend on them."""
     head = (f"{'endpoint':<28}{'req/s':>8}{'outcomes/s':>11}{'p50 ms':>8}{'p99 ms':>8}"
             f"{'base req/s':>11}{'base p99':>9}{'ratio req/s':>12}{'ratio p99':>10}  "
             f"{'target':<22}{'met':<9}{'requests':>9}{'errors':>7}")
@@ -93,7 +100,7 @@ def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -
         target = TARGETS.get(key)
         met = "-" if target is None else (
             "met" if target.met(rate_ratio, p99_ratio, outcomes) else "not met")
-        if target is not None and unsteady(*neighbours):
+        if target is not None and target.relative and unsteady(*neighbours):
             met = "unsteady"  # the machine changed speed meanwhile: measure again
         if target is not None and r.errors:
             met = "errors"  # a figure with failed requests in it proves nothing

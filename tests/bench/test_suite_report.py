@@ -48,3 +48,13 @@ def test_a_ratio_just_short_of_its_target_reads_short_and_not_met():
 def test_failed_requests_void_the_verdict():
     row = _row(_result(1000, 1.0, errors=3), _result(1000, 2.0), _result(1000, 2.0))
     assert "errors" in row and "met" not in row
+
+
+def test_a_target_in_outcomes_per_second_ignores_unsteady_baselines():
+    # 1,000 outcomes a request, 25 requests in 1 s: 25,000/s whatever the baselines did.
+    before, after = _result(1000, 4.0), _result(1000, 2.0)
+    results = {BASELINE: before, "bulk": _result(25, 1.0), baseline_after("bulk"): after}
+    [line] = table_lines(results, [("bulk", "bulk", 1000)],
+                         {"bulk": (BASELINE, baseline_after("bulk"))})[2:]
+    assert "25,000" in line.split()
+    assert "met" in line.split() and "unsteady" not in line and "not" not in line.split()
