@@ -1,12 +1,27 @@
 """Rows read by raw SQL, their values turned into Python as the ORM turns them: SQLite hands back
 UUIDs as hex text and datetimes as text, and JSON columns come back as text on every database
 (Django decodes them in JSONField.from_db_value). PostgreSQL needs nothing else."""
-from django.db import connection
+import weakref
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+# Each connection's conversions per (fields, start): finding them walks every field's metadata,
+# which costs more than converting a few rows.
+_known: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def row_converters(fields: list, *, start: int = 0) -> list[tuple]:
+def row_converters(fields, *, start: int = 0) -> list[tuple]:
     """``(position, convert, column)`` for every conversion the ORM applies to ``fields`` read in
-    this order from position ``start`` on."""
+    this order from position ``start`` on (found once per connection)."""
+    kept = _known.setdefault(connections[DEFAULT_DB_ALIAS], {})
+    key = (tuple(fields), start)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _converters(key[0], start)
+    return found
+
+
+def _converters(fields: tuple, start: int) -> list[tuple]:
     found = []
     for position, field in enumerate(fields, start=start):
         column = field.get_col(field.model._meta.db_table)

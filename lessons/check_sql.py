@@ -1,5 +1,5 @@
-"""The SQL of the lesson check: the type ranking's parts, and for a message check the one
-statement that reads every candidate's ranking columns, then the winners whole.
+"""The SQL of the lesson check: the type ranking, and for a message check the one statement
+that gathers every candidate and ranks them, so that only the winners are sent back.
 
 Each form runs on PostgreSQL and on SQLite (the embedded default); names go through
 ``quote_name``, and values come back converted as the ORM converts them.
@@ -16,16 +16,16 @@ from .models import Lesson
 
 # One part of the type ranking: the lessons of one status (and skill, or none) in the order of
 # lesson_type_rank_idx / lesson_type_skill_rank_idx, so each part is a short index walk.
-_TYPE_PART = ("SELECT {outer} FROM (SELECT {columns} FROM {table}"
+_TYPE_PART = ("SELECT * FROM (SELECT {columns} FROM {table}"
               " WHERE error_type = %s AND status = %s{skill}"
               " ORDER BY rank_score DESC, occurrences DESC, last_occurred DESC LIMIT %s)"
               " AS part{n}")
 
 
 def type_parts(error_type: str, *, skill_name, limit: int, approved_only: bool,
-               columns: str, outer: str = "*") -> tuple[list[str], list]:
+               columns: str) -> tuple[list[str], list]:
     """The SQL parts of the type ranking (see _TYPE_PART), one per status and skill, and their
-    parameters: each reads ``columns`` and answers ``outer`` of them."""
+    parameters: each reads ``columns``."""
     statuses = [Lesson.Status.APPROVED] + ([] if approved_only else [Lesson.Status.UNVERIFIED])
     skills = ([(" AND skill_name = %s", [skill_name]), (" AND skill_name IS NULL", [])]
               if skill_name else [("", [])])
@@ -33,10 +33,27 @@ def type_parts(error_type: str, *, skill_name, limit: int, approved_only: bool,
     parts, params = [], []
     for status in statuses:
         for clause, values in skills:
-            parts.append(_TYPE_PART.format(outer=outer, columns=columns, table=table,
-                                           skill=clause, n=len(parts)))
+            parts.append(_TYPE_PART.format(columns=columns, table=table, skill=clause,
+                                           n=len(parts)))
             params += [error_type, status.value, *values, limit]
     return parts, params
+
+
+def type_best(error_type: str, *, skill_name, limit: int, approved_only: bool,
+              columns: str) -> tuple[str, list]:
+    """SQL for the best ``limit`` lessons of an error type (``columns`` of them) and its
+    parameters, ranked as lesson_check ranks them: approved first, the skill's own before
+    generic ones (other skills' never), then ranking score, occurrences and recency, equal
+    ranks by primary key. Only the parts' rows (type_parts) are sorted, never every lesson of
+    the type."""
+    parts, params = type_parts(error_type, skill_name=skill_name, limit=limit,
+                               approved_only=approved_only, columns=columns)
+    pk = connection.ops.quote_name(Lesson._meta.pk.column)
+    sql = (f"SELECT * FROM ({' UNION ALL '.join(parts)}) AS parts"
+           f" ORDER BY CASE WHEN status = %s THEN 1 ELSE 0 END DESC,"
+           f" CASE WHEN skill_name = %s THEN 1 ELSE 0 END DESC,"
+           f" rank_score DESC, occurrences DESC, last_occurred DESC, {pk} LIMIT %s")
+    return sql, [*params, Lesson.Status.APPROVED.value, skill_name or None, limit]
 
 
 class Ranked(NamedTuple):
@@ -54,48 +71,76 @@ class Ranked(NamedTuple):
 
 # The columns of Ranked after ``match``, as read by ranking_rows.
 _RANKED_FIELDS = ("id", "status", "skill_name", "rank_score", "occurrences", "last_occurred")
+# How strongly a candidate matched, as SQL on alias ``c`` (lessons.selectors.MATCH_RANK).
+_MATCH_RANK_SQL = "CASE c.how WHEN 'pattern' THEN 3 WHEN 'message' THEN 2 ELSE 1 END"
 
 
-def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, message_pks: list,
+def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, scores: dict,
                  linked: tuple[str, list], known: tuple[str, list] | None = None,
                  extra: tuple[str, ...] = ()) -> list[Ranked]:
-    """The ranking columns of every candidate, in one statement: the message matches by primary
-    key, the lessons linked to the pattern ``linked`` names (SQL for its id, and parameters) and
-    the type ranking's parts, each under the same filters as lesson_check's candidates. A lesson
-    found more than one way comes once per way. With ``known`` (an SQL condition) a row whose
-    match is "known" says that the condition held. ``extra`` names more lesson fields to read
-    (a caller that shows the winners without reading them again)."""
+    """The best ``limit`` candidates of a message check, ranked in one statement: the message
+    matches (``scores``: primary key -> match score), the lessons linked to the pattern
+    ``linked`` names (SQL for its id, and parameters) and the best ``limit`` of the type
+    ranking (type_best), each under lesson_check's candidate filters. A lesson found more
+    than one way counts by its strongest (pattern, then message, then type); the candidates
+    are ranked as lesson_check ranks them (approved first, then the strength of the match, the
+    score, the skill's own before generic ones, ranking score, occurrences, recency, primary
+    key), so only the winners are read and sent. They come in no particular order. With
+    ``known`` (an SQL condition) a row whose match is "known" says that the condition held.
+    ``extra`` names more lesson fields to read (a caller that shows the winners without
+    reading them again)."""
     quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
-    table, links = quote(Lesson._meta.db_table), quote(through.db_table)
+    table, links, pk = (quote(Lesson._meta.db_table), quote(through.db_table),
+                        quote(Lesson._meta.pk.column))
     fields = [Lesson._meta.get_field(name) for name in (*_RANKED_FIELDS, *extra)]
-    bare = ", ".join(quote(field.column) for field in fields)
-    prefixed = ", ".join(f"l.{quote(field.column)}" for field in fields)
+    columns = [quote(field.column) for field in fields]
+    prefixed = ", ".join(f"l.{column}" for column in columns)
     where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
     parts, params = [], []
-    if message_pks:
-        wanted, wanted_params = _one_of(f"l.{quote(Lesson._meta.pk.column)}", Lesson._meta.pk,
-                                        message_pks)
-        parts.append(f"SELECT 'message', {prefixed} FROM {table} l WHERE {wanted}{where}")
-        params += [*wanted_params, *filtered]
+    if scores:
+        matched, matched_params = _scored(scores)
+        parts.append(f"SELECT 'message' AS how, m.score AS score, {prefixed} FROM {matched}"
+                     f" JOIN {table} l ON l.{pk} = m.id{where}")
+        params += [*matched_params, *filtered]
     lesson, pattern = (quote(through.get_field(name).column)
                        for name in ("lesson", "failurepattern"))
-    parts.append(f"SELECT 'pattern', {prefixed} FROM {links} p JOIN {table} l"
-                 f" ON l.{quote(Lesson._meta.pk.column)} = p.{lesson}"
-                 f" WHERE p.{pattern} = {linked[0]}{where}")
+    parts.append(f"SELECT 'pattern' AS how, 1.0 AS score, {prefixed} FROM {links} p"
+                 f" JOIN {table} l ON l.{pk} = p.{lesson} WHERE p.{pattern} = {linked[0]}{where}")
     params += [*linked[1], *filtered]
     if error_type:
-        typed, typed_params = type_parts(error_type, skill_name=skill_name, limit=limit,
-                                         approved_only=approved_only, columns=bare,
-                                         outer=f"'type', {bare}")
-        parts += typed
+        typed, typed_params = type_best(error_type, skill_name=skill_name, limit=limit,
+                                        approved_only=approved_only, columns=", ".join(columns))
+        parts.append(f"SELECT 'type' AS how, 0.0 AS score, {', '.join(columns)}"
+                     f" FROM ({typed}) AS typed")
         params += typed_params
+    answer = ", ".join(f"c.{column}" for column in columns)
+    sql = (f"SELECT c.how, {answer} FROM (SELECT c.*, ROW_NUMBER() OVER"
+           f" (PARTITION BY c.{pk} ORDER BY {_MATCH_RANK_SQL} DESC) AS strongest"
+           f" FROM ({' UNION ALL '.join(parts)}) AS c) AS c WHERE c.strongest = 1"
+           f" ORDER BY CASE WHEN c.status = %s THEN 1 ELSE 0 END DESC, {_MATCH_RANK_SQL} DESC,"
+           f" c.score DESC, CASE WHEN c.skill_name = %s THEN 1 ELSE 0 END DESC,"
+           f" c.rank_score DESC, c.occurrences DESC, c.last_occurred DESC, c.{pk} LIMIT %s")
+    params += [Lesson.Status.APPROVED.value, skill_name or None, limit]
+    sql = f"SELECT * FROM ({sql}) AS best"
     if known is not None:
-        parts.append(f"SELECT 'known', {', '.join(['NULL'] * len(fields))} WHERE {known[0]}")
+        sql += f" UNION ALL SELECT 'known', {', '.join(['NULL'] * len(fields))} WHERE {known[0]}"
         params += known[1]
     with prepared_cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(parts), params)
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     return _converted(rows, fields)
+
+
+def _scored(scores: dict) -> tuple[str, list]:
+    """The message matches as a table ``m(id, score)`` in SQL, and its parameters: on
+    PostgreSQL two array parameters, so that one prepared statement serves any number."""
+    if connection.vendor == "postgresql":
+        return (f"unnest(%s::{Lesson._meta.pk.db_type(connection)}[], %s::float8[])"
+                " AS m(id, score)", [list(scores), list(scores.values())])
+    rows = ", ".join(["(%s, %s)"] * len(scores))
+    params = [value for pk, score in scores.items()
+              for value in (Lesson._meta.pk.get_db_prep_value(pk, connection), score)]
+    return f"(SELECT column1 AS id, column2 AS score FROM (VALUES {rows})) AS m", params
 
 
 def _one_of(column: str, field, values: list) -> tuple[str, list]:

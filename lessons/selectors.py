@@ -11,7 +11,7 @@ from failures.patterns import fingerprint_of, template_of
 from failures.selectors import live_pattern_of_template_sql, template_known_sql
 from failures.services import pattern_covering
 
-from .check_sql import WHOLE, Ranked, lesson_of, pattern_lessons, ranking_rows, type_parts
+from .check_sql import WHOLE, Ranked, lesson_of, pattern_lessons, ranking_rows, type_best
 from .filters import LessonFilter
 from .match_index import match_index
 from .models import Lesson
@@ -77,27 +77,14 @@ def _by_type(candidates, *, error_type, skill_name, limit, approved_only) -> lis
         error_type, skill_name=skill_name, limit=limit, approved_only=approved_only)]
 
 
-def _type_order(skill_name):
-    """The key _type_ranked merges its parts by (best last): approved first, the skill's own
-    before generic ones, then ranking score, occurrences and recency."""
-    return lambda lesson: (
-        lesson.status == Lesson.Status.APPROVED,
-        bool(skill_name) and lesson.skill_name == skill_name,
-        lesson.rank_score, lesson.occurrences, lesson.last_occurred)
-
-
 def _type_ranked(error_type: str, *, skill_name, limit: int, approved_only: bool) -> list:
-    """The best ``limit`` lessons of an error type, ranked as lesson_check ranks them:
-    approved first, the skill's own before generic ones (other skills' never), then ranking
-    score, occurrences and recency. Each (status, skill) part is read up to ``limit`` rows in
-    index order and the parts are merged here, instead of sorting every lesson of the type."""
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in Lesson._meta.concrete_fields)
-    parts, params = type_parts(error_type, skill_name=skill_name, limit=limit,
-                               approved_only=approved_only, columns=columns)
-    lessons = list(Lesson.objects.raw(" UNION ALL ".join(parts), params))
-    lessons.sort(key=_type_order(skill_name), reverse=True)
-    return lessons[:limit]
+    """The best ``limit`` lessons of an error type, ranked as lesson_check ranks them (see
+    check_sql.type_best)."""
+    columns = ", ".join(connection.ops.quote_name(field.column)
+                        for field in Lesson._meta.concrete_fields)
+    sql, params = type_best(error_type, skill_name=skill_name, limit=limit,
+                            approved_only=approved_only, columns=columns)
+    return list(Lesson.objects.raw(sql, params))
 
 
 def _by_message(*, error_type, error_message, skill_name, limit, approved_only, pattern):
@@ -112,48 +99,36 @@ def _by_message(*, error_type, error_message, skill_name, limit, approved_only, 
 def message_ranked(*, error_type, error_message, skill_name, limit, approved_only, pattern,
                    extra: tuple[str, ...] = ()) -> list[tuple[Ranked, float]]:
     """The best ``limit`` candidates of a message check as ``(row, score)``, best first:
-    from the pattern link, the match index and the type, ranked on their ranking columns (read
-    in one statement, no model instances; ``extra`` names more fields to read with them).
-    Without ``pattern`` the statement joins on the message's stored template itself; only a
-    message of a template not stored yet looks further (a pattern covering it, rare).
-    Lessons that rank equal on every key come in primary key order."""
+    from the pattern link, the match index and the type, ranked on their ranking columns in
+    one statement (check_sql.ranking_rows; no model instances, ``extra`` names more fields to
+    read with them). Without ``pattern`` the statement joins on the message's stored template
+    itself; only a message of a template not stored yet looks further (a pattern covering it,
+    rare). Lessons that rank equal on every key come in primary key order."""
     scores = {entry.pk: score for entry, score in _best_matches(
         error_message, skill_name=skill_name, limit=limit, approved_only=approved_only)}
-    filters = dict(skill_name=skill_name, approved_only=approved_only, extra=extra)
+    filters = dict(skill_name=skill_name, limit=limit, approved_only=approved_only, extra=extra)
     template = template_of(error_message) if pattern is None else None
     linked = (live_pattern_of_template_sql(fingerprint_of(template)) if pattern is None
               else ("%s", [pattern.pk]))
-    rows = ranking_rows(error_type=error_type, limit=limit, message_pks=list(scores),
-                        linked=linked, known=template_known_sql(fingerprint_of(template))
+    rows = ranking_rows(error_type=error_type, scores=scores, linked=linked,
+                        known=template_known_sql(fingerprint_of(template))
                         if pattern is None else None, **filters)
+    best = {row.pk: (row, scores[row.pk] if row.match == "message" else _MATCH_SCORE[row.match])
+            for row in rows if row.match != "known"}
     if pattern is None and not any(row.match == "known" for row in rows):
         covering = pattern_covering(template)
         if covering is not None:
-            rows += ranking_rows(error_type=None, limit=limit, message_pks=[],
-                                 linked=("%s", [covering.pk]), **filters)
-    best = _strongest([row for row in rows if row.match != "known"], scores,
-                      skill_name=skill_name, limit=limit)
-    best.sort(key=lambda found: found[0].pk)  # equal ranks keep one order: by primary key
-    best.sort(key=lambda found: _rank(*found, skill_name), reverse=True)
-    return best[:limit]
+            # The best of these and of the first statement's are the best of both: a lesson
+            # in both only ranks higher by its link.
+            best.update((row.pk, (row, 1.0)) for row in ranking_rows(
+                error_type=None, scores={}, linked=("%s", [covering.pk]), **filters))
+    ranked = sorted(best.values(), key=lambda found: found[0].pk)  # equal ranks: by key
+    ranked.sort(key=lambda found: _rank(*found, skill_name), reverse=True)
+    return ranked[:limit]
 
 
-def _strongest(rows: list, scores: dict, *, skill_name, limit: int) -> list:
-    """``(row, score)`` per candidate lesson by its strongest reason (type < message <
-    pattern). Type rows count only when among the best ``limit`` of the type, as _type_ranked
-    picks them (rows of one part stay in index order)."""
-    by_match = {"type": [], "message": [], "pattern": []}
-    for row in rows:
-        by_match[row.match].append(row)
-    by_match["type"].sort(key=_type_order(skill_name), reverse=True)
-    strongest = {}
-    for row in by_match["type"][:limit]:
-        strongest[row.pk] = (row, 0.0)
-    for row in by_match["message"]:
-        strongest[row.pk] = (row, scores[row.pk])
-    for row in by_match["pattern"]:
-        strongest[row.pk] = (row, 1.0)
-    return list(strongest.values())
+# The score of a candidate found by its pattern or its type (a message match has its own).
+_MATCH_SCORE = {"pattern": 1.0, "type": 0.0}
 
 
 def _best_matches(error_message: str, *, skill_name, limit: int, approved_only: bool) -> list:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -89,6 +90,18 @@ def test_make_run_then_curl_the_lesson_endpoints(embedded):
     assert status == 200 and body["total"] == 6  # five known patterns, loaded by make run, + ours
     assert {l["status"] for l in body["lessons"] if l["source"] == "seed"} == {"approved"}
     _the_ledger_and_its_jobs_work_embedded(base, env, key)
+    _a_message_check_ranks_embedded(base, key)
+
+
+def _a_message_check_ranks_embedded(base: str, key: str) -> None:
+    """The message check's one ranking statement has a SQLite form of its own: it finds lessons
+    by message and by type and ranks them (the approved message match first)."""
+    query = urllib.parse.urlencode({"error_message": "HTTP 429 from the API: rate limit reached",
+                                    "error_type": "test", "skill_name": "sync", "limit": 3})
+    status, body = call("GET", f"{base}/api/v1/lessons/check?{query}", key)
+    assert status == 200
+    assert [(found["error_pattern"], found["match"]) for found in body["lessons"]] == [
+        ("api_429_rate_limit", "message"), ("test_error", "type")]
 
 
 def _the_ledger_and_its_jobs_work_embedded(base: str, env: dict, key: str) -> None:

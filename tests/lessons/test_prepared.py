@@ -16,7 +16,7 @@ def plans_kept() -> tuple[int, int]:
     """(generic, custom) executions of the connection's prepared check statements so far."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT coalesce(sum(generic_plans), 0), coalesce(sum(custom_plans), 0) "
-                       "FROM pg_prepared_statements WHERE statement LIKE 'SELECT ''message''%%'")
+                       "FROM pg_prepared_statements WHERE statement LIKE '%%SELECT c.how%%'")
         return tuple(int(n) for n in cursor.fetchone())
 
 
