@@ -25,8 +25,9 @@ def _converters(fields: tuple, start: int) -> list[tuple]:
     found = []
     for position, field in enumerate(fields, start=start):
         column = field.get_col(field.model._meta.db_table)
-        for convert in connection.ops.get_db_converters(column) + field.get_db_converters(connection):
-            found.append((position, convert, column))
+        converters = (connection.ops.get_db_converters(column)
+                      + field.get_db_converters(connection))
+        found.extend((position, convert, column) for convert in converters)
     return found
 
 
