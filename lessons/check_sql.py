@@ -93,7 +93,7 @@ def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, sco
     table, links, pk = (quote(Lesson._meta.db_table), quote(through.db_table),
                         quote(Lesson._meta.pk.column))
     fields = [Lesson._meta.get_field(name) for name in (*_RANKED_FIELDS, *extra)]
-    columns = [quote(field.column) for field in fields]
+    columns = [quote(field.column) for field in fields[:len(_RANKED_FIELDS)]]
     prefixed = ", ".join(f"l.{column}" for column in columns)
     where, filtered = _candidate_where(skill_name=skill_name, approved_only=approved_only)
     parts, params = [], []
@@ -121,7 +121,9 @@ def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, sco
            f" c.score DESC, CASE WHEN c.skill_name = %s THEN 1 ELSE 0 END DESC,"
            f" c.rank_score DESC, c.occurrences DESC, c.last_occurred DESC, c.{pk} LIMIT %s")
     params += [Lesson.Status.APPROVED.value, skill_name or None, limit]
-    sql = f"SELECT * FROM ({sql}) AS best"
+    more = "".join(f", l.{quote(field.column)}" for field in fields[len(_RANKED_FIELDS):])
+    sql = (f"SELECT best.*{more} FROM ({sql}) AS best JOIN {table} l ON l.{pk} = best.{pk}"
+           if more else f"SELECT * FROM ({sql}) AS best")
     if known is not None:
         sql += f" UNION ALL SELECT 'known', {', '.join(['NULL'] * len(fields))} WHERE {known[0]}"
         params += known[1]
