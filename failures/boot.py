@@ -29,9 +29,12 @@ from types import SimpleNamespace
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Subquery
 from django.utils import timezone
 
 from config.sql_prepared import prepared_cursor
+from lessons.match_index import match_index_version_sql
+from lessons.models import MatchIndexVersion
 
 from .boot_fleet import fleet_build
 from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
@@ -130,7 +133,9 @@ def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
         recent, open_ = recent.filter(task_type=task_type), open_.filter(task_type=task_type)
     newest = ("-occurred_at", "-id")
     recent = recent.values_list("id", *_RECENT_COLUMNS).order_by(*newest)[:RECENT_CAP]
-    open_ = open_.values_list("id", *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS).order_by(*newest)
+    open_ = open_.annotate(index_token=Subquery(MatchIndexVersion.objects.filter(
+        pk=MatchIndexVersion.ROW).values("token"))).values_list(
+        "id", *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS, "index_token").order_by(*newest)
     return ([_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values))) for pk, *values in recent],
             _open_rows(open_[:OPEN_CAP], json_text=False))
 
@@ -138,7 +143,8 @@ def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
 def _failures_sql(task_type: bool) -> str:
     """Both reads of _failures as one UNION ALL: true, the open rows and their patterns; then
     false and the recent rows. Columns: id, _SHARED_COLUMNS, the rest of _RECENT_COLUMNS, the
-    rest of _OPEN_COLUMNS, then the patterns' (NULL where a part does not read them)."""
+    rest of _OPEN_COLUMNS, the patterns', then the match index's token (NULL where a part does
+    not read them)."""
     failures, patterns = Failure._meta.db_table, FailurePattern._meta.db_table
     shared = ", ".join(f"f.{name}" for name in _SHARED_COLUMNS)
     recent = ", ".join(f"f.{name}" for name in _RECENT_COLUMNS[len(_SHARED_COLUMNS):])
@@ -155,10 +161,11 @@ def _failures_sql(task_type: bool) -> str:
                  f" AND {is_open}{typed} {newest} LIMIT {OPEN_CAP}")
     return (  # the patterns are joined to the newest OPEN_CAP rows only
         f"(SELECT true, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
-        f" {opened}, {joined} FROM ({open_rows}) f JOIN {patterns} p ON p.id = f.pattern_id"
+        f" {opened}, {joined}, {match_index_version_sql()} FROM ({open_rows}) f"
+        f" JOIN {patterns} p ON p.id = f.pattern_id"
         f" LEFT JOIN {patterns} m ON m.id = p.merged_into_id {newest})"
         f" UNION ALL (SELECT false, f.id, {shared}, {recent},"
-        f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}"
+        f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}, NULL"
         f" FROM {failures} f WHERE f.agent = %(agent)s AND f.occurred_at >= %(since)s"
         f" AND f.occurred_at <= %(now)s{typed} {newest} LIMIT {RECENT_CAP})")
 
@@ -182,12 +189,14 @@ def _failures_postgresql(agent, task_type, since, now) -> tuple[list[_Row], list
 
 
 def _open_rows(rows, *, json_text: bool) -> list[_Row]:
-    """Open failures from (id, *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS) rows, each distinct
-    pattern (and what it was merged into) built once: an agent's open failures share a few."""
+    """Open failures from (id, *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS, index token) rows,
+    each distinct pattern (and what it was merged into) built once: an agent's open failures
+    share a few. Each keeps the match index's token read with it (for its hints' message
+    check: failures.boot_hints)."""
     patterns: dict[int, _Pattern] = {}
     failures = []
-    for pk, *values in rows:
-        failure = _Row(pk=pk, **dict(zip(_OPEN_COLUMNS, values)))
+    for pk, *values, token in rows:
+        failure = _Row(pk=pk, index_token=token, **dict(zip(_OPEN_COLUMNS, values)))
         if json_text:  # a plain cursor reads jsonb as text, which the ORM decodes the same way
             # Most rows have no side effects and no checkpoint; decoding costs ~3 us a value.
             failure.side_effects = [] if failure.side_effects == "[]" else \

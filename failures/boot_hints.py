@@ -5,7 +5,7 @@ import time
 from django.db import connection
 
 from config.sql_prepared import prepared_cursor
-from lessons.match_index import match_index
+from lessons.match_index import match_index_of
 from lessons.models import Lesson
 from lessons.selectors import lesson_check, message_ranked
 
@@ -74,8 +74,8 @@ _checked: dict = {}
 
 def _lessons_for(failure) -> list[dict]:
     """Approved lessons for a failure by its message (as _lesson entries), reused across
-    briefings (see above)."""
-    index = match_index()
+    briefings (see above). The match index is the one of the token read with the failure."""
+    index = match_index_of(failure.index_token)
     key = (index.version, failure.error_type, failure.skill_name, live(failure).pk)
     hit = _checked.get(key)
     if hit is not None and hit[0] > time.monotonic() and index.version is not None:

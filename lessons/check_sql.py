@@ -11,6 +11,7 @@ from django.db import connection
 from config.sql_prepared import prepared_cursor
 from config.sql_rows import converted, row_converters
 
+from .match_index import match_index_version_sql
 from .models import Lesson
 
 
@@ -56,6 +57,13 @@ def type_best(error_type: str, *, skill_name, limit: int, approved_only: bool,
     return sql, [*params, Lesson.Status.APPROVED.value, skill_name or None, limit]
 
 
+class State(NamedTuple):
+    """What a ranking statement read besides the candidates."""
+
+    known: bool  # the condition ``known`` held (False when none was given)
+    version: str | None  # the match index's token (lessons.match_index)
+
+
 class Ranked(NamedTuple):
     """A candidate of a message check as far as ranking needs it, and how it was found."""
 
@@ -77,7 +85,7 @@ _MATCH_RANK_SQL = "CASE c.how WHEN 'pattern' THEN 3 WHEN 'message' THEN 2 ELSE 1
 
 def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, scores: dict,
                  linked: tuple[str, list], known: tuple[str, list] | None = None,
-                 extra: tuple[str, ...] = ()) -> list[Ranked]:
+                 extra: tuple[str, ...] = ()) -> tuple[list[Ranked], State]:
     """The best ``limit`` candidates of a message check, ranked in one statement: the message
     matches (``scores``: primary key -> match score), the lessons linked to the pattern
     ``linked`` names (SQL for its id, and parameters) and the best ``limit`` of the type
@@ -85,10 +93,10 @@ def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, sco
     than one way counts by its strongest (pattern, then message, then type); the candidates
     are ranked as lesson_check ranks them (approved first, then the strength of the match, the
     score, the skill's own before generic ones, ranking score, occurrences, recency, primary
-    key), so only the winners are read and sent. They come in no particular order. With
-    ``known`` (an SQL condition) a row whose match is "known" says that the condition held.
-    ``extra`` names more lesson fields to read (a caller that shows the winners without
-    reading them again)."""
+    key), so only the winners are read and sent. They come in no particular order, with the
+    State: whether ``known`` (an SQL condition) held, and the match index's token, read by
+    the same statement. ``extra`` names more lesson fields to read (a caller that shows the
+    winners without reading them again)."""
     quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
     table, links, pk = (quote(Lesson._meta.db_table), quote(through.db_table),
                         quote(Lesson._meta.pk.column))
@@ -124,13 +132,17 @@ def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, sco
     more = "".join(f", l.{quote(field.column)}" for field in fields[len(_RANKED_FIELDS):])
     sql = (f"SELECT best.*{more} FROM ({sql}) AS best JOIN {table} l ON l.{pk} = best.{pk}"
            if more else f"SELECT * FROM ({sql}) AS best")
-    if known is not None:
-        sql += f" UNION ALL SELECT 'known', {', '.join(['NULL'] * len(fields))} WHERE {known[0]}"
-        params += known[1]
+    # One more row, always there: the state (its status column holds the index's token).
+    how = f"CASE WHEN {known[0]} THEN 'known' ELSE 'state' END" if known else "'state'"
+    sql += (f" UNION ALL SELECT {how}, NULL, {match_index_version_sql()},"
+            f" {', '.join(['NULL'] * (len(fields) - 2))}")
+    params += known[1] if known else []
     with prepared_cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return _converted(rows, fields)
+        rows = _converted(cursor.fetchall(), fields)
+    state = next(row for row in rows if row.match in ("known", "state"))
+    return ([row for row in rows if row is not state],
+            State(known=state.match == "known", version=state.status))
 
 
 def _scored(scores: dict) -> tuple[str, list]:

@@ -3,35 +3,32 @@
 A message check compares the message with lessons' error_patterns. Reading every lesson from
 the database per check costs milliseconds per thousand lessons (decoding rows dominates), so
 each process keeps the patterns in memory as bit sets (see lessons.match_table) and rebuilds
-them when the shared version token in the cache changes. Writers that add lessons or change
-what the index holds call ``match_index_bump`` (see lessons.services, lessons.curation).
+them when the version token changes. Writers that add lessons or change what the index holds
+call ``match_index_bump`` (see lessons.services, lessons.curation), which gives the one row of
+MatchIndexVersion a new token in the writer's own transaction: other processes see the token
+when they can see the lessons, never before. A message check reads the token in its ranking
+statement (lessons.check_sql), so it needs no read of its own to learn that its index is
+current; when it was not, the check rebuilds the index and asks again. The index does not
+depend on the cache: with Redis down, a lesson written is found by the next check.
 
 A lesson matches a message when ``matching.score`` gives it at least MIN_WORD_SHARE and the
 message holds one of the pattern's rarest words (see ``_keys``; a pattern without words needs
 none). A pattern that reaches the threshold by its words always holds one, so this only leaves
 out whole-text matches that share none of those words, as filing patterns under them always did.
-The index only proposes candidates: the rows that are ranked and returned are read fresh from the
-database, so a stale entry can cost a candidate, never a wrong answer. With the cache unreachable
-the version is unknown: the index is then rebuilt at most every UNVERSIONED_MAX_AGE seconds
-(a rebuild reads every lesson: per check, a hundred thousand lessons would make every check
-take seconds), so lessons written meanwhile reach checks within that time.
+The rows that are ranked and returned are read fresh from the database.
 """
 import math
 import threading
-import time
 import uuid
 from dataclasses import dataclass
 
-from django.core.cache import cache
+from django.db import connection
 
 from .match_table import _WORD, Table, _normalise, full_match, ordinals_of, to_bits
 from .matching import MIN_WORD_SHARE
-from .models import Lesson
+from .models import Lesson, MatchIndexVersion
 
-VERSION_KEY = "lessons:match-index:version"
 BUILD_CHUNK = 2000  # rows read at a time while building: the rows never all sit in memory
-UNVERSIONED_MAX_AGE = 30.0  # seconds an index serves while the cache cannot give a version
-_clock = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -43,7 +40,7 @@ class Entry:
 
 
 class MatchIndex:
-    """The non-rejected lessons' patterns, as of ``version`` (the cache token it was built for;
+    """The non-rejected lessons' patterns, as of ``version`` (the token it was built for;
     keys caches that depend on lessons)."""
 
     def __init__(self, version: str | None, table: Table, pks: bytes):
@@ -168,30 +165,65 @@ def _equal(planes: list[int], k: int) -> int:
 
 
 _lock = threading.Lock()
-_state: dict = {"version": None, "index": MatchIndex(None, Table(()), b""), "built_at": None}
+_state: dict = {"index": MatchIndex(None, Table(()), b"")}
 
 
 def match_index_bump() -> None:
-    """Make every process rebuild its index at its next check."""
-    cache.set(VERSION_KEY, uuid.uuid4().hex, None)
+    """Make every process rebuild its index once this transaction commits (this one's own
+    checks at once)."""
+    token = uuid.uuid4().hex
+    rows = MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW)
+    if not rows.update(token=token):  # the row is gone (a flushed test database)
+        MatchIndexVersion.objects.update_or_create(pk=MatchIndexVersion.ROW,
+                                                   defaults={"token": token})
+
+
+def match_index_version_sql() -> str:
+    """A scalar SQL subquery answering the current token (NULL when there is none)."""
+    quote = connection.ops.quote_name
+    return (f"(SELECT {quote('token')} FROM {quote(MatchIndexVersion._meta.db_table)}"
+            f" WHERE {quote('id')} = {MatchIndexVersion.ROW})")
 
 
 def match_index() -> MatchIndex:
-    """The index of non-rejected lessons, as of the current version."""
-    version = cache.get(VERSION_KEY)
+    """The index of non-rejected lessons, as of the current token (read here)."""
+    version = _version()
     if version is None:
         match_index_bump()
-        version = cache.get(VERSION_KEY)
+        version = _version()
+    return match_index_of(version)
+
+
+def match_index_held() -> MatchIndex:
+    """The index this process holds, its token unread: for a reader that reads the token with
+    its own statement and compares it with ``version`` (then match_index_of)."""
+    index = _state["index"]
+    return index if index.version is not None else match_index()
+
+
+def match_index_of(version: str | None) -> MatchIndex:
+    """The index as of ``version``, a token just read: the held one, or built anew."""
     with _lock:
-        if version is not None and version == _state["version"]:
+        if version is not None and version == _state["index"].version:
             return _state["index"]
-        if version is None and _state["built_at"] is not None and (
-                _clock() - _state["built_at"] < UNVERSIONED_MAX_AGE):
-            return _state["index"]  # the cache is unreachable: a recent index will do
+    if version is None:
+        return match_index()
     index = _build(version)
     with _lock:
-        _state.update(version=version, index=index, built_at=_clock())
+        _state["index"] = index
     return index
+
+
+def match_index_forget() -> None:
+    """Drop this process's index: the next check builds it (for tests, whose rolled-back
+    writes can bring an old token back)."""
+    with _lock:
+        _state["index"] = MatchIndex(None, Table(()), b"")
+
+
+def _version() -> str | None:
+    return (MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW)
+            .values_list("token", flat=True).first())
 
 
 def _build(version) -> MatchIndex:

@@ -161,3 +161,18 @@ class LessonCuration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class MatchIndexVersion(models.Model):
+    """The version of the lessons the match index holds (lessons.match_index): one row, given a
+    new token in the transaction of every write that changes what the index holds. A check
+    reads it in the same statement as its candidates, so it knows whether its process's index
+    was current without asking anything else."""
+
+    ROW = 1
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=ROW)
+    token = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return self.token

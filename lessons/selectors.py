@@ -13,15 +13,15 @@ from failures.services import pattern_covering
 
 from .check_sql import WHOLE, Ranked, lesson_of, pattern_lessons, ranking_rows, type_best
 from .filters import LessonFilter
-from .match_index import match_index
+from .match_index import match_index_held, match_index_of
 from .models import Lesson
 
 
 # How strongly a lesson matched, best first: linked to the message's pattern, its error_pattern
 # matching the message text, then only the same error type (or no criteria at all).
 MATCH_RANK = {"pattern": 3, "message": 2, "type": 1, "any": 0}
-# Most message matches loaded for the final ranking (see _best_matches). A generic message can
-# match hundreds of short slugs; loading every one would cost a row decode each.
+# Most message matches loaded for the final ranking (see MatchIndex.best_matches). A generic
+# message can match hundreds of short slugs; loading every one would cost a row decode each.
 MESSAGE_CANDIDATES = 100
 
 
@@ -101,27 +101,37 @@ def message_ranked(*, error_type, error_message, skill_name, limit, approved_onl
     """The best ``limit`` candidates of a message check as ``(row, score)``, best first:
     from the pattern link, the match index and the type, ranked on their ranking columns in
     one statement (check_sql.ranking_rows; no model instances, ``extra`` names more fields to
-    read with them). Without ``pattern`` the statement joins on the message's stored template
-    itself; only a message of a template not stored yet looks further (a pattern covering it,
-    rare). Lessons that rank equal on every key come in primary key order."""
-    scores = {entry.pk: score for entry, score in _best_matches(
-        error_message, skill_name=skill_name, limit=limit, approved_only=approved_only)}
+    read with them). The statement also reads the match index's token: when this process's
+    index was not current, it is rebuilt and the statement runs again. Without ``pattern`` the
+    statement joins on the message's stored template itself; only a message of a template not
+    stored yet looks further (a pattern covering it, rare). Lessons that rank equal on every
+    key come in primary key order."""
     filters = dict(skill_name=skill_name, limit=limit, approved_only=approved_only, extra=extra)
     template = template_of(error_message) if pattern is None else None
     linked = (live_pattern_of_template_sql(fingerprint_of(template)) if pattern is None
               else ("%s", [pattern.pk]))
-    rows = ranking_rows(error_type=error_type, scores=scores, linked=linked,
-                        known=template_known_sql(fingerprint_of(template))
-                        if pattern is None else None, **filters)
+    known = template_known_sql(fingerprint_of(template)) if pattern is None else None
+    index = match_index_held()
+    for again in (True, False):
+        scores = {entry.pk: score for entry, score in index.best_matches(
+            error_message, skill_name=skill_name, limit=limit, approved_only=approved_only,
+            most=MESSAGE_CANDIDATES)}
+        rows, state = ranking_rows(error_type=error_type, scores=scores, linked=linked,
+                                   known=known, **filters)
+        # Current, or (the second time) built from a token read a moment ago: lessons written
+        # since are for the next check, so that constant writes cannot hold a check here.
+        if not again or (state.version is not None and state.version == index.version):
+            break
+        index = match_index_of(state.version)
     best = {row.pk: (row, scores[row.pk] if row.match == "message" else _MATCH_SCORE[row.match])
-            for row in rows if row.match != "known"}
-    if pattern is None and not any(row.match == "known" for row in rows):
+            for row in rows}
+    if pattern is None and not state.known:
         covering = pattern_covering(template)
         if covering is not None:
             # The best of these and of the first statement's are the best of both: a lesson
             # in both only ranks higher by its link.
             best.update((row.pk, (row, 1.0)) for row in ranking_rows(
-                error_type=None, scores={}, linked=("%s", [covering.pk]), **filters))
+                error_type=None, scores={}, linked=("%s", [covering.pk]), **filters)[0])
     ranked = sorted(best.values(), key=lambda found: found[0].pk)  # equal ranks: by key
     ranked.sort(key=lambda found: _rank(*found, skill_name), reverse=True)
     return ranked[:limit]
@@ -129,14 +139,6 @@ def message_ranked(*, error_type, error_message, skill_name, limit, approved_onl
 
 # The score of a candidate found by its pattern or its type (a message match has its own).
 _MATCH_SCORE = {"pattern": 1.0, "type": 0.0}
-
-
-def _best_matches(error_message: str, *, skill_name, limit: int, approved_only: bool) -> list:
-    """The message matches that can reach the answer: those ranking (approved, score) at least
-    as high as the ``limit``-th, ties included (later keys decide among them), at most
-    MESSAGE_CANDIDATES."""
-    return match_index().best_matches(error_message, skill_name=skill_name, limit=limit,
-                                      approved_only=approved_only, most=MESSAGE_CANDIDATES)
 
 
 def _rank(row: Ranked, score: float, skill_name: str | None) -> tuple:

@@ -86,10 +86,8 @@ def _record(fields: dict, *, proposed_by: str, error_message: str | None) -> tup
 
 
 def lessons_changed() -> None:
-    """Tell checks in every process that lessons changed: now, and again once committed (a
-    process that rebuilt in between would otherwise miss the uncommitted rows)."""
+    """Tell checks in every process that lessons changed, as this transaction commits."""
     match_index_bump()
-    transaction.on_commit(match_index_bump)
 
 
 def _link_pattern(lesson: Lesson, error_message: str | None) -> None:

@@ -21,10 +21,10 @@ def fresh_cache():
     rows, and a fresh lesson match index."""
     from django.core.cache import cache
 
-    from lessons.match_index import match_index_bump
+    from lessons.match_index import match_index_forget
 
     cache.clear()
-    match_index_bump()
+    match_index_forget()
 
 
 # How long a test waits on a Redis that is not there (connects are refused at once anyway).

@@ -74,8 +74,8 @@ def test_api_answers_with_redis_down(api, redis_down):
     assert api.get("/api/v1/lessons/check", {"error_type": "x"}).status_code == 200
     assert api.post("/api/v1/lessons", {"error_pattern": "p", "error_type": "t",
                                         "resolution": "r"}, format="json").status_code == 201
-    # The lesson index version and the boot fleet view live in the cache: both fall back to
-    # the database, and the new lesson is still found.
+    # The boot fleet view lives in the cache and falls back to the database; the lesson match
+    # index's version is in the database, so the new lesson is found at once.
     failure = {"agent": "a", "task": "t", "task_type": "sync", "error": "p happened",
                "error_type": "t"}
     recorded = api.post("/api/v1/failures", failure, format="json")

@@ -8,7 +8,7 @@ from failures import boot_hints
 from failures.boot import boot_context_build
 from failures.models import FailurePattern
 from failures.services import failure_record
-from lessons.models import Lesson
+from lessons.models import Lesson, MatchIndexVersion
 from lessons.selectors import lesson_check
 from tests.factories import LessonFactory
 
@@ -82,6 +82,22 @@ def test_a_lesson_linked_to_the_live_pattern_ranks_first(monkeypatch):
     expected = check(failure)
     assert (expected[0]["id"], expected[0]["match"]) == (str(linked.pk), "pattern")
     assert hint_lessons() == expected
+
+
+def test_hints_are_reused_until_a_lesson_is_written_in_any_process(django_assert_num_queries):
+    few_message_matches_and_types()
+    record()
+    first = hint_lessons()
+    with django_assert_num_queries(2):  # the failures (with the index's token) and the links
+        assert hint_lessons() == first  # the message check's answer is reused
+    # Another process approves a lesson and gives the index a new token.
+    Lesson.objects.bulk_create([Lesson(error_pattern="upstream gateway timeout after <*> seconds",
+                                       error_type="timeout", resolution="Raise the timeout.",
+                                       status=APPROVED, rank_score=1.0)])
+    MatchIndexVersion.objects.update(token="written-elsewhere")
+    now = hint_lessons()
+    assert now[0]["error_pattern"] == "upstream gateway timeout after <*> seconds" != \
+        first[0]["error_pattern"]
 
 
 def record(**fields):

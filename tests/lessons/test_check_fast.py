@@ -16,6 +16,7 @@ from failures.models import FailurePattern
 from failures.selectors import pattern_of_message
 from failures.services import pattern_for_message
 from lessons import selectors
+from lessons.match_index import match_index
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer, checked_lessons_json
@@ -55,8 +56,9 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
         for lesson in selectors._type_ranked(error_type, skill_name=skill_name, limit=limit,
                                              approved_only=approved_only):
             reasons[lesson.pk] = ("type", 0.0)
-    for entry, score in selectors._best_matches(error_message, skill_name=skill_name,
-                                                limit=limit, approved_only=approved_only):
+    for entry, score in match_index().best_matches(
+            error_message, skill_name=skill_name, limit=limit, approved_only=approved_only,
+            most=selectors.MESSAGE_CANDIDATES):
         reasons[entry.pk] = ("message", score)
     if pattern is not None:
         for pk in candidates.filter(patterns=pattern).values_list("pk", flat=True):

@@ -3,17 +3,18 @@ was: each pattern filed under its rarest words, scored with lessons.matching), a
 is made of agree with lessons.matching."""
 import math
 import random
-import time
 from collections import Counter
 
 import pytest
 
+from failures.services import pattern_for_message
 from lessons import match_index as match_index_module
 from lessons.match_index import _keys, match_index, match_index_bump
 from lessons.match_table import full_match, ordinals_of, prepare, to_bits
 from lessons.matching import MIN_WORD_SHARE, compile_pattern, normalise, score, words
-from lessons.models import Lesson
-from lessons.selectors import MESSAGE_CANDIDATES
+from lessons import selectors
+from lessons.models import Lesson, MatchIndexVersion
+from lessons.selectors import MESSAGE_CANDIDATES, lesson_check
 from tests.factories import LessonFactory
 
 # Patterns that exercise each way a pattern is read: slugs, phrases, templates with wildcards at
@@ -174,17 +175,62 @@ def test_a_worker_builds_the_index_at_start_and_a_database_error_does_not_stop_i
     wsgi._warm_up()  # logged; the worker goes on and the first check builds it
 
 
-def test_with_the_cache_unreachable_the_index_is_rebuilt_at_most_every_max_age(
-        lessons, redis_down, monkeypatch, django_assert_num_queries):
-    match_index()
+def test_a_check_with_a_current_index_runs_one_statement_and_the_index_is_not_rebuilt(
+        lessons, django_assert_num_queries, monkeypatch):
+    from django.core.cache import cache
+
+    pattern_for_message(message="api rate limit hit")  # its template is stored: nothing more
+    lesson_check(error_message="api rate limit hit")  # builds the index
+    held = match_index_module._state["index"]
+    asked = []
+    monkeypatch.setattr(cache, "get", lambda *args, **kwargs: asked.append(args))
+    with django_assert_num_queries(1):  # the ranking statement reads the token too
+        found = lesson_check(error_message="api rate limit hit")
+    assert found and match_index_module._state["index"] is held
+    assert asked == []  # nor the cache
+
+
+def test_a_lesson_written_by_another_process_is_found_by_the_next_check(lessons):
+    lesson_check(error_message="api rate limit hit")
+    held = match_index_module._state["index"]
+    # Another process writes a lesson and a new token; this process's index knows neither.
+    Lesson.objects.bulk_create([Lesson(error_pattern="quota exhausted for tenant",
+                                       error_type="quota", resolution="Wait for the reset.")])
+    MatchIndexVersion.objects.update(token="written-elsewhere")
+    found = lesson_check(error_message="quota exhausted for tenant acme")
+    assert "quota exhausted for tenant" in [entry.lesson.error_pattern for entry in found]
+    assert match_index_module._state["index"] is not held
+    assert match_index_module._state["index"].version == "written-elsewhere"
+
+
+def test_with_the_cache_unreachable_a_lesson_written_is_found_by_the_next_check(
+        lessons, redis_down):
+    lesson_check(error_message="api rate limit hit")
     redis_down()
-    built = match_index()  # the version is unknown: rebuilt once
     LessonFactory(error_pattern="written while the cache is down")
-    with django_assert_num_queries(0):
-        assert match_index() is built  # not per check
-    later = time.monotonic() + match_index_module.UNVERSIONED_MAX_AGE + 1
-    monkeypatch.setattr(match_index_module, "_clock", lambda: later)
-    fresh = match_index()
-    assert fresh is not built
-    assert fresh.best_matches("written while the cache is down", skill_name=None, limit=5,
-                              approved_only=False, most=10)
+    found = lesson_check(error_message="written while the cache is down again")
+    assert "written while the cache is down" in [entry.lesson.error_pattern for entry in found]
+
+
+def test_a_token_that_changes_on_every_read_costs_a_check_one_rebuild_not_a_loop(
+        lessons, monkeypatch):
+    from lessons import check_sql
+
+    lesson_check(error_message="api rate limit hit")
+    ranking_rows, runs = check_sql.ranking_rows, []
+
+    def written_meanwhile(**kwargs):
+        MatchIndexVersion.objects.update(token=f"token-{len(runs)}")  # before each statement
+        runs.append(kwargs)
+        return ranking_rows(**kwargs)
+
+    monkeypatch.setattr(selectors, "ranking_rows", written_meanwhile)
+    assert lesson_check(error_message="api rate limit hit")
+    assert len(runs) == 2
+
+
+def test_a_missing_token_row_is_written_again_and_the_index_built(lessons):
+    MatchIndexVersion.objects.all().delete()  # as a flushed database leaves it
+    found = lesson_check(error_message="api rate limit hit", limit=50)
+    assert "api rate limit" in [entry.lesson.error_pattern for entry in found]
+    assert MatchIndexVersion.objects.get().token == match_index_module._state["index"].version
