@@ -66,14 +66,28 @@ def _secret_key() -> str:
     if PRODUCTION:
         raise ImproperlyConfigured("SECRET_KEY must be set when DJANGO_ENV=production")
     # Embedded mode keeps a generated key in var/ so sessions survive restarts.
-    path = VAR_DIR / "secret_key"
+    return kept_secret_key(VAR_DIR)
+
+
+def kept_secret_key(folder: Path) -> str:
+    """The key kept in ``folder``/secret_key, generated there if there is none. Several workers
+    may start at once on a fresh folder: the key is written whole to a file of its own, then
+    linked into place, which only one of them can do; the others read the winner's key (a
+    half-written file would give a worker an empty key, and a 500 on every request)."""
+    path = folder / "secret_key"
     if path.exists():
         return path.read_text().strip()
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_urlsafe(50)
-    path.write_text(key)
-    path.chmod(0o600)
-    return key
+    folder.mkdir(parents=True, exist_ok=True)
+    draft = folder / f"secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+    draft.write_text(secrets.token_urlsafe(50))
+    draft.chmod(0o600)
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    return path.read_text().strip()
 
 
 SECRET_KEY = _secret_key()

@@ -3,6 +3,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,6 +44,23 @@ def test_database_and_redis_urls_switch_backends(tmp_path):
     assert found["db"] == "django.db.backends.postgresql" and found["name"] == "hs"
     assert found["cache"] == "config.cache.ResilientRedisCache"
     assert found["eager"] is False and found["broker"] == "redis://cache.example:6379/2"
+
+
+def test_workers_starting_at_once_on_a_fresh_var_folder_share_one_whole_key(tmp_path):
+    from config.settings import kept_secret_key
+
+    for attempt in range(30):
+        folder = tmp_path / str(attempt)
+        start = threading.Barrier(12)
+
+        def worker(_):
+            start.wait()
+            return kept_secret_key(folder)
+
+        with ThreadPoolExecutor(12) as pool:
+            keys = set(pool.map(worker, range(12)))
+        assert len(keys) == 1 and len(keys.pop()) >= 50
+        assert [p.name for p in folder.iterdir()] == ["secret_key"]  # no drafts left
 
 
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):
