@@ -71,16 +71,17 @@ def _secret_key() -> str:
 
 def kept_secret_key(folder: Path) -> str:
     """The key kept in ``folder``/secret_key, generated there if there is none. Several workers
-    may start at once on a fresh folder: the key is written whole to a file of its own, then
-    linked into place, which only one of them can do; the others read the winner's key (a
-    half-written file would give a worker an empty key, and a 500 on every request)."""
+    may start at once on a fresh folder: each writes a key whole to a file of its own (readable
+    by the owner only from the start), then links it into place, which only one of them can do;
+    the others read the winner's key. (A worker that read a neighbour's file half-written got
+    an empty key and failed to start; two that each wrote one held different keys.)"""
     path = folder / "secret_key"
     if path.exists():
         return path.read_text().strip()
     folder.mkdir(parents=True, exist_ok=True)
     draft = folder / f"secret_key.{os.getpid()}.{secrets.token_hex(4)}"
-    draft.write_text(secrets.token_urlsafe(50))
-    draft.chmod(0o600)
+    with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+        file.write(secrets.token_urlsafe(50))
     try:
         os.link(draft, path)
     except FileExistsError:

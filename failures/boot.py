@@ -33,8 +33,7 @@ from django.db.models import Subquery
 from django.utils import timezone
 
 from config.sql_prepared import prepared_cursor
-from lessons.match_index import match_index_version_sql
-from lessons.models import MatchIndexVersion
+from lessons.match_index import match_index_token, match_index_version_sql
 
 from .boot_fleet import fleet_build
 from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
@@ -133,8 +132,7 @@ def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
         recent, open_ = recent.filter(task_type=task_type), open_.filter(task_type=task_type)
     newest = ("-occurred_at", "-id")
     recent = recent.values_list("id", *_RECENT_COLUMNS).order_by(*newest)[:RECENT_CAP]
-    open_ = open_.annotate(index_token=Subquery(MatchIndexVersion.objects.filter(
-        pk=MatchIndexVersion.ROW).values("token"))).values_list(
+    open_ = open_.annotate(index_token=Subquery(match_index_token())).values_list(
         "id", *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS, "index_token").order_by(*newest)
     return ([_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values))) for pk, *values in recent],
             _open_rows(open_[:OPEN_CAP], json_text=False))

@@ -79,8 +79,12 @@ class Ranked(NamedTuple):
 
 # The columns of Ranked after ``match``, as read by ranking_rows.
 _RANKED_FIELDS = ("id", "status", "skill_name", "rank_score", "occurrences", "last_occurred")
-# How strongly a candidate matched, as SQL on alias ``c`` (lessons.selectors.MATCH_RANK).
-_MATCH_RANK_SQL = "CASE c.how WHEN 'pattern' THEN 3 WHEN 'message' THEN 2 ELSE 1 END"
+# How strongly a lesson matched, best first: linked to the message's pattern, its error_pattern
+# matching the message text, then only the same error type (or no criteria at all).
+MATCH_RANK = {"pattern": 3, "message": 2, "type": 1, "any": 0}
+# The same, as SQL on alias ``c`` (a candidate of the ranking statement).
+_MATCH_RANK_SQL = ("CASE c.how " + " ".join(f"WHEN '{how}' THEN {rank}" for how, rank in
+                                              MATCH_RANK.items()) + " END")
 
 
 def ranking_rows(*, error_type, skill_name, limit: int, approved_only: bool, scores: dict,

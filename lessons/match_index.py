@@ -177,8 +177,14 @@ def match_index_bump() -> None:
                                                    defaults={"token": token})
 
 
+def match_index_token():
+    """The current token, as a query of one value (none when the row is missing)."""
+    return (MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW)
+            .values_list("token", flat=True))
+
+
 def match_index_version_sql() -> str:
-    """A scalar SQL subquery answering the current token (NULL when there is none)."""
+    """match_index_token as a scalar SQL subquery, for raw statements (NULL when none)."""
     quote = connection.ops.quote_name
     return (f"(SELECT {quote('token')} FROM {quote(MatchIndexVersion._meta.db_table)}"
             f" WHERE {quote('id')} = {MatchIndexVersion.ROW})")
@@ -221,8 +227,7 @@ def match_index_forget() -> None:
 
 
 def _version() -> str | None:
-    return (MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW)
-            .values_list("token", flat=True).first())
+    return match_index_token().first()
 
 
 def _build(version) -> MatchIndex:

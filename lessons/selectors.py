@@ -11,15 +11,13 @@ from failures.patterns import fingerprint_of, template_of
 from failures.selectors import live_pattern_of_template_sql, template_known_sql
 from failures.services import pattern_covering
 
-from .check_sql import WHOLE, Ranked, lesson_of, pattern_lessons, ranking_rows, type_best
+from .check_sql import (MATCH_RANK, WHOLE, Ranked, lesson_of, pattern_lessons, ranking_rows,
+                        type_best)
 from .filters import LessonFilter
 from .match_index import match_index_held, match_index_of
 from .models import Lesson
 
 
-# How strongly a lesson matched, best first: linked to the message's pattern, its error_pattern
-# matching the message text, then only the same error type (or no criteria at all).
-MATCH_RANK = {"pattern": 3, "message": 2, "type": 1, "any": 0}
 # Most message matches loaded for the final ranking (see MatchIndex.best_matches). A generic
 # message can match hundreds of short slugs; loading every one would cost a row decode each.
 MESSAGE_CANDIDATES = 100

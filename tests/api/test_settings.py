@@ -61,6 +61,7 @@ def test_workers_starting_at_once_on_a_fresh_var_folder_share_one_whole_key(tmp_
             keys = set(pool.map(worker, range(12)))
         assert len(keys) == 1 and len(keys.pop()) >= 50
         assert [p.name for p in folder.iterdir()] == ["secret_key"]  # no drafts left
+        assert (folder / "secret_key").stat().st_mode & 0o777 == 0o600
 
 
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):
