@@ -13,6 +13,12 @@ from django.db.models import NOT_PROVIDED
 def unnest_source(fields: list, rows: list) -> tuple[str, list]:
     """``SELECT * FROM unnest(...)`` over ``rows`` (objects with each field's attname) and its
     parameters, one list per field."""
+    call, params = unnest_call(fields, rows)
+    return f"SELECT * FROM {call}", params
+
+
+def unnest_call(fields: list, rows: list) -> tuple[str, list]:
+    """``unnest(...)`` over ``rows``, one column per field, and its parameters."""
     source, kinds = _source(tuple(fields))
     params = []
     for field, is_json in kinds:
@@ -33,7 +39,7 @@ def _source(fields: tuple) -> tuple[str, tuple]:
         is_json = field.get_internal_type() == "JSONField"
         casts.append(f"%s::text[]::{db_type}[]" if is_json else f"%s::{db_type}[]")
         kinds.append((field, is_json))
-    return "SELECT * FROM unnest({})".format(", ".join(casts)), tuple(kinds)
+    return "unnest({})".format(", ".join(casts)), tuple(kinds)
 
 
 def inserted_fields(model) -> list:

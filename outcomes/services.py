@@ -25,8 +25,9 @@ from .validation import OutcomeIn, outcome_parse
 
 logger = logging.getLogger(__name__)
 
-# Writers take their locks in a fixed order (event ids, then patterns by id, then failures by
-# id), so a deadlock should not happen; if the database still breaks one, we try again.
+# Writers take their locks in one order where they can (patterns by id, then failures by id,
+# then event ids, as the outcomes are stored last); if the database still breaks a deadlock, we
+# try again.
 ATTEMPTS = 3
 
 
@@ -82,50 +83,75 @@ def outcomes_parse(raw_items: list) -> list[tuple[OutcomeIn | None, dict]]:
             for item, errors in parsed]
 
 
+class _EventsTaken(Exception):
+    """Some of a request's event ids were stored by another request first: what this attempt
+    wrote is undone, and the next attempt answers those events as replays."""
+
+
 def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
     """Record checked outcomes in one transaction; answer one Recorded per item, in order."""
-    for attempt in range(1, ATTEMPTS + 1):
+    read_stored, deadlocks, taken = False, 0, 0
+    while True:
         try:
             with transaction.atomic():
-                recorded = _record(items)
+                recorded = _record(items, read_stored=read_stored)
                 agents = {r.outcome.agent for r in recorded if r.status == "created"}
                 transaction.on_commit(lambda: history_invalidate(agents))
                 return recorded
+        except _EventsTaken:
+            # Each time this happens another of the request's events is stored, so it cannot
+            # happen more often than the request has events.
+            taken += 1
+            if taken > len(items):
+                raise AssertionError("events taken more often than there are events") from None
+            read_stored = True
         except OperationalError as exc:
-            if attempt == ATTEMPTS or not isinstance(exc.__cause__, DeadlockDetected):
+            deadlocks += 1
+            if deadlocks == ATTEMPTS or not isinstance(exc.__cause__, DeadlockDetected):
                 raise
             logger.info("deadlock broken by the database; recording again (%s)", exc)
-    raise AssertionError("unreachable")
 
 
-def _record(items: list[OutcomeIn]) -> list[Recorded]:
-    """Claim the new events first (their outcome rows), then derive failures and resolutions
-    for the claimed ones only, so a concurrent request with the same events never doubles them.
+def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
+    """Derive failures and resolutions of the new events, then store their outcomes last, each
+    with its links: the insert skips an event id stored meanwhile (waiting for a concurrent
+    writer of it to finish), and then everything this attempt wrote is undone (_EventsTaken),
+    so a concurrent request with the same events never doubles them.
 
-    The insert itself tells which events are stored already (it skips their ids), so a request
-    of new events reads nothing before it writes; only the skipped ones are read back."""
+    A request of new events reads nothing before it writes; only an attempt after one that met
+    stored events (``read_stored``) first reads which of its events are stored."""
     first = _first_of_each_event(items)
-    recorded: list[Recorded | None] = [None] * len(items)
-    rows = {i: Stored.of(items[i]) for i in range(len(items)) if first[i] == i}
-    ledger_sql.outcomes_insert(list(rows.values()))
-    # Stored before (or meanwhile by another request): answered from the stored row, as are
-    # this request's repeats of those events.
-    late = [i for i in range(len(items)) if rows[first[i]].pk is None]
-    for i, answer in zip(late, _replays([items[i] for i in late])):
-        recorded[i] = answer
-    fresh = {i: items[i] for i, row in rows.items() if row.pk is not None}
+    events = {items[i].event_id for i in set(first) if items[i].event_id is not None}
+    # Replays are answered from ids and counters: the JSON columns stay unread.
+    stored = ({o.event_id: o for o in Outcome.objects.filter(event_id__in=events).defer(
+        "context", "result")} if read_stored and events else {})
+    fresh = {i: items[i] for i in range(len(items))
+             if first[i] == i and items[i].event_id not in stored}
     failures = _failures_for(fresh)
-    _link(rows, failures, _resolve(fresh, failures))
+    resolved = _resolve(fresh, failures)
     _applications_for(fresh, failures)
-    ledger_sql.files_insert([(rows[i].pk, path, rows[i].occurred_at)
-                             for i, item in fresh.items() for path in item.files])
-    for i in fresh:
-        recorded[i] = Recorded("created", rows[i])
-    for i, j in enumerate(first):  # a repeat of an event this request created
-        if recorded[i] is None:
-            recorded[i] = _replay_or_conflict(items[i], items[j].digest)
-            if recorded[i].status == "replayed":
-                recorded[i].outcome = rows[j]
+    rows = {i: Stored.of(item) for i, item in fresh.items()}
+    for i, failure in failures.items():
+        rows[i].failure, rows[i].failure_id, rows[i].pattern_id = (
+            failure, failure.pk, failure.pattern_id)
+    for i, count in resolved.items():
+        rows[i].resolved_failures = count
+    ledger_sql.outcomes_insert(list(rows.values()), [item.files for item in fresh.values()])
+    if any(row.pk is None for row in rows.values()):
+        raise _EventsTaken
+    recorded = []
+    for i, item in enumerate(items):
+        if item.event_id in stored:  # stored before this request, or by another meanwhile
+            answer = _replay_or_conflict(item, stored[item.event_id].digest)
+            if answer.status == "replayed":
+                answer.outcome = stored[item.event_id]
+        elif first[i] == i:
+            answer = Recorded("created", rows[i])
+        else:  # a repeat of an event this request created
+            answer = _replay_or_conflict(item, items[first[i]].digest)
+            if answer.status == "replayed":
+                answer.outcome = rows[first[i]]
+        recorded.append(answer)
     return recorded
 
 
@@ -135,35 +161,6 @@ def _first_of_each_event(items: list[OutcomeIn]) -> list[int]:
     seen: dict = {}
     return [seen.setdefault(item.event_id, i) if item.event_id else i
             for i, item in enumerate(items)]
-
-
-def _link(rows: dict[int, Stored], failures: dict[int, Failure], resolved: dict[int, int]):
-    """Point outcomes at their failure records and note how many failures a success closed."""
-    changed = {}
-    for i, failure in failures.items():
-        row = rows[i]
-        row.failure, row.failure_id, row.pattern_id = failure, failure.pk, failure.pattern_id
-        changed[i] = row
-    for i, count in resolved.items():
-        rows[i].resolved_failures = count
-        changed[i] = rows[i]
-    ledger_sql.outcomes_link(list(changed.values()))
-
-
-def _replays(items: list[OutcomeIn]) -> list[Recorded]:
-    """The answer to each item whose event id the insert found stored: a replay of the stored
-    row, or a conflict when it names a different event."""
-    ids = {item.event_id for item in items}
-    # Replays are answered from ids and counters: the JSON columns stay unread.
-    stored = ({o.event_id: o for o in Outcome.objects.filter(event_id__in=ids).defer(
-        "context", "result")} if ids else {})
-    answers = []
-    for item in items:
-        answer = _replay_or_conflict(item, stored[item.event_id].digest)
-        if answer.status == "replayed":
-            answer.outcome = stored[item.event_id]
-        answers.append(answer)
-    return answers
 
 
 def _replay_or_conflict(item: OutcomeIn, digest: str) -> Recorded:

@@ -12,11 +12,12 @@ from contextlib import contextmanager
 import psycopg
 import pytest
 from django.db import connection
+from psycopg._queries import PostgresQuery
 
 from config.sql_prepared import PreparingCursor
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s|%s")
-_NUMBERED = re.compile(r"\$\d+")
+_PROBE = b"plan_probe"  # the name of the statement generic_plan prepares
 
 
 def require_postgresql() -> None:
@@ -63,21 +64,28 @@ def custom_plan(sql: str, params) -> list[dict]:
 
 
 def generic_plan(sql: str, params) -> list[dict]:
-    """Every node of the generic plan PostgreSQL keeps for ``sql`` once it is prepared."""
-    raw = psycopg.Cursor(connection.connection)
-    raw.execute(sql, params, prepare=True)
-    raw.close()
+    """Every node of the generic plan PostgreSQL keeps for ``sql`` once it is prepared.
+
+    The statement is prepared as config.sql_prepared's cursors prepare it (the same text and
+    parameter types) but not run again: a write run twice could break a constraint, and undoing
+    it would make psycopg forget every statement it prepared on the connection."""
+    query = PostgresQuery(PreparingCursor(connection.connection)._tx)
+    query.convert(sql, params)
+    pgconn = connection.connection.pgconn
+    prepared = pgconn.prepare(_PROBE, query.query, param_types=query.types)
+    assert prepared.status == psycopg.pq.ExecStatus.COMMAND_OK, prepared.get_error_message()
     values = ([params[name] for name in dict.fromkeys(
         m.group(1) for m in _PLACEHOLDER.finditer(sql))] if isinstance(params, dict)
         else list(params or []))
-    shape = _PLACEHOLDER.sub("$?", sql).replace("%%", "%")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
-        [name] = [n for n, text in cursor.fetchall() if _NUMBERED.sub("$?", text) == shape]
-        cursor.execute("SET plan_cache_mode = force_generic_plan")
-        args = "(" + ", ".join(["%s"] * len(values)) + ")" if values else ""
-        cursor.execute(f"EXPLAIN (FORMAT JSON) EXECUTE {name}{args}", values)
-        return _nodes_of_explained(cursor.fetchone()[0])
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SET plan_cache_mode = force_generic_plan")
+            args = "(" + ", ".join(["%s"] * len(values)) + ")" if values else ""
+            cursor.execute(f"EXPLAIN (FORMAT JSON) EXECUTE {_PROBE.decode()}{args}", values)
+            return _nodes_of_explained(cursor.fetchone()[0])
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DEALLOCATE {_PROBE.decode()}")
 
 
 def _nodes_of_explained(found) -> list[dict]:

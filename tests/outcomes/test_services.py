@@ -115,6 +115,30 @@ def test_a_batch_repeating_a_stored_event_answers_each_copy_from_the_stored_row(
     assert Outcome.objects.count() == 2 and FailurePattern.objects.get().event_count == 1
 
 
+def test_a_replayed_success_closes_nothing_failed_since():
+    """The outcome is stored last, after the closing: a replay's closing is undone."""
+    event = str(uuid.uuid4())
+    [success] = outcomes_record([parsed(event_id=event)])
+    [failure] = outcomes_record([failed()])
+    [again] = outcomes_record([parsed(event_id=event)])
+    assert (again.status, again.outcome.pk) == ("replayed", success.outcome.pk)
+    assert again.outcome.resolved_failures == 0
+    assert Failure.objects.get().status == Failure.Status.OPEN
+    assert FailurePattern.objects.get().resolved_count == 0
+
+
+def test_a_conflicting_event_leaves_no_failure_pattern_or_count_behind():
+    event = str(uuid.uuid4())
+    outcomes_record([parsed(event_id=event)])
+    patterns = FailurePattern.objects.count()
+    [clash, new] = outcomes_record([failed("Quota exceeded for bucket logs-eu", event_id=event),
+                                    failed()])
+    assert (clash.status, new.status) == ("conflict", "created")
+    assert Failure.objects.get().error == "Connection refused to db-7:5432"
+    assert FailurePattern.objects.count() == patterns + 1  # the new failure's pattern only
+    assert FailurePattern.objects.get(pk=new.outcome.pattern_id).event_count == 1
+
+
 def test_new_events_are_written_without_reading_the_ledger_first():
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -129,10 +153,10 @@ def test_new_events_are_written_without_reading_the_ledger_first():
 def test_a_batch_is_one_transaction(monkeypatch):
     from outcomes import ledger_sql
 
-    def broken(files):
+    def broken(rows, files):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ledger_sql, "files_insert", broken)
+    monkeypatch.setattr(ledger_sql, "outcomes_insert", broken)  # after the failures are stored
     with pytest.raises(RuntimeError):
         outcomes_record([failed(context={"file_path": "a.py"}), parsed()])
     assert not Outcome.objects.exists() and not Failure.objects.exists()
