@@ -11,38 +11,37 @@ from config.sql_prepared import prepared_cursor
 
 from .models import Failure
 
-_SEEN = """
-SELECT pair.pattern_id, pair.value FROM unnest(%s::bigint[], %s::text[]) AS pair(pattern_id, value)
-WHERE EXISTS (SELECT 1 FROM failures_failure AS failure
-              WHERE failure.pattern_id = pair.pattern_id AND failure.{column} = pair.value)
+# Counting a pattern's new agents and tasks: one index probe per distinct (pattern, agent) and
+# (pattern, task) pair of the batch, through the (pattern, agent) and (pattern, task) indexes,
+# not a read of every failure. The statement runs after the patterns are locked (its own
+# snapshot then sees what writers that held them committed), and before the failures are stored.
+_NEW_PAIRS = """
+SELECT pair.pattern_id, count(*) AS new
+FROM unnest(%s::bigint[], %s::text[]) AS pair(pattern_id, value)
+WHERE NOT EXISTS (SELECT 1 FROM failures_failure AS failure
+                  WHERE failure.pattern_id = pair.pattern_id AND failure.{column} = pair.value)
+GROUP BY pair.pattern_id
 """
 
-_COUNT = """
+_COUNT = f"""
+WITH agents AS ({_NEW_PAIRS.format(column="agent")}),
+     tasks AS ({_NEW_PAIRS.format(column="task")})
 UPDATE failures_failurepattern AS pattern SET
     event_count = pattern.event_count + batch.events,
-    agent_count = pattern.agent_count + batch.agents,
-    task_count = pattern.task_count + batch.tasks,
+    agent_count = pattern.agent_count + COALESCE(agents.new, 0),
+    task_count = pattern.task_count + COALESCE(tasks.new, 0),
     unsafe_count = pattern.unsafe_count + batch.unsafe,
     first_seen = CASE WHEN pattern.event_count = 0 THEN batch.earliest
                       ELSE LEAST(pattern.first_seen, batch.earliest) END,
     last_seen = CASE WHEN pattern.event_count = 0 THEN batch.latest
                      ELSE GREATEST(pattern.last_seen, batch.latest) END,
     retry_after = COALESCE(batch.retry_after, pattern.retry_after)
-FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::int[], %s::int[], %s::timestamptz[],
-            %s::timestamptz[], %s::int[])
-     AS batch(id, events, agents, tasks, unsafe, earliest, latest, retry_after)
+FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::timestamptz[], %s::timestamptz[], %s::int[])
+     AS batch(id, events, unsafe, earliest, latest, retry_after)
+     LEFT JOIN agents ON agents.pattern_id = batch.id
+     LEFT JOIN tasks ON tasks.pattern_id = batch.id
 WHERE pattern.id = batch.id
 """
-
-def seen_pairs(column: str, pairs: set[tuple[int, str]]) -> set[tuple[int, str]]:
-    """Which (pattern id, agent or task) pairs already have a failure: one index probe each
-    (through the (pattern, agent) and (pattern, task) indexes), not a read of every failure."""
-    if column not in ("agent", "task"):
-        raise ValueError(column)
-    ids, values = (list(side) for side in zip(*pairs))
-    with prepared_cursor() as cursor:
-        cursor.execute(_SEEN.format(column=column), [ids, values])
-        return {(pattern_id, value) for pattern_id, value in cursor.fetchall()}
 
 
 def patterns_lock(ids) -> set[int]:
@@ -55,11 +54,15 @@ def patterns_lock(ids) -> set[int]:
         return {pk for pk, merged_into in cursor.fetchall() if merged_into is not None}
 
 
-def patterns_add(counts: list[tuple]) -> None:
-    """Add ``(id, events, agents, tasks, unsafe, earliest, latest, retry_after)`` to patterns
-    the caller has locked (patterns_lock)."""
+def patterns_add(counts: list[tuple], agents: set[tuple[int, str]],
+                 tasks: set[tuple[int, str]]) -> None:
+    """Add ``(id, events, unsafe, earliest, latest, retry_after)`` to patterns the caller has
+    locked (patterns_lock), and to each its new agents and tasks: those of the distinct
+    ``(pattern id, agent)`` and ``(pattern id, task)`` pairs no stored failure has yet."""
     with prepared_cursor() as cursor:
-        cursor.execute(_COUNT, [list(column) for column in zip(*sorted(counts))])
+        cursor.execute(_COUNT, [*(list(side) for side in zip(*agents)),
+                                *(list(side) for side in zip(*tasks)),
+                                *(list(column) for column in zip(*sorted(counts)))])
 
 
 _RESOLVED = """

@@ -159,7 +159,7 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
 def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
     """Count new failures into their patterns. New agents and tasks are counted here by whether
     the (pattern, agent) and (pattern, task) pairs had a failure before; patterns_recount
-    recounts exactly. On PostgreSQL both the lookups and the update are one statement each.
+    recounts exactly. On PostgreSQL the lookups and the update are one statement.
 
     On PostgreSQL the patterns are locked first. A merge that committed while this waited for
     one of those locks has re-pointed every failure it could see, but not these rows: they
@@ -175,27 +175,28 @@ def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
                 for row in by_pattern[pk]:
                     row.pattern = live[pk]
             return _patterns_count(rows, hops - 1)
-    agents = _seen_pairs("agent", {(r.pattern.pk, r.agent) for r in rows})
-    tasks = _seen_pairs("task", {(r.pattern.pk, r.task) for r in rows})
+    agents = {(r.pattern.pk, r.agent) for r in rows}
+    tasks = {(r.pattern.pk, r.task) for r in rows}
     counts = []
     for pk, group in sorted(by_pattern.items()):  # fixed lock order: no deadlock between writers
         retry_after = [r.retry_after for r in group if r.retry_after is not None]
-        counts.append((pk, len(group), len({r.agent for r in group if (pk, r.agent) not in agents}),
-                       len({r.task for r in group if (pk, r.task) not in tasks}),
-                       sum(r.retry_safe is False for r in group),
+        counts.append((pk, len(group), sum(r.retry_safe is False for r in group),
                        min(r.occurred_at for r in group), max(r.occurred_at for r in group),
                        retry_after[-1] if retry_after else None))
     if connection.vendor == "postgresql":
-        batch_sql.patterns_add(counts)
+        batch_sql.patterns_add(counts, agents, tasks)  # new agents and tasks counted there
         return
-    for pk, events, new_agents, new_tasks, unsafe, earliest, latest, retry_after in counts:
-        _pattern_count(pk, events=events, agents=new_agents, tasks=new_tasks, unsafe=unsafe,
+    new_agents = agents - _seen_pairs("agent", agents)
+    new_tasks = tasks - _seen_pairs("task", tasks)
+    for pk, events, unsafe, earliest, latest, retry_after in counts:
+        _pattern_count(pk, events=events, agents=sum(p == pk for p, _ in new_agents),
+                       tasks=sum(p == pk for p, _ in new_tasks), unsafe=unsafe,
                        earliest=earliest, latest=latest, retry_after=retry_after)
 
 
 def _seen_pairs(column: str, pairs: set[tuple[int, str]]) -> set[tuple[int, str]]:
-    if connection.vendor == "postgresql":
-        return batch_sql.seen_pairs(column, pairs)
+    """Which (pattern id, agent or task) pairs already have a failure (the portable form of
+    the probes in batch_sql.patterns_add)."""
     return {pair for pair in pairs
             if Failure.objects.filter(pattern_id=pair[0], **{column: pair[1]}).exists()}
 
