@@ -21,9 +21,10 @@ LESSONS_PER_ANSWER = 5
 
 def failure_answer(failure: Failure) -> dict:
     """The answer to a recorded failure: id, pattern, retry advice, matching lessons."""
+    pattern = failure.pattern  # its message's live pattern: the check need not look it up
     lessons = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
-                           error_message=failure.error, limit=LESSONS_PER_ANSWER)
-    pattern = failure.pattern
+                           error_message=failure.error, limit=LESSONS_PER_ANSWER,
+                           pattern=pattern)
     return {
         "id": failure.pk,
         "status": failure.status,

@@ -9,7 +9,7 @@ from django.db import connection
 from config.sql_arrays import inserted_fields, unnest_source
 from config.sql_prepared import prepared_cursor
 
-from .models import Failure
+from .models import Failure, FailurePattern
 
 # Counting a pattern's new agents and tasks: one index probe per distinct (pattern, agent) and
 # (pattern, task) pair of the batch, through the (pattern, agent) and (pattern, task) indexes,
@@ -42,6 +42,23 @@ FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::timestamptz[], %s::timestamp
      LEFT JOIN tasks ON tasks.pattern_id = batch.id
 WHERE pattern.id = batch.id
 """
+
+
+def templates_locked(fingerprints: set[str]) -> dict[str, FailurePattern]:
+    """The pattern of each stored template among these fingerprints, locked until the
+    transaction ends (FOR UPDATE, in id order, as patterns_lock locks them), in the statement
+    that finds it. A merge that committed while this waited shows as the newest row: its
+    ``merged_into_id`` is set."""
+    names = [field.attname for field in FailurePattern._meta.concrete_fields]
+    columns = ", ".join(f"p.{connection.ops.quote_name(field.column)}"
+                        for field in FailurePattern._meta.concrete_fields)
+    with prepared_cursor() as cursor:
+        cursor.execute(
+            f"SELECT t.fingerprint, {columns} FROM failures_failuretemplate t"
+            f" JOIN failures_failurepattern p ON p.id = t.pattern_id"
+            f" WHERE t.fingerprint = ANY(%s) ORDER BY p.id FOR UPDATE OF p", [sorted(fingerprints)])
+        return {fingerprint: FailurePattern.from_db(connection.alias, names, values)
+                for fingerprint, *values in cursor.fetchall()}
 
 
 def patterns_lock(ids) -> set[int]:

@@ -114,10 +114,10 @@ def failures_record_many(entries: list[dict]) -> list[Failure]:
     their number: patterns looked up once per distinct template, counters once per pattern."""
     now = timezone.now()
     rows = [_failure_row(entry, now) for entry in entries]
-    patterns = _patterns_for([(row.error, row.error_type) for row in rows])
+    patterns, locked = _patterns_for([(row.error, row.error_type) for row in rows])
     for row in rows:
         row.pattern = patterns[row.error]
-    _patterns_count(rows)
+    _patterns_count(rows, locked=locked)
     if connection.vendor == "postgresql":
         return batch_sql.failures_insert(rows)
     return Failure.objects.bulk_create(rows)
@@ -139,12 +139,18 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
     )
 
 
-def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
-    """The live pattern of each distinct message; one query when every template is known."""
+def _patterns_for(messages: list[tuple[str, str]]) -> tuple[dict[str, FailurePattern], set]:
+    """The live pattern of each distinct message; one query when every template is known. On
+    PostgreSQL that query also locks the patterns it finds (see _patterns_count): the ids of
+    those locked and live come second."""
     templates = {message: template_of(message) for message, _ in messages}
     fingerprints = {message: fingerprint_of(template) for message, template in templates.items()}
-    known = {t.fingerprint: t.pattern for t in FailureTemplate.objects.select_related(
-        "pattern").filter(fingerprint__in=set(fingerprints.values()))}
+    if connection.vendor == "postgresql":
+        known = batch_sql.templates_locked(set(fingerprints.values()))
+    else:
+        known = {t.fingerprint: t.pattern for t in FailureTemplate.objects.select_related(
+            "pattern").filter(fingerprint__in=set(fingerprints.values()))}
+    locked = {p.pk for p in known.values() if p.merged_into_id is None}
     found = {}
     # In a fixed order, so two writers creating the same new patterns cannot deadlock.
     for message, error_type in sorted(set(messages)):
@@ -153,21 +159,23 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
         pattern = known.get(fingerprints[message])
         found[message] = (pattern_live(pattern) if pattern is not None
                           else pattern_for_message(message=message, error_type=error_type))
-    return found
+    return found, locked
 
 
-def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
+def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS, *,
+                    locked: set[int] = frozenset()) -> None:
     """Count new failures into their patterns. New agents and tasks are counted here by whether
     the (pattern, agent) and (pattern, task) pairs had a failure before; patterns_recount
     recounts exactly. On PostgreSQL the lookups and the update are one statement.
 
-    On PostgreSQL the patterns are locked first. A merge that committed while this waited for
-    one of those locks has re-pointed every failure it could see, but not these rows: they
-    move to the surviving pattern here, before they are stored or counted."""
+    On PostgreSQL the patterns are locked first (``locked``: those locked, and found live,
+    already). A merge that committed while this waited for one of those locks has re-pointed
+    every failure it could see, but not these rows: they move to the surviving pattern here,
+    before they are stored or counted."""
     by_pattern: dict[int, list[Failure]] = {}
     for row in rows:
         by_pattern.setdefault(row.pattern.pk, []).append(row)
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and not set(by_pattern) <= locked:
         merged = batch_sql.patterns_lock(by_pattern)
         if merged and hops > 0:
             live = {pk: pattern_live(FailurePattern.objects.get(pk=pk)) for pk in merged}
