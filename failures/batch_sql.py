@@ -44,11 +44,11 @@ WHERE pattern.id = batch.id
 """
 
 
-def templates_locked(fingerprints: set[str]) -> dict[str, FailurePattern]:
-    """The pattern of each stored template among these fingerprints, locked until the
-    transaction ends (FOR UPDATE, in id order, as patterns_lock locks them), in the statement
-    that finds it. A merge that committed while this waited shows as the newest row: its
-    ``merged_into_id`` is set."""
+def templates_patterns(fingerprints: set[str]) -> dict[str, FailurePattern]:
+    """The pattern of each stored template among these fingerprints, in one prepared statement
+    (the ORM's join costs more to build and plan than to run). Not locked: a write holds its
+    patterns only from patterns_lock on, so that writers sharing patterns wait for each other
+    as briefly as possible."""
     names = [field.attname for field in FailurePattern._meta.concrete_fields]
     columns = ", ".join(f"p.{connection.ops.quote_name(field.column)}"
                         for field in FailurePattern._meta.concrete_fields)
@@ -56,7 +56,7 @@ def templates_locked(fingerprints: set[str]) -> dict[str, FailurePattern]:
         cursor.execute(
             f"SELECT t.fingerprint, {columns} FROM failures_failuretemplate t"
             f" JOIN failures_failurepattern p ON p.id = t.pattern_id"
-            f" WHERE t.fingerprint = ANY(%s) ORDER BY p.id FOR UPDATE OF p", [sorted(fingerprints)])
+            f" WHERE t.fingerprint = ANY(%s)", [sorted(fingerprints)])
         return {fingerprint: FailurePattern.from_db(connection.alias, names, values)
                 for fingerprint, *values in cursor.fetchall()}
 
@@ -117,10 +117,12 @@ def open_failures_close(pairs: set[tuple[str, str]], *, keep: set[int], status: 
 
 
 def failures_insert(rows: list[Failure]) -> list[Failure]:
-    """INSERT the failures in one statement and set their ids (in the order given)."""
+    """INSERT the failures in one statement: with the ids they carry when they all have one
+    (allocated from the table's sequence by the caller), or new ones, set in the order given."""
     if not rows:
         return rows
-    fields = inserted_fields(Failure)
+    with_ids = all(row.pk is not None for row in rows)
+    fields = ([Failure._meta.pk] if with_ids else []) + inserted_fields(Failure)
     source, params = unnest_source(fields, rows)
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
     with prepared_cursor() as cursor:

@@ -112,15 +112,50 @@ def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
 def failures_record_many(entries: list[dict]) -> list[Failure]:
     """Store failures (each a dict of failure_record's arguments) in a few queries, whatever
     their number: patterns looked up once per distinct template, counters once per pattern."""
+    return failures_store(failures_prepare(entries))
+
+
+def failures_prepare(entries: list[dict]) -> list[Failure]:
+    """Failure rows of these entries (failure_record's arguments; secrets scrubbed), each with
+    its message's live pattern (created the first time): neither stored nor counted yet, and
+    nothing locked (see failures_store)."""
     now = timezone.now()
     rows = [_failure_row(entry, now) for entry in entries]
-    patterns, locked = _patterns_for([(row.error, row.error_type) for row in rows])
+    patterns = _patterns_for([(row.error, row.error_type) for row in rows])
     for row in rows:
         row.pattern = patterns[row.error]
-    _patterns_count(rows, locked=locked)
+    return rows
+
+
+def failures_store(rows: list[Failure]) -> list[Failure]:
+    """Count prepared rows (failures_prepare) into their patterns and store them, with the ids
+    they carry (all of them have one, allocated by the caller: outcomes.ledger_sql) or new ones.
+    The patterns are locked from here until the transaction ends, so a writer stores its
+    failures last to hold them briefly. A row may move to another pattern here (a merge that
+    committed meanwhile); its ``pattern_id`` then says so. A row already closed (``status``)
+    counts as a resolution of its pattern too."""
+    if not rows:
+        return rows
+    _patterns_count(rows)
     if connection.vendor == "postgresql":
-        return batch_sql.failures_insert(rows)
-    return Failure.objects.bulk_create(rows)
+        batch_sql.failures_insert(rows)
+    else:
+        rows = Failure.objects.bulk_create(rows)
+    patterns_resolved_add(Counter(row.pattern_id for row in rows
+                                  if row.status == Failure.Status.RESOLVED))
+    return rows
+
+
+def patterns_resolved_add(per_pattern: Counter) -> None:
+    """Add ``{pattern id: failures resolved}`` to the patterns' retry history."""
+    per_pattern = +per_pattern  # without zeros
+    if not per_pattern:
+        return
+    if connection.vendor == "postgresql":
+        batch_sql.patterns_resolved(per_pattern)
+        return
+    for pk, count in per_pattern.items():
+        FailurePattern.objects.filter(pk=pk).update(resolved_count=F("resolved_count") + count)
 
 
 def _failure_row(entry: dict, now: datetime) -> Failure:
@@ -139,18 +174,15 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
     )
 
 
-def _patterns_for(messages: list[tuple[str, str]]) -> tuple[dict[str, FailurePattern], set]:
-    """The live pattern of each distinct message; one query when every template is known. On
-    PostgreSQL that query also locks the patterns it finds (see _patterns_count): the ids of
-    those locked and live come second."""
+def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
+    """The live pattern of each distinct message; one query when every template is known."""
     templates = {message: template_of(message) for message, _ in messages}
     fingerprints = {message: fingerprint_of(template) for message, template in templates.items()}
     if connection.vendor == "postgresql":
-        known = batch_sql.templates_locked(set(fingerprints.values()))
+        known = batch_sql.templates_patterns(set(fingerprints.values()))
     else:
         known = {t.fingerprint: t.pattern for t in FailureTemplate.objects.select_related(
             "pattern").filter(fingerprint__in=set(fingerprints.values()))}
-    locked = {p.pk for p in known.values() if p.merged_into_id is None}
     found = {}
     # In a fixed order, so two writers creating the same new patterns cannot deadlock.
     for message, error_type in sorted(set(messages)):
@@ -159,23 +191,21 @@ def _patterns_for(messages: list[tuple[str, str]]) -> tuple[dict[str, FailurePat
         pattern = known.get(fingerprints[message])
         found[message] = (pattern_live(pattern) if pattern is not None
                           else pattern_for_message(message=message, error_type=error_type))
-    return found, locked
+    return found
 
 
-def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS, *,
-                    locked: set[int] = frozenset()) -> None:
+def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
     """Count new failures into their patterns. New agents and tasks are counted here by whether
     the (pattern, agent) and (pattern, task) pairs had a failure before; patterns_recount
     recounts exactly. On PostgreSQL the lookups and the update are one statement.
 
-    On PostgreSQL the patterns are locked first (``locked``: those locked, and found live,
-    already). A merge that committed while this waited for one of those locks has re-pointed
-    every failure it could see, but not these rows: they move to the surviving pattern here,
-    before they are stored or counted."""
+    On PostgreSQL the patterns are locked first. A merge that committed while this waited for
+    one of those locks has re-pointed every failure it could see, but not these rows: they
+    move to the surviving pattern here, before they are stored or counted."""
     by_pattern: dict[int, list[Failure]] = {}
     for row in rows:
         by_pattern.setdefault(row.pattern.pk, []).append(row)
-    if connection.vendor == "postgresql" and not set(by_pattern) <= locked:
+    if connection.vendor == "postgresql":
         merged = batch_sql.patterns_lock(by_pattern)
         if merged and hops > 0:
             live = {pk: pattern_live(FailurePattern.objects.get(pk=pk)) for pk in merged}
@@ -244,40 +274,38 @@ def _open_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
 
 
 def failures_close_open_of(pairs: set[tuple[str, str]], *, keep: set[int] = frozenset(),
-                           status: str = Failure.Status.RESOLVED) -> list[tuple]:
+                           status: str = Failure.Status.RESOLVED, count: bool = True,
+                           ) -> list[tuple]:
     """Close the open failures of these (agent, task) pairs, except the ids in ``keep``; answer
     ``(id, pattern_id, agent, task)`` of each closed. Caller owns the transaction. On PostgreSQL
-    finding and closing them is one statement."""
+    finding and closing them is one statement. ``count=False`` leaves counting the resolutions
+    into their patterns to the caller (patterns_resolved_add), who then locks no pattern yet."""
     if not pairs:
         return []
     if connection.vendor != "postgresql":
         rows = [row for row in _open_of(pairs) if row[0] not in keep]
-        failures_close(rows, status=status)
+        failures_close(rows, status=status, count=count)
         return rows
     _closing_status_check(status)
     rows = batch_sql.open_failures_close(pairs, keep=keep, status=status, at=timezone.now())
-    if rows and status == Failure.Status.RESOLVED:
-        batch_sql.patterns_resolved(Counter(row[1] for row in rows))
+    if rows and status == Failure.Status.RESOLVED and count:
+        patterns_resolved_add(Counter(row[1] for row in rows))
     return rows
 
 
-def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED) -> int:
+def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED,
+                   count: bool = True) -> int:
     """Close failures given as ``(id, pattern_id, ...)`` rows; a resolution counts into each
-    pattern's retry history. Caller owns the transaction."""
+    pattern's retry history (unless ``count`` is False, see failures_close_open_of). Caller
+    owns the transaction."""
     _closing_status_check(status)
     if not rows:
         return 0
     closed = Failure.objects.filter(pk__in=[row[0] for row in rows],
                                     status=Failure.Status.OPEN).update(
         status=status, resolved_at=timezone.now())
-    per_pattern = Counter(row[1] for row in rows)
-    if status != Failure.Status.RESOLVED:
-        return closed
-    if connection.vendor == "postgresql":
-        batch_sql.patterns_resolved(per_pattern)
-        return closed
-    for pk, count in per_pattern.items():
-        FailurePattern.objects.filter(pk=pk).update(resolved_count=F("resolved_count") + count)
+    if status == Failure.Status.RESOLVED and count:
+        patterns_resolved_add(Counter(row[1] for row in rows))
     return closed
 
 

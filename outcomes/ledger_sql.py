@@ -24,6 +24,10 @@ def outcomes_insert(rows: list, files: list[list[str]]) -> None:
     concurrent writer of the same id is waited for, then skipped); set ``pk`` on those
     inserted and leave it None on the others, whose files are not stored.
 
+    A row whose ``failure`` is not stored yet (PostgreSQL: failures_store comes after, so that
+    the patterns it locks are held briefly) gets that failure's id from the failures' sequence
+    in the same statement, as its ``failure_id`` and the failure's ``pk``.
+
     Rows go in event-id order so that two requests with the same events in another order queue
     on the first shared one instead of deadlocking.
     """
@@ -58,13 +62,19 @@ def outcomes_insert(rows: list, files: list[list[str]]) -> None:
 
 
 def _insert_postgresql(rows: list, files: list[list[str]]) -> None:
-    """One statement: each row takes its id from the table's sequence first, so that its files
-    can name it in the same statement; the ids of rows skipped are never used."""
+    """One statement: each row takes its id (and its new failure's) from the sequences first,
+    so that its files can name it in the same statement; the ids of rows skipped are never
+    used."""
     call, params = unnest_call(COLUMNS, rows)
+    failing = [row.failure is not None and row.failure.pk is None for row in rows]
+    source = f"{call[:-1]}, %s::boolean[])"  # unnest(...) with one more column: failing
     with prepared_cursor() as cursor:
-        cursor.execute(_INSERT.format(source=call), [*params, *_files_params(files)])
-        for position, pk in cursor.fetchall():
-            rows[position - 1].pk = pk
+        cursor.execute(_INSERT.format(source=source), [*params, failing, *_files_params(files)])
+        for position, pk, failure_id in cursor.fetchall():
+            row = rows[position - 1]
+            row.pk = pk
+            if failure_id is not None:
+                row.failure_id = row.failure.pk = failure_id
 
 
 def _files_params(files: list[list[str]]) -> list[list]:
@@ -73,13 +83,18 @@ def _files_params(files: list[list[str]]) -> list[list]:
 
 
 _NAMES = ", ".join(connection.ops.quote_name(field.column) for field in COLUMNS)
+# What is inserted: the failure's new id where one was allocated.
+_VALUES = ", ".join("coalesce(new_failure_id, failure_id)" if field.column == "failure_id"
+                    else connection.ops.quote_name(field.column) for field in COLUMNS)
 _INSERT = f"""
 WITH source AS MATERIALIZED (
-    SELECT nextval((SELECT pg_get_serial_sequence('outcomes_outcome', 'id'))) AS id, batch.*
-    FROM {{source}} WITH ORDINALITY AS batch({_NAMES}, position)
+    SELECT nextval((SELECT pg_get_serial_sequence('outcomes_outcome', 'id'))) AS id,
+           CASE WHEN batch.failing THEN nextval((SELECT pg_get_serial_sequence(
+               'failures_failure', 'id'))) END AS new_failure_id, batch.*
+    FROM {{source}} WITH ORDINALITY AS batch({_NAMES}, failing, position)
 ), stored AS (
     INSERT INTO outcomes_outcome (id, {_NAMES})
-    SELECT id, {_NAMES} FROM source ORDER BY position
+    SELECT id, {_VALUES} FROM source ORDER BY position
     ON CONFLICT (event_id) DO NOTHING RETURNING id
 ), files AS (
     INSERT INTO outcomes_outcomefile (outcome_id, path, occurred_at)
@@ -87,5 +102,12 @@ WITH source AS MATERIALIZED (
     FROM unnest(%s::bigint[], %s::text[]) AS file(position, path)
     JOIN source USING (position) JOIN stored USING (id)
 )
-SELECT source.position, source.id FROM source JOIN stored USING (id)
+SELECT source.position, source.id, source.new_failure_id FROM source JOIN stored USING (id)
 """
+
+
+def outcomes_repoint(moved: dict[int, int]) -> None:
+    """``{outcome id: pattern id}``: outcomes whose failure moved to another pattern while it
+    was stored (a merge that committed meanwhile; rare)."""
+    for pk, pattern_id in moved.items():
+        Outcome.objects.filter(pk=pk).update(pattern_id=pattern_id)

@@ -5,16 +5,18 @@ pattern) in the same transaction, and a success closes the task's open failures.
 """
 import logging
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import OperationalError, transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
 from failures.models import Failure
 from failures.scrubbing import scrub_value
-from failures.services import failures_close, failures_close_open_of, failures_record_many
+from failures.services import (failures_close_open_of, failures_prepare, failures_store,
+                               patterns_resolved_add)
 from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 
@@ -128,17 +130,32 @@ def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
     fresh = {i: items[i] for i in range(len(items))
              if first[i] == i and items[i].event_id not in stored}
     failures = _failures_for(fresh)
-    resolved = _resolve(fresh, failures)
-    _applications_for(fresh, failures)
+    resolved, closed_patterns = _resolve(fresh, failures)
     rows = {i: Stored.of(item) for i, item in fresh.items()}
     for i, failure in failures.items():
-        rows[i].failure, rows[i].failure_id, rows[i].pattern_id = (
-            failure, failure.pk, failure.pattern_id)
+        rows[i].failure, rows[i].pattern_id = failure, failure.pattern_id
     for i, count in resolved.items():
         rows[i].resolved_failures = count
-    ledger_sql.outcomes_insert(list(rows.values()), [item.files for item in fresh.values()])
-    if any(row.pk is None for row in rows.values()):
-        raise _EventsTaken
+    files = [item.files for item in fresh.values()]
+    if connection.vendor == "postgresql":
+        # The outcomes first (their failures' ids allocated with them), the failures last: the
+        # patterns those lock are then held only for counting and storing them.
+        ledger_sql.outcomes_insert(list(rows.values()), files)
+        _taken_check(rows)
+        failures_store(list(failures.values()))
+        moved = {rows[i].pk: f.pattern_id for i, f in failures.items()
+                 if f.pattern_id != rows[i].pattern_id}
+        ledger_sql.outcomes_repoint(moved)
+    else:  # no sequences to allocate from: the failures first
+        failures_store(list(failures.values()))
+        for i, failure in failures.items():
+            rows[i].failure_id, rows[i].pattern_id = failure.pk, failure.pattern_id
+        ledger_sql.outcomes_insert(list(rows.values()), files)
+        _taken_check(rows)
+    for i, failure in failures.items():
+        rows[i].failure_id, rows[i].pattern_id = failure.pk, failure.pattern_id
+    patterns_resolved_add(closed_patterns)
+    _applications_for(fresh, failures)
     recorded = []
     for i, item in enumerate(items):
         if item.event_id in stored:  # stored before this request, or by another meanwhile
@@ -153,6 +170,12 @@ def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
                 answer.outcome = rows[first[i]]
         recorded.append(answer)
     return recorded
+
+
+def _taken_check(rows: dict[int, Stored]) -> None:
+    """Raise _EventsTaken when the insert skipped a row (its event id was stored)."""
+    if any(row.pk is None for row in rows.values()):
+        raise _EventsTaken
 
 
 def _first_of_each_event(items: list[OutcomeIn]) -> list[int]:
@@ -172,7 +195,8 @@ def _replay_or_conflict(item: OutcomeIn, digest: str) -> Recorded:
 
 
 def _failures_for(items: dict[int, OutcomeIn]) -> dict[int, Failure]:
-    """The failure record of each failed outcome that carries an error message."""
+    """The failure record of each failed outcome that carries an error message, prepared with
+    its pattern (failures_prepare): stored by _record."""
     failing = {i: item for i, item in items.items() if item.outcome == "failure" and item.error}
     if not failing:
         return {}
@@ -180,7 +204,7 @@ def _failures_for(items: dict[int, OutcomeIn]) -> dict[int, Failure]:
                     error=item.error, error_type=item.error_type or "unknown",
                     occurred_at=item.occurred_at, **item.failure_extras)
                for item in failing.values()]
-    return dict(zip(failing, failures_record_many(entries)))
+    return dict(zip(failing, failures_prepare(entries)))
 
 
 def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure]) -> None:
@@ -191,37 +215,35 @@ def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure])
         for i, item in items.items() if item.applied_lesson])
 
 
-def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure]) -> dict[int, int]:
-    """Close the open failures each success follows; answer how many each success closed.
+def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
+             ) -> tuple[dict[int, int], Counter]:
+    """Close the open failures each success follows; answer how many each success closed, and
+    the stored failures closed per pattern (counted into the patterns by the caller, after
+    failures_store, so that no pattern is locked before).
 
     A failure sent earlier in the same request is closed by a later success of its task, not by
-    an earlier one; failures stored before the request are closed by the task's first success.
+    an earlier one: it is stored closed. Failures stored before the request are closed by the
+    task's first success (the request's own are not stored yet, so that cannot close them).
     """
     successes: dict[tuple[str, str], list[int]] = {}
     for index, item in items.items():
         if item.outcome == "success":
             successes.setdefault((item.agent, item.task_id), []).append(index)
     if not successes:
-        return {}
+        return {}, Counter()
     closed_by: dict[int, int] = {}
-    # Failures stored before this request: closed by their task's first success.
-    for _, _, agent, task in failures_close_open_of(set(successes), keep=created_ids(created)):
+    stored = failures_close_open_of(set(successes), count=False)
+    for _, _, agent, task in stored:
         first = successes[(agent, task)][0]
         closed_by[first] = closed_by.get(first, 0) + 1
-    # Failures of this request: closed by a later success of their task, if any.
-    closing = []
+    now = timezone.now()
     for index, failure in created.items():
         pair = (failure.agent, failure.task)
         closer = next((i for i in successes.get(pair, ()) if i > index), None)
         if closer is not None:
-            closing.append((failure.pk, failure.pattern_id))
+            failure.status, failure.resolved_at = Failure.Status.RESOLVED, now
             closed_by[closer] = closed_by.get(closer, 0) + 1
-    failures_close(closing)
-    return closed_by
-
-
-def created_ids(created: dict[int, Failure]) -> set[int]:
-    return {failure.pk for failure in created.values()}
+    return closed_by, Counter(pattern_id for _, pattern_id, _, _ in stored)
 
 
 def outcome_append_for_failure(failure: Failure) -> Outcome:

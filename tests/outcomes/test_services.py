@@ -64,7 +64,7 @@ def test_a_success_closes_the_tasks_open_failures_and_says_how_many():
 def test_in_one_batch_a_success_closes_only_the_failures_before_it():
     before, success, after, second = outcomes_record([
         failed(), parsed(), failed(message="Connection refused to db-9:5432"), parsed()])
-    assert before.outcome.failure.status == "open"  # the object as created; reload below
+    assert before.outcome.failure.status == "resolved"  # stored closed
     assert Failure.objects.get(pk=before.outcome.failure_id).status == "resolved"
     assert success.outcome.resolved_failures == 1
     assert Failure.objects.get(pk=after.outcome.failure_id).status == "resolved"
