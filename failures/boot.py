@@ -16,11 +16,11 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
   agents through a short-lived cache (see boot_fleet).
 
-Queries per briefing on PostgreSQL: 1 for the recent and open failures and the lessons linked
-to their patterns (one UNION ALL, patterns joined), 1 per message check (LESSON_CHECKS_CAP,
-answers reused for a while, see boot_hints) and 1 for the fleet when its cached view expired:
-3 at most, whatever the history size. Other databases take a few more (the ORM's reads, see
-_failures and boot_fleet).
+Queries per briefing on PostgreSQL: 1 for the recent and open failures (one UNION ALL, patterns
+joined), 1 for pattern-linked lessons, 1 per message check (LESSON_CHECKS_CAP, answers reused
+for a while, see boot_hints) and 1 for the fleet when its cached view expired: 4 at most,
+whatever the history size. Other databases take a few more (the ORM's reads, see _failures
+and boot_fleet).
 """
 import json
 from collections import Counter
@@ -34,11 +34,9 @@ from django.utils import timezone
 
 from config.sql_prepared import prepared_cursor
 from lessons.match_index import match_index_token, match_index_version_sql
-from lessons.models import Lesson
 
 from .boot_fleet import fleet_build
 from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
-from . import boot_hints
 from .boot_hints import live as _live
 from .loops import loop_detect
 from .models import Failure, FailurePattern
@@ -83,7 +81,7 @@ def boot_context_build(*, agent: str, task_type: str | None = None, scope: str =
                                            DEFAULT_WINDOW_HOURS)
     skip_after = skip_after or getattr(settings, "HINDSIGHT_SKIP_AFTER", DEFAULT_SKIP_AFTER)
     since = now - timedelta(hours=window_hours)
-    recent, open_failures, linked = _failures(agent, task_type, since, now)
+    recent, open_failures = _failures(agent, task_type, since, now)
     tasks = _open_tasks(open_failures)
     types = [task_type] if task_type else _task_types(recent, tasks)
     fleet = fleet_build(agent=agent, task_types=types, since=since, now=now) if scope == "fleet" else None
@@ -91,7 +89,7 @@ def boot_context_build(*, agent: str, task_type: str | None = None, scope: str =
         "agent": agent, "task_type": task_type, "scope": scope, "generated_at": now,
         "window_hours": window_hours, "skip_after": skip_after,
         "skip": _skips(tasks, skip_after, now), "resume": _resumes(tasks),
-        "hints": hints_build(tasks, linked), "loops": _loops(tasks, skip_after),
+        "hints": hints_build(tasks), "loops": _loops(tasks, skip_after),
         "retry_advice": _advice(tasks), "recent_failures": [_compact(f) for f in recent],
         "fleet": fleet,
     }
@@ -117,18 +115,15 @@ _RECENT_COLUMNS = (*_SHARED_COLUMNS, "title", "status")
 _OPEN_COLUMNS = (*_SHARED_COLUMNS, "skill_name", "side_effects", "recovery_hint", "checkpoint")
 _PATTERN_COLUMNS = ("fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
                     "retry_after")
-# The hints' linked lessons: the columns boot_hints.linked_rows reads.
-_LESSON_COLUMNS = ("id", "error_pattern", "resolution", "effectiveness")
 # The patterns (and what they were merged into) come joined to the open failures.
 _JOINED_PATTERN_COLUMNS = (*(f"pattern__{name}" for name in _PATTERN_COLUMNS),
                            "pattern__merged_into_id",
                            *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS))
 
 
-def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row], list | None]:
+def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
     """The agent's recent failures (newest RECENT_CAP in the window) and its newest OPEN_CAP open
-    failures with their patterns, each newest first; on PostgreSQL also the hints' linked
-    lessons, read in the same statement (elsewhere None: boot_hints reads them)."""
+    failures with their patterns, each newest first."""
     if connection.vendor == "postgresql":
         return _failures_postgresql(agent, task_type, since, now)
     recent = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now)
@@ -140,27 +135,21 @@ def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row], lis
     open_ = open_.annotate(index_token=Subquery(match_index_token())).values_list(
         "id", *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS, "index_token").order_by(*newest)
     return ([_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values))) for pk, *values in recent],
-            _open_rows(open_[:OPEN_CAP], json_text=False), None)
+            _open_rows(open_[:OPEN_CAP], json_text=False))
 
 
 def _failures_sql(task_type: bool) -> str:
-    """The reads of _failures and the hints' linked lessons as one UNION ALL. The first column
-    says what a row is: 0, an open failure and its patterns; 1, a recent failure; 2, an approved
-    lesson linked to a pattern of the newest OPEN_TASKS_CAP open tasks (what
-    boot_hints.linked_rows reads). Then: id (for a lesson row, the pattern's), _SHARED_COLUMNS,
-    the rest of _RECENT_COLUMNS, the rest of _OPEN_COLUMNS, the patterns', the match index's
-    token, and the lesson's _LESSON_COLUMNS (NULL where a part does not read them)."""
+    """Both reads of _failures as one UNION ALL: true, the open rows and their patterns; then
+    false and the recent rows. Columns: id, _SHARED_COLUMNS, the rest of _RECENT_COLUMNS, the
+    rest of _OPEN_COLUMNS, the patterns', then the match index's token (NULL where a part does
+    not read them)."""
     failures, patterns = Failure._meta.db_table, FailurePattern._meta.db_table
-    links, lessons = Lesson.patterns.through._meta.db_table, Lesson._meta.db_table
     shared = ", ".join(f"f.{name}" for name in _SHARED_COLUMNS)
     recent = ", ".join(f"f.{name}" for name in _RECENT_COLUMNS[len(_SHARED_COLUMNS):])
     opened = ", ".join(f"f.{name}" for name in _OPEN_COLUMNS[len(_SHARED_COLUMNS):])
     joined = ", ".join([*(f"p.{name}" for name in _PATTERN_COLUMNS), "p.merged_into_id",
                         *(f"m.{name}" for name in _PATTERN_COLUMNS)])
-    lesson = ", ".join(f"lesson.{name}" for name in _LESSON_COLUMNS)
     null = lambda columns: ", ".join(["NULL"] * len(columns))  # noqa: E731
-    # Typed as _LESSON_COLUMNS: the first two parts' NULLs would otherwise make them all text.
-    no_lesson = "NULL::uuid, NULL::text, NULL::text, NULL::double precision"
     newest = "ORDER BY f.occurred_at DESC, f.id DESC"
     typed = " AND f.task_type = %(task_type)s" if task_type else ""
     # The status as a literal: the plan kept for the prepared read can then use the open-only
@@ -168,58 +157,33 @@ def _failures_sql(task_type: bool) -> str:
     is_open = f"f.status = '{Failure.Status.OPEN.value}'"
     open_rows = (f"SELECT f.id, {shared}, {opened} FROM {failures} f WHERE f.agent = %(agent)s"
                  f" AND {is_open}{typed} {newest} LIMIT {OPEN_CAP}")
-    # The newest OPEN_TASKS_CAP tasks, as _open_tasks takes them: by their newest failure.
-    open_tasks = (f"SELECT task FROM (SELECT DISTINCT ON (f.task) f.task, f.occurred_at, f.id"
-                  f" FROM open_rows f ORDER BY f.task, f.occurred_at DESC, f.id DESC) f"
-                  f" {newest} LIMIT {OPEN_TASKS_CAP}")
-    # Their failures' patterns and what those were merged into (boot_hints.approved_lessons).
-    task_patterns = (f"SELECT unnest(ARRAY[f.pattern_id, p.merged_into_id]) FROM open_rows f"
-                     f" JOIN {patterns} p ON p.id = f.pattern_id"
-                     f" WHERE f.task IN (SELECT task FROM open_tasks)")
     return (  # the patterns are joined to the newest OPEN_CAP rows only
-        f"WITH open_rows AS ({open_rows}), open_tasks AS ({open_tasks})"
-        f" (SELECT 0, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
-        f" {opened}, {joined}, {match_index_version_sql()}, {no_lesson}"
-        f" FROM open_rows f JOIN {patterns} p ON p.id = f.pattern_id"
+        f"(SELECT true, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
+        f" {opened}, {joined}, {match_index_version_sql()} FROM ({open_rows}) f"
+        f" JOIN {patterns} p ON p.id = f.pattern_id"
         f" LEFT JOIN {patterns} m ON m.id = p.merged_into_id {newest})"
-        f" UNION ALL (SELECT 1, f.id, {shared}, {recent},"
-        f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}, NULL,"
-        f" {no_lesson}"
+        f" UNION ALL (SELECT false, f.id, {shared}, {recent},"
+        f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}, NULL"
         f" FROM {failures} f WHERE f.agent = %(agent)s AND f.occurred_at >= %(since)s"
-        f" AND f.occurred_at <= %(now)s{typed} {newest} LIMIT {RECENT_CAP})"
-        # Each link's lesson read by primary key: the planner otherwise hashes a scan of every
-        # approved lesson (~1 ms instead of ~0.1 ms on the bench data).
-        f" UNION ALL (SELECT 2, link.failurepattern_id,"
-        f" {null(_SHARED_COLUMNS + _RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
-        f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}, NULL,"
-        f" {lesson} FROM {links} link CROSS JOIN LATERAL"
-        f" (SELECT * FROM {lessons} WHERE {lessons}.id = link.lesson_id OFFSET 0) lesson"
-        f" WHERE link.failurepattern_id IN ({task_patterns})"
-        f" AND lesson.status = '{Lesson.Status.APPROVED.value}'"
-        f" ORDER BY lesson.effectiveness DESC, lesson.occurrences DESC"
-        f" LIMIT %(links)s)")
+        f" AND f.occurred_at <= %(now)s{typed} {newest} LIMIT {RECENT_CAP})")
 
 
 _FAILURES_SQL = {typed: _failures_sql(typed) for typed in (False, True)}
 
 
-def _failures_postgresql(agent, task_type, since, now) -> tuple[list, list, list]:
+def _failures_postgresql(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
     """_failures in one round trip of plain SQL: compiling, planning and sending two ORM
-    queries cost more than running them. The third list is the hints' linked lessons, as
-    ``(pattern id, *_LESSON_COLUMNS)`` rows."""
+    queries cost more than running them."""
     with prepared_cursor() as cursor:
         cursor.execute(_FAILURES_SQL[bool(task_type)], {
-            "agent": agent, "task_type": task_type, "since": since, "now": now,
-            "links": boot_hints.LINKED_LESSONS_CAP})
+            "agent": agent, "task_type": task_type, "since": since, "now": now})
         found = cursor.fetchall()
     shared, recent_end = len(_SHARED_COLUMNS), len(_RECENT_COLUMNS)
-    lesson_at = -len(_LESSON_COLUMNS)
-    recent = [_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values[:lesson_at])))
-              for kind, pk, *values in found if kind == 1]
-    open_ = [(pk, *values[:shared], *values[recent_end:lesson_at])
-             for kind, pk, *values in found if kind == 0]
-    linked = [(pk, *values[lesson_at:]) for kind, pk, *values in found if kind == 2]
-    return recent, _open_rows(open_, json_text=True), linked
+    recent = [_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values)))
+              for is_open, pk, *values in found if not is_open]
+    open_ = [(pk, *values[:shared], *values[recent_end:])
+             for is_open, pk, *values in found if is_open]
+    return recent, _open_rows(open_, json_text=True)
 
 
 def _open_rows(rows, *, json_text: bool) -> list[_Row]:

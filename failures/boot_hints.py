@@ -2,6 +2,9 @@
 newest failure's message (reused per pattern for a short while, see CHECKED_SECONDS)."""
 import time
 
+from django.db import connection
+
+from config.sql_prepared import prepared_cursor
 from lessons.match_index import match_index_of
 from lessons.models import Lesson
 from lessons.selectors import lesson_check, message_ranked
@@ -27,11 +30,9 @@ def _lesson(lesson, match: str) -> dict:
             "match": match}
 
 
-def hints_build(tasks, linked: list | None = None) -> list[dict]:
-    """Per open task: its distinct recovery hints, newest first, and approved lessons.
-    ``linked``: the rows linked_lessons would read (boot reads them with the failures on
-    PostgreSQL); None reads them here."""
-    lessons = approved_lessons(tasks, linked)
+def hints_build(tasks) -> list[dict]:
+    """Per open task: its distinct recovery hints, newest first, and approved lessons."""
+    lessons = approved_lessons(tasks)
     entries = []
     for task, failures in tasks.items():
         hints = list(dict.fromkeys(f.recovery_hint.strip() for f in failures
@@ -41,15 +42,12 @@ def hints_build(tasks, linked: list | None = None) -> list[dict]:
     return entries
 
 
-def approved_lessons(tasks, rows: list | None = None) -> dict[str, list[dict]]:
-    """Approved lessons per task: linked to its patterns (one query for all tasks, unless its
-    ``rows`` were read already); for the newest task(s) with none linked, what
-    ``lesson_check`` finds for its newest failure."""
+def approved_lessons(tasks) -> dict[str, list[dict]]:
+    """Approved lessons per task: linked to its patterns (one query for all tasks); for the
+    newest task(s) with none linked, what ``lesson_check`` finds for its newest failure."""
     patterns_of = {task: {pk for f in failures for pk in (f.pattern_id, live(f).pk)}
                    for task, failures in tasks.items()}
-    if rows is None:
-        rows = linked_rows(set().union(*patterns_of.values())) if tasks else []
-    linked = _linked_lessons(rows)
+    linked = _linked_lessons(set().union(*patterns_of.values())) if tasks else {}
     checked: dict[tuple, list] = {}  # the same type, skill and pattern answer the same lessons
     found = {}
     for task, failures in tasks.items():
@@ -101,24 +99,37 @@ def _lessons_for(failure) -> list[dict]:
     return found
 
 
-def linked_rows(pattern_ids: set[int]) -> list[tuple]:
-    """``(pattern id, lesson id, error_pattern, resolution, effectiveness)`` of the approved
-    lessons linked to these patterns, most effective first, at most LINKED_LESSONS_CAP. (On
-    PostgreSQL boot reads them with the failures: failures.boot._failures_sql.)"""
-    return list(Lesson.patterns.through.objects.filter(
-        failurepattern_id__in=pattern_ids, lesson__status=Lesson.Status.APPROVED,
-    ).values_list(
-        "failurepattern_id", "lesson_id", "lesson__error_pattern", "lesson__resolution",
-        "lesson__effectiveness",
-    ).order_by("-lesson__effectiveness", "-lesson__occurrences")[:LINKED_LESSONS_CAP])
-
-
-def _linked_lessons(rows: list[tuple]) -> dict[int, list[dict]]:
-    """linked_rows' rows per pattern, as _lesson entries with match "pattern" (plain values,
-    no model instances)."""
+def _linked_lessons(pattern_ids: set[int]) -> dict[int, list[dict]]:
+    """Approved lessons linked to each of these patterns, most effective first (as _lesson
+    entries with match "pattern": plain values, no model instances)."""
+    if connection.vendor == "postgresql":
+        rows = _linked_rows_postgresql(pattern_ids)
+    else:
+        rows = Lesson.patterns.through.objects.filter(
+            failurepattern_id__in=pattern_ids, lesson__status=Lesson.Status.APPROVED,
+        ).values_list(
+            "failurepattern_id", "lesson_id", "lesson__error_pattern", "lesson__resolution",
+            "lesson__effectiveness",
+        ).order_by("-lesson__effectiveness", "-lesson__occurrences")[:LINKED_LESSONS_CAP]
     linked: dict[int, list[dict]] = {}
     for pattern_id, pk, error_pattern, resolution, effectiveness in rows:
         linked.setdefault(pattern_id, []).append(
             {"id": str(pk), "error_pattern": error_pattern, "resolution": resolution,
              "effectiveness": effectiveness, "match": "pattern"})
     return linked
+
+
+def _linked_rows_postgresql(pattern_ids: set[int]) -> list[tuple]:
+    """The ORM query above in SQL: the ids as one array parameter instead of a hundred (planning
+    and compiling those cost more than running it), and each link's lesson read by primary key
+    (the planner otherwise hashes a scan of every approved lesson: ~1 ms instead of ~0.1 ms)."""
+    links, lessons = Lesson.patterns.through._meta.db_table, Lesson._meta.db_table
+    with prepared_cursor() as cursor:
+        cursor.execute(
+            f"SELECT link.failurepattern_id, lesson.id, lesson.error_pattern, lesson.resolution,"
+            f" lesson.effectiveness FROM {links} link CROSS JOIN LATERAL"
+            f" (SELECT * FROM {lessons} WHERE {lessons}.id = link.lesson_id OFFSET 0) lesson"
+            f" WHERE link.failurepattern_id = ANY(%s) AND lesson.status = %s"
+            f" ORDER BY lesson.effectiveness DESC, lesson.occurrences DESC LIMIT %s",
+            [sorted(pattern_ids), Lesson.Status.APPROVED.value, LINKED_LESSONS_CAP])
+        return cursor.fetchall()

@@ -58,14 +58,13 @@ def test_each_part_is_one_range_of_its_index(failures, task_type, indexes):
     assert not [n for n in nodes if n["Node Type"] == "Seq Scan"
                 and n.get("Relation Name") == "failures_failure"], nodes
     # Every read of a failure goes through one of the part's indexes (an index scan, or a
-    # bitmap of that index where the planner expects a handful of rows). The patterns, the
-    # match index's token and the lessons linked to the patterns are read by their keys.
+    # bitmap of that index where the planner expects a handful of rows). The patterns and the
+    # match index's token are read by their primary keys.
     used = {n["Index Name"] for n in nodes if "Index Name" in n
-            and not n["Index Name"].startswith(("failures_failurepattern", "lessons_"))}
+            and not n["Index Name"].startswith(("failures_failurepattern",
+                                                "lessons_matchindexversion"))}
     assert used == indexes
     # Nothing sorts more rows than a part keeps: the open part's few rows, re-sorted after the
-    # pattern join, never the failures the parts scanned. (The linked lessons are sorted by
-    # effectiveness: the links of those few rows' patterns.)
-    sorts = [n for n in nodes if n["Node Type"] in ("Sort", "Incremental Sort")
-             and not n["Sort Key"][0].startswith("lesson.")]
+    # pattern join, never the failures the parts scanned.
+    sorts = [n for n in nodes if n["Node Type"] in ("Sort", "Incremental Sort")]
     assert all(n["Plan Rows"] <= boot.OPEN_CAP for n in sorts), sorts

@@ -6,7 +6,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from failures import boot, boot_fleet, boot_hints
+from failures import boot, boot_fleet
 from failures.boot import boot_context_build
 from failures.models import Failure, FailurePattern
 from failures.services import failure_record, failures_record_many, failures_resolve
@@ -81,10 +81,10 @@ def test_a_busy_briefing_takes_four_queries_at_most(django_assert_max_num_querie
         record(f"peer{task}", "p", ERRORS[0], 1, task_type=f"k{task % 7}")
     LessonFactory(error_pattern="in stage", status=Lesson.Status.APPROVED)
     match_index()  # built once per process after lessons change, not per briefing
-    with django_assert_max_num_queries(3):  # failures and links, one message check, the fleet
+    with django_assert_max_num_queries(4):  # failures, links, one message check, the fleet
         context = boot_context_build(agent="a1", now=NOW, scope="fleet")
     assert len(context["retry_advice"]) == boot.OPEN_TASKS_CAP and context["fleet"]
-    with django_assert_max_num_queries(1):  # the message check and the fleet view are reused
+    with django_assert_max_num_queries(2):  # the message check and the fleet view are reused
         boot_context_build(agent="a1", now=NOW, scope="fleet")
 
 
@@ -105,34 +105,3 @@ def test_a_process_keeps_the_fleet_views_it_read(django_assert_num_queries, monk
     assert boot_fleet.fleet_build(agent="a1", task_types=["sync"], since=since, now=NOW) == first
     [[name]] = reads  # only the name of the current view; the view is this process's copy
     assert name.startswith("boot:fleet:name:")
-
-
-def test_linked_lessons_are_those_of_the_newest_open_tasks(monkeypatch):
-    """The links read with the failures are those of the newest OPEN_TASKS_CAP open tasks'
-    patterns (and what those were merged into), as the ORM's read of them takes them: a lesson
-    linked only to an older task's pattern is not read, and cannot crowd out the others."""
-    tasks = boot.OPEN_TASKS_CAP + 5
-    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
-             "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
-             "sierra", "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu"]
-    failures = failures_record_many([
-        {"agent": "a1", "task": f"t{i}", "error": f"{words[i]} stage failed in the parser",
-         "task_type": "sync", "occurred_at": NOW - timedelta(minutes=i)} for i in range(tasks)])
-    patterns = [f.pattern_id for f in failures]
-    assert len(set(patterns)) == tasks
-    newest, oldest = patterns[0], patterns[-1]
-    merged_from = failures_record_many([{"agent": "a1", "task": "t1", "error": "other failure",
-                                         "occurred_at": NOW}])[0].pattern_id
-    FailurePattern.objects.filter(pk=merged_from).update(merged_into=patterns[2])
-    for pattern, effectiveness in ((newest, 0.5), (oldest, 0.99), (patterns[2], 0.7)):
-        LessonFactory(status=Lesson.Status.APPROVED, effectiveness=effectiveness,
-                      error_pattern=f"lesson of {pattern}").patterns.add(pattern)
-    # Room for two links: the oldest task's, the most effective, would take one of them.
-    monkeypatch.setattr(boot_hints, "LINKED_LESSONS_CAP", 2)
-    _, _, linked = boot._failures("a1", None, NOW - timedelta(hours=24), NOW)
-    assert [row[0] for row in linked] == [patterns[2], newest]  # most effective first
-    assert oldest in {f.pattern_id for f in Failure.objects.filter(agent="a1", status="open")}
-    built = boot_context_build(agent="a1", now=NOW)
-    cache.clear()
-    monkeypatch.setattr(connection, "vendor", "other")  # the ORM's reads, as on SQLite
-    assert boot_context_build(agent="a1", now=NOW) == built
