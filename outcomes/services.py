@@ -27,9 +27,10 @@ from .validation import OutcomeIn, outcome_parse
 
 logger = logging.getLogger(__name__)
 
-# Writers take their locks in one order where they can (patterns by id, then failures by id,
-# then event ids, as the outcomes are stored last); if the database still breaks a deadlock, we
-# try again.
+# Writers take their locks in one order: the open failures their successes close, then their
+# event ids (the outcomes' insert), then their patterns by id (counting and storing their
+# failures, last, so that writers sharing patterns wait for each other briefly). Closing and
+# merging elsewhere may still cross it; a deadlock the database breaks is tried again.
 ATTEMPTS = 3
 
 
@@ -115,10 +116,11 @@ def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
 
 
 def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
-    """Derive failures and resolutions of the new events, then store their outcomes last, each
-    with its links: the insert skips an event id stored meanwhile (waiting for a concurrent
-    writer of it to finish), and then everything this attempt wrote is undone (_EventsTaken),
-    so a concurrent request with the same events never doubles them.
+    """Derive failures and resolutions of the new events, store their outcomes whole (links
+    included, no second write), then count and store the failures. The outcomes' insert skips
+    an event id stored meanwhile (waiting for a concurrent writer of it to finish), and then
+    everything this attempt wrote is undone (_EventsTaken), so a concurrent request with the
+    same events never doubles them.
 
     A request of new events reads nothing before it writes; only an attempt after one that met
     stored events (``read_stored``) first reads which of its events are stored."""
