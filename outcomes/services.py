@@ -88,7 +88,10 @@ def outcomes_parse(raw_items: list) -> list[tuple[OutcomeIn | None, dict]]:
 
 class _EventsTaken(Exception):
     """Some of a request's event ids were stored by another request first: what this attempt
-    wrote is undone, and the next attempt answers those events as replays."""
+    wrote is undone, and the next attempt answers those events as replays. A replay thus costs
+    a rolled-back attempt (and psycopg forgets the statements it prepared on the connection at
+    any rollback); replays are rare, the lost answer of a stored event, so new events pay
+    nothing for them."""
 
 
 def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:

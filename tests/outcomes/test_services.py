@@ -204,3 +204,32 @@ def test_prune_command(capsys):
     assert "1 outcome(s)" in capsys.readouterr().out and not Outcome.objects.exists()
     with pytest.raises(CommandError):
         call_command("prune_outcomes", "--older-than", "0")
+
+
+@pytest.mark.parametrize("vendor", ["postgresql", "other"])
+def test_the_portable_write_path_records_what_the_postgresql_one_does(vendor, monkeypatch):
+    """The embedded SQLite takes the portable forms (failures stored before the outcomes, the
+    ORM's counting): on this database too, they must store and answer the same."""
+    from django.db import connection
+
+    event = str(uuid.uuid4())
+    outcomes_record([failed(task_id="old")])
+    monkeypatch.setattr(connection, "vendor", vendor)
+    recorded = outcomes_record([
+        failed(event_id=event, context={"file_path": "a.py"}), parsed(event_id=event),
+        failed(message="Quota exceeded for bucket logs-eu", task_id="t2"),
+        parsed(task_id="t2", context={"files": ["b.py", "c.py"]}), parsed(task_id="old")])
+    [again] = outcomes_record([failed(event_id=event, context={"file_path": "a.py"})])
+    assert [r.status for r in recorded] == ["created", "conflict", "created", "created",
+                                            "created"]
+    assert [r.outcome.resolved_failures for r in recorded if r.outcome] == [0, 0, 1, 1]
+    assert again.status == "replayed" and again.outcome.pk == recorded[0].outcome.pk
+    assert Outcome.objects.count() == 5 and Failure.objects.count() == 3
+    statuses = dict(Failure.objects.values_list("task", "status"))
+    assert statuses == {"old": "resolved", "t1": "open", "t2": "resolved"}
+    for outcome in Outcome.objects.filter(outcome="failure"):
+        assert outcome.failure.pattern_id == outcome.pattern_id
+    assert sorted(OutcomeFile.objects.values_list("path", flat=True)) == ["a.py", "b.py", "c.py"]
+    counts = {p.template[:5]: (p.event_count, p.resolved_count)
+              for p in FailurePattern.objects.all()}
+    assert sorted(counts.values()) == [(1, 1), (2, 1)]
