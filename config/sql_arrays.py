@@ -17,9 +17,10 @@ def unnest_source(fields: list, rows: list) -> tuple[str, list]:
     return f"SELECT * FROM {call}", params
 
 
-def unnest_call(fields: list, rows: list) -> tuple[str, list]:
-    """``unnest(...)`` over ``rows``, one column per field, and its parameters."""
-    source, kinds = _source(tuple(fields))
+def unnest_call(fields: list, rows: list, *, also: tuple[str, ...] = ()) -> tuple[str, list]:
+    """``unnest(...)`` over ``rows``, one column per field, and its parameters; ``also``: the
+    SQL types of more array parameters, after the fields' (the caller adds their values)."""
+    source, kinds = _source(tuple(fields), also)
     params = []
     for field, is_json in kinds:
         values = [getattr(row, field.attname) for row in rows]
@@ -30,7 +31,7 @@ def unnest_call(fields: list, rows: list) -> tuple[str, list]:
 
 
 @lru_cache(maxsize=64)
-def _source(fields: tuple) -> tuple[str, tuple]:
+def _source(fields: tuple, also: tuple[str, ...] = ()) -> tuple[str, tuple]:
     """The statement's text and, per field, whether it is JSON: the same for every batch of
     these fields (working out each field's database type costs more than a one-row batch)."""
     casts, kinds = [], []
@@ -39,6 +40,7 @@ def _source(fields: tuple) -> tuple[str, tuple]:
         is_json = field.get_internal_type() == "JSONField"
         casts.append(f"%s::text[]::{db_type}[]" if is_json else f"%s::{db_type}[]")
         kinds.append((field, is_json))
+    casts += [f"%s::{db_type}[]" for db_type in also]
     return "unnest({})".format(", ".join(casts)), tuple(kinds)
 
 

@@ -44,20 +44,23 @@ WHERE pattern.id = batch.id
 """
 
 
+_PATTERN_NAMES = [field.attname for field in FailurePattern._meta.concrete_fields]
+_TEMPLATES_PATTERNS = (
+    "SELECT t.fingerprint, " + ", ".join(
+        f"p.{connection.ops.quote_name(field.column)}"
+        for field in FailurePattern._meta.concrete_fields)
+    + " FROM failures_failuretemplate t JOIN failures_failurepattern p ON p.id = t.pattern_id"
+    " WHERE t.fingerprint = ANY(%s)")
+
+
 def templates_patterns(fingerprints: set[str]) -> dict[str, FailurePattern]:
     """The pattern of each stored template among these fingerprints, in one prepared statement
     (the ORM's join costs more to build and plan than to run). Not locked: a write holds its
     patterns only from patterns_lock on, so that writers sharing patterns wait for each other
     as briefly as possible."""
-    names = [field.attname for field in FailurePattern._meta.concrete_fields]
-    columns = ", ".join(f"p.{connection.ops.quote_name(field.column)}"
-                        for field in FailurePattern._meta.concrete_fields)
     with prepared_cursor() as cursor:
-        cursor.execute(
-            f"SELECT t.fingerprint, {columns} FROM failures_failuretemplate t"
-            f" JOIN failures_failurepattern p ON p.id = t.pattern_id"
-            f" WHERE t.fingerprint = ANY(%s)", [sorted(fingerprints)])
-        return {fingerprint: FailurePattern.from_db(connection.alias, names, values)
+        cursor.execute(_TEMPLATES_PATTERNS, [sorted(fingerprints)])
+        return {fingerprint: FailurePattern.from_db(connection.alias, _PATTERN_NAMES, values)
                 for fingerprint, *values in cursor.fetchall()}
 
 
@@ -121,8 +124,10 @@ def failures_insert(rows: list[Failure]) -> list[Failure]:
     (allocated from the table's sequence by the caller), or new ones, set in the order given."""
     if not rows:
         return rows
-    with_ids = all(row.pk is not None for row in rows)
-    fields = ([Failure._meta.pk] if with_ids else []) + inserted_fields(Failure)
+    with_ids = {row.pk is not None for row in rows}
+    if len(with_ids) > 1:
+        raise ValueError("either every failure carries its id or none does")
+    fields = ([Failure._meta.pk] if True in with_ids else []) + inserted_fields(Failure)
     source, params = unnest_source(fields, rows)
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
     with prepared_cursor() as cursor:

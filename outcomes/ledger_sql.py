@@ -65,9 +65,8 @@ def _insert_postgresql(rows: list, files: list[list[str]]) -> None:
     """One statement: each row takes its id (and its new failure's) from the sequences first,
     so that its files can name it in the same statement; the ids of rows skipped are never
     used."""
-    call, params = unnest_call(COLUMNS, rows)
+    source, params = unnest_call(COLUMNS, rows, also=("boolean",))  # and whether it failed
     failing = [row.failure is not None and row.failure.pk is None for row in rows]
-    source = f"{call[:-1]}, %s::boolean[])"  # unnest(...) with one more column: failing
     with prepared_cursor() as cursor:
         cursor.execute(_INSERT.format(source=source), [*params, failing, *_files_params(files)])
         for position, pk, failure_id in cursor.fetchall():

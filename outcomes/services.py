@@ -137,28 +137,24 @@ def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
     failures = _failures_for(fresh)
     resolved, closed_patterns = _resolve(fresh, failures)
     rows = {i: Stored.of(item) for i, item in fresh.items()}
-    for i, failure in failures.items():
-        rows[i].failure, rows[i].pattern_id = failure, failure.pattern_id
+    _link(rows, failures)
     for i, count in resolved.items():
         rows[i].resolved_failures = count
-    files = [item.files for item in fresh.values()]
-    if connection.vendor == "postgresql":
-        # The outcomes first (their failures' ids allocated with them), the failures last: the
-        # patterns those lock are then held only for counting and storing them.
-        ledger_sql.outcomes_insert(list(rows.values()), files)
-        _taken_check(rows)
+    # On PostgreSQL the outcomes go first (their new failures' ids allocated with them) and
+    # the failures last: the patterns those lock are then held only for counting and storing
+    # them. Without sequences to allocate from (SQLite), the failures go first.
+    allocated = connection.vendor == "postgresql"
+    if not allocated:
         failures_store(list(failures.values()))
-        moved = {rows[i].pk: f.pattern_id for i, f in failures.items()
-                 if f.pattern_id != rows[i].pattern_id}
-        ledger_sql.outcomes_repoint(moved)
-    else:  # no sequences to allocate from: the failures first
+        _link(rows, failures)
+    ledger_sql.outcomes_insert(list(rows.values()), [item.files for item in fresh.values()])
+    if any(row.pk is None for row in rows.values()):  # an event id stored meanwhile
+        raise _EventsTaken
+    if allocated:
         failures_store(list(failures.values()))
-        for i, failure in failures.items():
-            rows[i].failure_id, rows[i].pattern_id = failure.pk, failure.pattern_id
-        ledger_sql.outcomes_insert(list(rows.values()), files)
-        _taken_check(rows)
-    for i, failure in failures.items():
-        rows[i].failure_id, rows[i].pattern_id = failure.pk, failure.pattern_id
+        ledger_sql.outcomes_repoint({rows[i].pk: f.pattern_id for i, f in failures.items()
+                                     if f.pattern_id != rows[i].pattern_id})
+        _link(rows, failures)
     patterns_resolved_add(closed_patterns)
     _applications_for(fresh, failures)
     recorded = []
@@ -177,10 +173,11 @@ def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
     return recorded
 
 
-def _taken_check(rows: dict[int, Stored]) -> None:
-    """Raise _EventsTaken when the insert skipped a row (its event id was stored)."""
-    if any(row.pk is None for row in rows.values()):
-        raise _EventsTaken
+def _link(rows: dict[int, Stored], failures: dict[int, Failure]) -> None:
+    """Point each failed outcome at its failure and that failure's pattern, as they are now."""
+    for i, failure in failures.items():
+        rows[i].failure, rows[i].failure_id, rows[i].pattern_id = (
+            failure, failure.pk, failure.pattern_id)
 
 
 def _first_of_each_event(items: list[OutcomeIn]) -> list[int]:

@@ -2,10 +2,13 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from failures.models import Failure, FailurePattern, FailureTemplate
-from failures.services import failure_record, failures_resolve, pattern_for_message
+from failures import batch_sql
+from failures.services import (failure_record, failures_prepare, failures_resolve,
+                               failures_store, pattern_for_message)
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +120,18 @@ def test_a_batch_counts_new_agents_and_tasks_per_pattern_once():
                    for word in ("Disk", "Quota"))
     assert (disk.event_count, disk.agent_count, disk.task_count) == (4, 2, 2)
     assert (quota.event_count, quota.agent_count, quota.task_count) == (1, 1, 1)
+
+
+def test_failures_are_stored_with_the_ids_they_carry_or_all_with_new_ones():
+    if connection.vendor != "postgresql":
+        pytest.skip("ids are allocated by the caller on PostgreSQL only")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('failures_failure', 'id'))")
+        [(allocated,)] = cursor.fetchall()
+    carried, new = failures_prepare([{"agent": "a", "task": f"t{i}", "error": "disk full"}
+                                     for i in range(2)])
+    carried.pk = allocated
+    with pytest.raises(ValueError):
+        batch_sql.failures_insert([carried, new])
+    [stored] = failures_store([carried])
+    assert Failure.objects.get(task="t0").pk == stored.pk == allocated
