@@ -57,7 +57,8 @@ test: install-dev
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(PY) -m pytest $(PYTEST_ARGS)
 
-# The demo fleet (demo/fleet.py) talks to the service through the client, installed here.
+# The demo fleet (demo/fleet.py) talks to the service through the client, installed here;
+# the benchmarks' writers make their event ids with it.
 $(VENV)/.client: $(VENV)/.runtime client/pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e client
 	touch $@
@@ -67,7 +68,7 @@ demo: migrate $(VENV)/.client
 
 # The issue's benchmark table (bench/suite.py): its own database on the machine's PostgreSQL and
 # Redis, generated on the first run. Options through BENCH_ARGS, e.g. BENCH_ARGS="--requests 300".
-bench: install
+bench: install $(VENV)/.client
 	$(PY) bench/suite.py $(BENCH_ARGS)
 
 clean:

@@ -114,7 +114,7 @@ class LoadRunner:
 def load_options(parser, *, time_limit: float, redis_db: int, seed: int,
                  writes: bool = False) -> None:
     """The load options every HTTP bench takes, with its own defaults: how many requests (and,
-    with ``writes``, single and bulk writes), client processes, gunicorn workers, the time limit
+    with ``writes``, single and bulk writes and their event ids), client processes, gunicorn workers, the time limit
     per endpoint, its Redis database and its random seed."""
     parser.add_argument("--requests", type=int, default=2_000, help="measured, per read endpoint")
     parser.add_argument("--warmup", type=int, default=200, help="per read endpoint, not measured")
@@ -124,6 +124,9 @@ def load_options(parser, *, time_limit: float, redis_db: int, seed: int,
         parser.add_argument("--bulk-size", type=int, default=1_000,
                             help="outcomes per bulk request")
         parser.add_argument("--write-warmup", type=int, default=4, help="bulk (x25 for single)")
+        parser.add_argument("--event-ids", choices=("v7", "v4"), default="v7",
+                            help="the writes' event ids: time-ordered as the client makes them "
+                                 "(v7), or random (v4, as an agent that draws its own may)")
     parser.add_argument("--concurrency", type=int, default=2, help="client processes")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--time-limit", type=float, default=time_limit,

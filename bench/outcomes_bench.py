@@ -3,8 +3,8 @@ endpoint, in one run.
 
 Run from the project root:
     .venv/bin/python bench/outcomes_bench.py [--generate --outcomes N] [--requests R --warmup W]
-        [--single-requests S --bulk-requests B --bulk-size K] [--concurrency C --workers G]
-        [--cache unique|dummy] [--no-writes] [--no-vacuum]
+        [--single-requests S --bulk-requests B --bulk-size K] [--event-ids v7|v4]
+        [--concurrency C --workers G] [--cache unique|dummy] [--no-writes] [--no-vacuum]
 
 It fills the bench database when it has no outcome or ``--generate`` is given
 (bench/outcomes_datagen.py), vacuums and analyses the tables the endpoints use (earlier runs'
@@ -22,7 +22,8 @@ C client processes:
   bulk       POST /api/v1/outcomes/bulk, K (default 1000) outcomes per request.
 Written outcomes are ~80% successes (some closing stored open failures, some after a failure of
 the same task in the same request) and ~20% failures (error messages of stored templates, 5%
-of new ones), most with files and an event_id. It prints the machine, the commit, the load
+of new ones), most with files and an event_id (time-ordered as the client makes them, or
+random with ``--event-ids v4``). It prints the machine, the commit, the load
 before and after the run (and whether hot_path.py was running), the counts before and after,
 per read endpoint req/s and p50/p99 of server time (Server-Timing) and client latency beside the
 baseline, per write endpoint outcomes/s as well, and an in-process floor: the rows such a write
@@ -55,6 +56,7 @@ from bench.loadgen import LoadRunner, load_options, percentile  # noqa: E402
 from bench.messages import all_makers  # noqa: E402
 from bench.server import Server, machine_lines, probe  # noqa: E402
 from failures.patterns import fingerprint_of, template_of  # noqa: E402
+from hindsight_client import event_id_new  # noqa: E402
 
 BASELINE = "baseline"
 HISTORY = "/api/v1/outcomes/history?"
@@ -179,11 +181,20 @@ def history_paths(mixes: dict, cache_mode: str) -> dict:
             for name, queries in mixes.items()}
 
 
+# How a writer's event ids are made: as the project's client makes them (time-ordered, version
+# 7), or random (version 4), which an agent that draws its own may send. Random ids land on a
+# random leaf of the unique index on event ids, so each costs the database a page more to read,
+# dirty and log (bench/README.md).
+EVENT_IDS = {"v7": event_id_new, "v4": uuid.uuid4}
+
+
 class Writer:
     """Outcomes as a fleet sends them (see the shares at the top), as JSON-ready dicts."""
 
-    def __init__(self, conn, rows: list[dict], makers: tuple, rng: random.Random):
+    def __init__(self, conn, rows: list[dict], makers: tuple, rng: random.Random,
+                 event_ids: str = "v7"):
         self.rng, self.rows = rng, rows
+        self.event_id = EVENT_IDS[event_ids]
         self.known, self.known_cw, self.novel = makers
         self.file_sets = [r["files"] for r in rows if r["files"]] or [[]]
         # Stored open failures; a success of one's (agent, task) closes it. Each used once.
@@ -222,7 +233,7 @@ class Writer:
         item = {**task, "outcome": outcome, "duration_ms": int(rng.lognormvariate(10, 1.0)),
                 "occurred_at": (datetime.now(timezone.utc) - ago).isoformat()}
         if rng.random() < EVENT_ID_SHARE:
-            item["event_id"] = str(uuid.uuid4())
+            item["event_id"] = str(self.event_id())
         if outcome == "failure":
             item["context"] = self._failure_context(files)
             item["result"] = {"approach": "Retried the call once"}
@@ -254,7 +265,7 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, Writer]:
         rows = sample(conn, args.seed)
         makers = makers_split(conn, rng)
         top = conn.execute("SELECT max(id) FROM failures_failurepattern").fetchone()[0]
-        writer = Writer(conn, rows, makers, rng)
+        writer = Writer(conn, rows, makers, rng, args.event_ids)
     reads = {BASELINE: [f"/api/v1/bench/baseline?id={rng.randint(1, top)}" for _ in range(reads_n)]}
     reads.update(history_paths(history_queries(rows, makers[2], rng, reads_n), args.cache))
     return reads, {} if args.no_writes else write_requests(writer, args), writer
@@ -434,7 +445,8 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> dict:
         print(server.describe())
         print(f"Client: {args.concurrency} processes, http.client; reads {args.requests} measured "
               f"after {args.warmup} warm-up; single {args.single_requests}, bulk "
-              f"{args.bulk_requests} x {args.bulk_size}; limit {args.time_limit:.0f} s each")
+              f"{args.bulk_requests} x {args.bulk_size}, event ids {args.event_ids}; limit "
+              f"{args.time_limit:.0f} s each")
         print(f"History cache check (--cache {args.cache}):")
         print("\n".join(cache_check(server.port, token, reads, args.warmup)), flush=True)
         return measure(server, token, reads, writes, args)

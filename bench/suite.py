@@ -5,7 +5,8 @@ same run under the same load and server settings, with its target and whether it
 
 Run from the project root (or ``make bench BENCH_ARGS="..."``):
     .venv/bin/python bench/suite.py [--generate] [--requests R --warmup W]
-        [--single-requests S --bulk-requests B --bulk-size K] [--concurrency C --workers G]
+        [--single-requests S --bulk-requests B --bulk-size K] [--event-ids v7|v4]
+        [--concurrency C --workers G]
 
 One database (``hindsight_bench_suite``) holds all four sizes: 1M failures over 50k patterns,
 100k lessons (bench/datagen.py, bench/lessongen.py) and 10M outcomes (bench/outcomes_datagen.py).
@@ -23,6 +24,8 @@ generator (bench/loadgen.py, C client processes) warms every endpoint up and mea
              cache miss (bench/outcomes_bench.py);
   single     POST /api/v1/outcomes, one outcome per request (bench/outcomes_bench.py's Writer);
   bulk       POST /api/v1/outcomes/bulk, K (default 1,000) outcomes per request.
+The writes' event ids are time-ordered, as the project's client makes them, or with
+``--event-ids v4`` random, as an agent that draws its own may send them.
 Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. After it stops, what
 storing a bulk write's rows (outcomes, files, failure records) costs here, each time rolled back:
   database floor  the rows read from files by C PostgreSQL backends at once (COPY FROM a file
@@ -137,7 +140,7 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float, li
         rows = outcomes_bench.sample(conn, args.seed)
         makers = outcomes_bench.makers_split(conn, rng)
         top = conn.execute("SELECT max(id) FROM failures_failurepattern").fetchone()[0]
-        writer = outcomes_bench.Writer(conn, rows, makers, rng)
+        writer = outcomes_bench.Writer(conn, rows, makers, rng, args.event_ids)
     per_mix = -(-count // 4)
     history = outcomes_bench.history_paths(
         outcomes_bench.history_queries(rows, makers[2], rng, per_mix), args.cache)
@@ -245,8 +248,8 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, 
         print(server.describe())
         print(f"Client: {args.concurrency} processes (bench/loadgen.py, http.client); reads "
               f"{args.requests} measured after {args.warmup} warm-up; single "
-              f"{args.single_requests}, bulk {args.bulk_requests} x {args.bulk_size}; limit "
-              f"{args.time_limit:.0f} s each")
+              f"{args.single_requests}, bulk {args.bulk_requests} x {args.bulk_size}, event ids "
+              f"{args.event_ids}; limit {args.time_limit:.0f} s each")
         print("History cache check (each measured request must miss):")
         print("\n".join(outcomes_bench.cache_check(server.port, token, reads, args.warmup)),
               flush=True)

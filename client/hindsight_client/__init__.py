@@ -4,6 +4,7 @@
     hs = Hindsight()   # HINDSIGHT_URL, HINDSIGHT_API_KEY, HINDSIGHT_AGENT
     known = hs.check_known_errors(error_message=str(exc))
 """
+from ._core import event_id_new
 from .aio import AsyncHindsight
 from .client import Hindsight
 from .errors import (Conflict, Forbidden, HindsightError, InvalidRequest, NotFound, ServerError,
@@ -21,4 +22,5 @@ __all__ = [
     "ServerError", "Unavailable",
     "ApplicationRecorded", "BootBriefing", "CheckResult", "FailureRecorded", "History", "Lesson",
     "LessonRecorded", "OutcomeRecorded",
+    "event_id_new",  # the time-ordered event id the client sends, for requests made elsewhere
 ]
