@@ -114,8 +114,8 @@ class LoadRunner:
 def load_options(parser, *, time_limit: float, redis_db: int, seed: int,
                  writes: bool = False) -> None:
     """The load options every HTTP bench takes, with its own defaults: how many requests (and,
-    with ``writes``, single and bulk writes and their event ids), client processes, gunicorn workers, the time limit
-    per endpoint, its Redis database and its random seed."""
+    with ``writes``, single and bulk writes and their event ids), client processes, gunicorn
+    workers, the time limit per endpoint, its Redis database and its random seed."""
     parser.add_argument("--requests", type=int, default=2_000, help="measured, per read endpoint")
     parser.add_argument("--warmup", type=int, default=200, help="per read endpoint, not measured")
     if writes:
