@@ -38,3 +38,11 @@ def test_random_event_ids_when_asked():
     ids = _event_ids("v4")
     assert {event_id.version for event_id in ids} == {4}
     assert len(set(ids)) == len(ids)
+
+
+def test_without_the_client_time_ordered_ids_are_refused_by_name(monkeypatch):
+    from bench import outcomes_bench
+    monkeypatch.setitem(outcomes_bench.EVENT_IDS, "v7", None)  # as when it is not installed
+    with pytest.raises(SystemExit, match="make install-dev"):
+        _event_ids(None)
+    assert _event_ids("v4")
