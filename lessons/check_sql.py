@@ -208,20 +208,28 @@ def lesson_of(row: Ranked) -> Lesson:
                           [by_name[field.name] for field in fields])
 
 
+# What pattern_lessons reads of each lesson: what ranks it as lesson_check ranks ties, and its fix.
+_PATTERN_LESSON_FIELDS = ("resolution", "status", "rank_score", "occurrences", "last_occurred",
+                          "id")
+
+
 def pattern_lessons(pattern_ids: list) -> list[tuple]:
-    """``(pattern id, resolution, status, rank_score, occurrences)`` of every lesson that is not
-    rejected, for each of ``pattern_ids`` it is linked to. Read raw: for a few rows the ORM's
-    query compiler costs a good share of the read's CPU."""
+    """``(pattern id, resolution, status, rank_score, occurrences, last_occurred, lesson id)``
+    of every lesson that is not rejected, for each of ``pattern_ids`` it is linked to. Read raw:
+    for a few rows the ORM's query compiler costs a good share of the read's CPU."""
     if not pattern_ids:
         return []
     quote, through = connection.ops.quote_name, Lesson.patterns.through._meta
     lesson, pattern = (quote(through.get_field(name).column)
                        for name in ("lesson", "failurepattern"))
     wanted, params = _one_of(f"p.{pattern}", through.get_field("failurepattern"), pattern_ids)
-    sql = (f"SELECT p.{pattern}, l.resolution, l.status, l.rank_score, l.occurrences"
+    fields = [Lesson._meta.get_field(name) for name in _PATTERN_LESSON_FIELDS]
+    sql = (f"SELECT p.{pattern}, {', '.join(f'l.{quote(f.column)}' for f in fields)}"
            f" FROM {quote(through.db_table)} p JOIN {quote(Lesson._meta.db_table)} l"
            f" ON l.{quote(Lesson._meta.pk.column)} = p.{lesson}"
            f" WHERE {wanted} AND l.status <> %s")
     with prepared_cursor() as cursor:
         cursor.execute(sql, [*params, Lesson.Status.REJECTED.value])
-        return cursor.fetchall()
+        rows = cursor.fetchall()
+    converters = row_converters(fields, start=1)  # SQLite's datetimes and UUIDs come as text
+    return [converted(row, converters) for row in rows]

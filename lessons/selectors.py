@@ -158,15 +158,18 @@ def lesson_get(*, lesson_id) -> Lesson:
 
 def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:
     """For each pattern, the resolution of its best linked lesson and whether it is approved:
-    approved first, then the ranking score, then occurrences; rejected lessons never."""
+    approved first, then the ranking score, occurrences and recency, equal ranks by primary key
+    (as lesson_check ranks them, so the same rows always give the same answer); rejected
+    lessons never."""
     best: dict[int, tuple] = {}
-    for pattern_id, resolution, status, rank_score, occurrences in pattern_lessons(
-            sorted(set(pattern_ids))):
+    for pattern_id, resolution, status, rank_score, occurrences, last_occurred, pk in \
+            pattern_lessons(sorted(set(pattern_ids))):
         approved = status == Lesson.Status.APPROVED
-        rank = (approved, rank_score, occurrences)
-        if pattern_id not in best or rank > best[pattern_id][0]:
-            best[pattern_id] = (rank, (resolution, approved))
-    return {pk: fix for pk, (_, fix) in best.items()}
+        rank = (approved, rank_score, occurrences, last_occurred)
+        held = best.get(pattern_id)
+        if held is None or rank > held[0] or (rank == held[0] and pk < held[1]):
+            best[pattern_id] = (rank, pk, (resolution, approved))
+    return {pattern_id: fix for pattern_id, (_, _, fix) in best.items()}
 
 
 def lesson_ids_missing(ids) -> set:

@@ -1,7 +1,12 @@
 """lessons.selectors: what check returns and in which order, and the filtered list."""
-import pytest
+import uuid
+from datetime import timedelta
 
-from lessons.selectors import lesson_check, lesson_list
+import pytest
+from django.utils import timezone
+
+from failures.services import pattern_for_message
+from lessons.selectors import lesson_check, lesson_list, lessons_best_by_pattern
 from tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +118,23 @@ def test_type_ranking_read_in_parts_equals_one_full_sort(skill):
         key = lambda l: (l.status, own(l), l.rank_score, l.occurrences)  # noqa: E731
         assert [key(e.lesson) for e in found] == [key(l) for l in expected[:limit]]
         assert {e.match for e in found} == {"type"}
+
+
+def test_best_lesson_per_pattern_breaks_ties_as_the_check_ranks_them():
+    """History and insights show one fix per pattern: equal scores and occurrences go to the
+    most recent lesson, then to the lowest primary key, whatever order the rows are read in
+    (the answer is cached, so a fix that flipped between reads would show two answers)."""
+    pattern = pattern_for_message(message="connection reset by peer 10.0.0.7")
+    when = timezone.now() - timedelta(hours=1)
+    ids = sorted(uuid.uuid4() for _ in range(3))
+    # Created highest id first, so the table's order is not the tie order.
+    for pk, fix in zip(ids[::-1], ["third", "second", "first"]):
+        LessonFactory(id=pk, resolution=fix, rank_score=0.5, occurrences=2,
+                      last_occurred=when).patterns.add(pattern)
+    assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("first", False)}
+    LessonFactory(resolution="newer", rank_score=0.5, occurrences=2,
+                  last_occurred=when + timedelta(minutes=1)).patterns.add(pattern)
+    assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("newer", False)}
+    LessonFactory(resolution="approved", status="approved", rank_score=0.1, occurrences=1,
+                  last_occurred=when - timedelta(days=1)).patterns.add(pattern)
+    assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("approved", True)}
