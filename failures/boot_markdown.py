@@ -106,5 +106,6 @@ def _fleet(item: Mapping) -> str:
     line = (f"- {_quoted(item['pattern'])} — {item['agents']} other agent(s), "
             f"{item['failures']} failure(s), last seen {timestamp(item['last_seen'])}.")
     if item["recovery_hint"]:
-        line += f" Hint: {inline(item['recovery_hint'], LINE_CHARS)}"
+        line += (f" Hint (unreviewed, from agent {inline(item['recovery_hint_agent'], NAME_CHARS)}):"
+                 f" {inline(item['recovery_hint'], LINE_CHARS)}")
     return line
