@@ -12,6 +12,7 @@ import pytest
 from django.db import transaction
 from markdown_it import MarkdownIt
 
+from failures.report_markdown import report_markdown
 from failures.reports import pattern_report_build
 from lessons.curation import lesson_approve
 from lessons.models import Lesson
@@ -183,3 +184,40 @@ def test_fleet_hints_are_labelled_unreviewed_with_their_agent(api, read_api):
                                          "scope": "fleet"}).content.decode()
     fleet = text.split("### Fleet\n\n")[1].splitlines()[0]
     assert fleet.endswith("Hint (unreviewed, from agent peer): Restart the gateway")
+
+
+def report_data(h: str) -> dict:
+    """A report with every section filled, ``h`` in each value that came from agents."""
+    ref = {"id": 1, "template": f"template {h}"}
+    pattern = {**ref, "error_type": f"etype {h}", "events": 3, "agents": 2, "tasks": 1,
+               "first_seen": "2026-03-01T10:00:00+00:00", "last_seen": None}
+    links = [{"patterns": [1, 2], "signal": "correlation", "correlation": 0.9,
+              "agents": [f"agent {h}"], "windows": ["2026-03-01T10:00:00+00:00"]},
+             {"patterns": [1, 2], "signal": "dependency", "dependency": f"host {h}"}]
+    return {
+        "since": "2026-03-01T00:00:00+00:00", "until": "2026-03-02T00:00:00+00:00",
+        "new_patterns": [pattern], "curation_queue": [{**pattern, "unverified_lessons": 1}],
+        "rising_patterns": [{**ref, "error_type": "x", "current": 6, "previous": 1}],
+        "root_cause_groups": [{"id": 7, "status": "suggested", "signals": ["correlation"],
+                               "patterns": [ref, {"id": 2, "template": f"other {h}"}],
+                               "links": links}],
+        "loops": [{"agent": f"agent {h}", "task": f"task {h}", "kind": "repeat", "length": 3,
+                   "since": "2026-03-01T10:00:00+00:00", "patterns": [ref]}],
+        "regressions": [{"pattern": ref, "kind": "lesson_approved",
+                         "since": "2026-03-01T12:00:00+00:00",
+                         "fixed_at": "2026-03-01T11:00:00+00:00",
+                         "evidence": {"lessons": [{"error_pattern": f"lesson {h}"}]}}],
+        "lessons_fell": [{"error_pattern": f"lesson {h}", "status": "approved",
+                          "effectiveness": 0.4, "previous": 0.8, "applications": 5,
+                          "flagged": True, "flagged_reason": f"reason {h}"}],
+    }
+
+
+@pytest.mark.parametrize("sent, shown", [case[1:] for case in HOSTILE],
+                         ids=[case[0] for case in HOSTILE])
+def test_every_section_of_a_report_shows_agent_text_as_plain_text(sent, shown):
+    tokens = PARSER.parse(report_markdown(report_data(sent)))
+    assert structure(tokens) == structure(PARSER.parse(report_markdown(report_data(BENIGN))))
+    text = shown_text(tokens)
+    for value in ("template", "etype", "agent", "host", "other", "task", "lesson", "reason"):
+        assert f"{value} {shown}" in text, value
