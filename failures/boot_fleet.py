@@ -32,19 +32,22 @@ FLEET_SCAN_PER_TYPE = 4 * FLEET_PER_TYPE
 def fleet_build(*, agent, task_types, since, now) -> list[dict]:
     """Other agents' recent failures in these task types, aggregated per pattern."""
     rows, patterns = _fleet_rows(agent, task_types, since, now)
-    stats: dict[int, list] = {}  # pattern id -> [agents, failures, last seen, newest hint]
+    # pattern id -> [agents, failures, last seen, newest hint, the agent that wrote it]
+    stats: dict[int, list] = {}
     for pattern_id, other, occurred_at, hint in sorted(rows, key=itemgetter(2), reverse=True):
         seen = stats.get(pattern_id)
         if seen is None:
-            seen = stats[pattern_id] = [set(), 0, occurred_at, ""]
+            seen = stats[pattern_id] = [set(), 0, occurred_at, "", ""]
         seen[0].add(other)
         seen[1] += 1
-        seen[3] = seen[3] or hint.strip()  # rows come newest first
+        if not seen[3] and hint.strip():  # rows come newest first
+            seen[3:] = [hint.strip(), other]
     top = sorted(stats.items(), key=lambda item: (len(item[1][0]), item[1][1], item[1][2]),
                  reverse=True)[:FLEET_CAP]
     return [{"pattern": {"id": pk, "fingerprint": patterns[pk][0], "template": patterns[pk][1]},
              "agents": len(agents), "failures": failures, "last_seen": last_seen,
-             "recovery_hint": hint} for pk, (agents, failures, last_seen, hint) in top]
+             "recovery_hint": hint, "recovery_hint_agent": by}
+            for pk, (agents, failures, last_seen, hint, by) in top]
 
 
 def _fleet_rows(agent, task_types, since, now) -> tuple[list[tuple], dict]:

@@ -3,7 +3,8 @@
 Renders the dict ``failures.boot.boot_context_build`` returns: a ``## Boot briefing for <agent>``
 heading, then one ``###`` section per part of the briefing; an empty one says "None.". Every
 value an agent sent (task names, errors, hints, templates, checkpoints) goes through
-``failures.markdown.inline``, so it stays on its line and cannot open a heading, fence or item.
+``failures.markdown.inline``, so it renders as plain text on its line; the sentences around it
+are the service's. Recovery hints are the agents' own word, and the briefing says so.
 """
 import json
 from collections.abc import Callable, Mapping
@@ -55,8 +56,10 @@ def _quoted(pattern: Mapping) -> str:
 
 
 def _skip(item: Mapping) -> str:
-    return (f"- {_task(item)} — skip until {timestamp(item['skip_until'])}: "
-            f"{inline(item['why'], LINE_CHARS)}. Last failed {timestamp(item['last_failed_at'])}.")
+    # The JSON's "why" in words, with the agent's template escaped apart from the service's text.
+    return (f"- {_task(item)} — skip until {timestamp(item['skip_until'])}: failed "
+            f"{item['failures']} times with {_quoted(item['pattern'])} and no success since. "
+            f"Last failed {timestamp(item['last_failed_at'])}.")
 
 
 def _resume(item: Mapping) -> str:
@@ -69,8 +72,9 @@ def _resume(item: Mapping) -> str:
 
 def _hints(item: Mapping) -> str:
     lines = [f"- {_task(item)}"]
-    lines += [f"  - Hint: {inline(hint, LINE_CHARS)}" for hint in item["recovery_hints"]]
-    lines += [f"  - Lesson ({lesson['match']} match, effectiveness "
+    lines += [f"  - Hint (unreviewed, from this agent's failures): {inline(hint, LINE_CHARS)}"
+              for hint in item["recovery_hints"]]
+    lines += [f"  - Approved lesson ({lesson['match']} match, effectiveness "
               f"{lesson['effectiveness']:.2f}): {inline(lesson['resolution'], LINE_CHARS)}"
               for lesson in item["lessons"]]
     return "\n".join(lines)
@@ -93,7 +97,7 @@ def _advice(item: Mapping) -> str:
         verdict = "do not retry"
     else:
         verdict = f"retry after {item['after_seconds']}s" if item["after_seconds"] else "retry"
-    return f"- {_task(item)} — {verdict}: {inline(item['reason'], LINE_CHARS)}."
+    return f"- {_task(item)} — {verdict}: {item['reason']}."  # the service's own words
 
 
 def _recent(item: Mapping) -> str:
@@ -106,5 +110,6 @@ def _fleet(item: Mapping) -> str:
     line = (f"- {_quoted(item['pattern'])} — {item['agents']} other agent(s), "
             f"{item['failures']} failure(s), last seen {timestamp(item['last_seen'])}.")
     if item["recovery_hint"]:
-        line += f" Hint: {inline(item['recovery_hint'], LINE_CHARS)}"
+        line += (f" Hint (unreviewed, from agent {inline(item['recovery_hint_agent'], NAME_CHARS)}):"
+                 f" {inline(item['recovery_hint'], LINE_CHARS)}")
     return line

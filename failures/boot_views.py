@@ -57,7 +57,10 @@ BootBriefing = inline_serializer("BootBriefing", {
     "fleet": inline_serializer("BootFleetPattern", many=True, allow_null=True, fields={
         "pattern": PatternRefSerializer(), "agents": serializers.IntegerField(),
         "failures": serializers.IntegerField(), "last_seen": serializers.DateTimeField(),
-        "recovery_hint": serializers.CharField()}),
+        "recovery_hint": serializers.CharField(),
+        "recovery_hint_agent": serializers.CharField(
+            help_text="The agent whose failure gave the hint (empty without a hint): an "
+                      "agent's word, not reviewed by a human.")}),
 })
 
 

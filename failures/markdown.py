@@ -1,8 +1,11 @@
 """Prompt-ready markdown for failures, in the seed's ``## Failures`` format. Pure, no Django.
 
-Every value is flattened to one line, length-capped and stripped of markdown structure, so text
-an agent sent (an error message, a hint) cannot open a heading, a fence or a new list item in
-the prompt it is pasted into.
+Also the one rule for placing text an agent sent into any markdown answer (boot, history, the
+failures list, reports): ``inline``. It folds the value onto one line, so it cannot start a
+heading, a fence or a list item of its own, removes what a terminal or a bidi-aware reader would
+hide or reorder, and backslash-escapes every character that could start inline markup, so the
+value renders as exactly its literal characters: no emphasis, link, image, HTML or code of its
+own. Text the service writes itself (headings, labels, its own bold) is written around it as is.
 """
 import re
 from collections.abc import Iterable, Mapping
@@ -11,20 +14,48 @@ from datetime import datetime, timezone
 # Longest value shown for one field; a traceback or a pasted document would crowd out the
 # rest of a prompt, and the full text stays available through the JSON API.
 MAX_VALUE_CHARS = 500
+# Terminal escape sequences, removed whole so no parameter text ("[31m") is left behind: CSI
+# (ESC [ or the one-byte CSI U+009B, parameters, intermediates, a final byte), OSC (ESC ] up to
+# BEL or ESC \, or to the end when unterminated), and the other two-character ESC sequences.
+_ANSI = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+                   r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+                   r"|\x1b[ -Z\\-~]")
+# Any run of whitespace, which in Python includes every line break str.splitlines knows
+# (\r \n \v \f \x1c-\x1e \x85 U+2028 U+2029): one space, so the value stays on its line.
 _WHITESPACE = re.compile(r"\s+")
-# Characters that start markdown structure at the beginning of a line or fence code.
-_FENCE = re.compile(r"`{3,}|~{3,}")
-_LEADING_MARKUP = re.compile(r"^[#>*+\-=|]+\s*")
+# What is left to hide or reorder text once whitespace is folded: the C0 and C1 control
+# characters (NUL, BEL, a lone ESC, DEL…), the bidi embeddings and overrides (U+202A-U+202E),
+# isolates (U+2066-U+2069) and marks (U+200E, U+200F, U+061C), and the zero-width space,
+# non-joiner, joiner, word joiner, invisible operators and BOM (U+200B-U+200D, U+2060-U+2064,
+# U+FEFF).
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+                     "\u2066-\u2069\ufeff]")
+# CommonMark's ASCII punctuation that can open inline markup (emphasis, code, links, images,
+# autolinks, HTML, GFM tables and strikethrough) or, with a line's start, block markup (headings,
+# lists, quotes, breaks), and "&" (entity references). The agent's own "\" is escaped too, so
+# it cannot cancel the escape of the character after it.
+_MARKUP = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&])")
 
 
-def inline(value, limit: int = MAX_VALUE_CHARS) -> str:
-    """One safe line: whitespace folded, fences and leading markup removed, length-capped."""
-    text = _WHITESPACE.sub(" ", str(value)).strip()
-    text = _FENCE.sub("'''", text)
-    text = _LEADING_MARKUP.sub("", text)
+def flatten(value, limit: int = MAX_VALUE_CHARS) -> str:
+    """``value`` as one clean line of at most ``limit`` characters: terminal escapes, controls
+    and invisible characters removed, whitespace folded. Not escaped (see ``escape``)."""
+    text = _HIDDEN.sub("", _WHITESPACE.sub(" ", _ANSI.sub("", str(value))))
+    text = _WHITESPACE.sub(" ", text).strip()  # what stood between two spaces is gone
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
+
+
+def escape(text: str) -> str:
+    """Every markup character of ``text`` backslash-escaped: it renders as itself."""
+    return _MARKUP.sub(r"\\\1", text)
+
+
+def inline(value, limit: int = MAX_VALUE_CHARS) -> str:
+    """Agent text made safe for one markdown line: flattened, capped, then escaped (the cap
+    applies to what the reader sees, and never cuts an escape in two)."""
+    return escape(flatten(value, limit))
 
 
 def timestamp(moment: datetime) -> str:

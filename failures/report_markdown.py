@@ -1,8 +1,8 @@
 """A pattern-analysis report as markdown, from its JSON data. Pure, no Django.
 
 The data is what failures.reports stores (timestamps as ISO strings). Text that agents sent
-(templates, task names, lesson names) goes through ``inline`` so it cannot open markdown
-structure, and templates are shown as code.
+(templates, task names, agent names, lesson names) goes through ``inline``, so it renders as
+plain text; templates are set off by quotes.
 """
 from datetime import datetime
 
@@ -48,12 +48,12 @@ def _when(value: str | None) -> str:
     return timestamp(datetime.fromisoformat(value)) if value else "?"
 
 
-def _code(text: str) -> str:
-    return "`" + inline(text, 200).replace("`", "'") + "`"
+def _quoted(text: str) -> str:
+    return f"“{inline(text, 200)}”"
 
 
 def _ref(pattern: dict) -> str:
-    return f"#{pattern['id']} {_code(pattern.get('template', ''))}"
+    return f"#{pattern['id']} {_quoted(pattern.get('template', ''))}"
 
 
 def _new(entry: dict) -> list[str]:
@@ -79,8 +79,8 @@ def _group(entry: dict) -> list[str]:
 def _link(link: dict) -> str:
     a, b = link["patterns"]
     if link["signal"] == "dependency":
-        return f"#{a} and #{b} both name {_code(link['dependency'])}"
-    agents = _some(link["agents"])
+        return f"#{a} and #{b} both name {_quoted(link['dependency'])}"
+    agents = _some([inline(agent, 80) for agent in link["agents"]])
     hours = _some([_when(hour) for hour in link["windows"]], total=link.get("window_count"))
     return (f"#{a} and #{b} rise and fall together (r = {link['correlation']:.2f}) "
             f"for agents {agents}, in hours {hours}")
@@ -88,7 +88,7 @@ def _link(link: dict) -> str:
 
 def _some(items: list, total: int | None = None) -> str:
     total = len(items) if total is None else total
-    shown = ", ".join(inline(item, 80) for item in items[:EVIDENCE_ITEMS])
+    shown = ", ".join(items[:EVIDENCE_ITEMS])
     return shown + (f" and {total - EVIDENCE_ITEMS} more" if total > EVIDENCE_ITEMS else "")
 
 

@@ -1,23 +1,19 @@
 """The history context as prompt-ready markdown, in the seed's sections and item format.
 
-Pure: plain values in, text out. Everything that came from an agent is made inline-safe before it
-is placed in a line: secrets scrubbed, line breaks and control characters removed (so no text can
-start a heading, a list or a fence of its own), backticks turned into quotes (no code span can
-swallow the lines after it), and each value capped in length.
+Pure: plain values in, text out. Everything that came from an agent has its secrets scrubbed
+and goes through ``failures.markdown``'s one rule for agent text (``inline``): one line, capped,
+rendered as its literal characters, never as markup of its own.
 """
 import math
-import re
 from dataclasses import dataclass
 
+from failures import markdown
 from failures.scrubbing import scrub_text
 
 TITLE = "## Task History (Learning Context)"
 # One value in one line of the history: long enough for an error message's gist.
 VALUE_CHARS = 300
 NAME_CHARS = 100
-# Every line-breaking character Python's str.splitlines knows, and the other C0/C1 controls.
-_BREAKS = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
-_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
 
 
 @dataclass
@@ -45,17 +41,19 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
 
+def one_line(text, limit: int = VALUE_CHARS) -> str:
+    """``text`` scrubbed and flattened to one clean line of at most ``limit`` characters, not
+    escaped: for answers that are not markdown."""
+    return markdown.flatten(scrub_text(str(text)), limit)
+
+
 def inline(text, limit: int = VALUE_CHARS) -> str:
     """``text`` made safe to place inside one markdown line, at most ``limit`` characters."""
-    text = scrub_text(str(text))
-    text = _CONTROLS.sub("", _BREAKS.sub(" ", text)).replace("`", "'")
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return markdown.escape(one_line(text, limit))
 
 
 def _name(text: str) -> str:
-    # Inside **bold**: an asterisk would end the bold early and spill the rest of the line.
-    return inline(text, NAME_CHARS).replace("*", "")
+    return inline(text, NAME_CHARS)
 
 
 def format_duration(ms: int) -> str:

@@ -10,7 +10,7 @@ from failures.models import FailurePattern
 from failures.patterns import template_of
 from lessons.selectors import lessons_best_by_pattern
 
-from .history_markdown import inline
+from .history_markdown import one_line
 from .models import Outcome
 from .validation import files_of
 
@@ -72,13 +72,13 @@ def _approaches(successes: list[dict]) -> list[str]:
     for row in successes:
         approach = (row["result"] or {}).get("approach") if isinstance(row["result"], dict) else None
         if isinstance(approach, str) and approach.strip():
-            found[inline(approach)] += 1
+            found[one_line(approach)] += 1
     return [approach for approach, _ in found.most_common(PATTERNS_LISTED)]
 
 
 def _success_patterns(successes: list[dict], approaches: list[str]) -> list[str]:
     # The same files the history sees (validation.files_of), each counted once per outcome.
-    files = Counter(inline(basename(path), 100) for row in successes
+    files = Counter(one_line(basename(path), 100) for row in successes
                     for path in files_of(row["context"], row["result"], strict=False))
     handled = [f"Successfully handled: {name}" for name, _ in files.most_common(PATTERNS_LISTED)]
     return (handled + approaches)[: PATTERNS_LISTED * 2]
@@ -98,7 +98,7 @@ def _failure_patterns(failures: list[dict]) -> list[tuple[str, int | None]]:
         message = context.get("error_message") or context.get("error")
         if isinstance(message, str) and message.strip():
             shapes[(template_of(message), None)] += 1
-    return [(inline(template), pk) for (template, pk), _ in shapes.most_common(PATTERNS_LISTED)]
+    return [(one_line(template), pk) for (template, pk), _ in shapes.most_common(PATTERNS_LISTED)]
 
 
 def _recommendations(rows, approaches, failure_patterns) -> list[str]:
@@ -113,10 +113,10 @@ def _recommendations(rows, approaches, failure_patterns) -> list[str]:
         if pk in fixes:
             resolution, approved = fixes[pk]
             label = "approved lesson" if approved else "unverified lesson, not yet reviewed"
-            advice.append(f"Known fix for {template} ({label}): {inline(resolution)}")
+            advice.append(f"Known fix for {template} ({label}): {one_line(resolution)}")
     for kind, stats in _context_patterns(rows).items():
         if stats["total"] >= LOW_RATE_MIN_TOTAL and stats["success_rate"] < LOW_RATE_PERCENT:
-            advice.append(f"Low success rate for {inline(kind, 100)} errors "
+            advice.append(f"Low success rate for {one_line(kind, 100)} errors "
                           f"({stats['success_rate']}%): check known fixes before retrying")
     return advice
 

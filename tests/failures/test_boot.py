@@ -260,7 +260,8 @@ def test_fleet_scope_adds_other_agents_failures_of_the_same_task_types():
     assert fleet == [{"pattern": {"id": theirs.pattern_id, "fingerprint": theirs.pattern.fingerprint,
                                   "template": theirs.pattern.template},
                       "agents": 2, "failures": 3, "last_seen": NOW - timedelta(minutes=12),
-                      "recovery_hint": "Wait for the gateway"}]
+                      # The hint's own writer, not the newest failure's agent (c).
+                      "recovery_hint": "Wait for the gateway", "recovery_hint_agent": "b"}]
     assert [f["pattern"]["template"] for f in build(agent="me", scope="fleet",
                                                       task_type="email")["fleet"]] == [
         Failure.objects.get(agent="d").pattern.template]

@@ -64,7 +64,7 @@ def test_markdown_briefing(read_api):
     for heading in [*SECTIONS, "### Fleet"]:
         assert f"\n{heading}\n" in text
     assert "- **sync** — skip until " in text
-    assert "  - Hint: Back off and retry" in text
+    assert "  - Hint (unreviewed, from this agent's failures): Back off and retry" in text
     assert "\n### Resume\n\nNone.\n" in text
 
 

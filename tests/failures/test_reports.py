@@ -37,7 +37,7 @@ def test_agent_text_cannot_open_markdown_structure():
               "agents": 1, "tasks": 1, "first_seen": "2026-03-01T10:00:00Z", "last_seen": None}
     text = report_markdown({**EMPTY, "new_patterns": [sneaky]})
     assert "\n## Owned" not in text and "```" not in text
-    assert "- #1 `boom ## Owned '''` (x): 2 failures, 1 agents, 1 tasks" in text
+    assert "- #1 “boom \\#\\# Owned \\`\\`\\`” (x): 2 failures, 1 agents, 1 tasks" in text
 
 
 def test_group_evidence_reads_as_sentences():
@@ -51,7 +51,7 @@ def test_group_evidence_reads_as_sentences():
     assert "- Group 7 (suggested; correlation, dependency):" in text
     assert ("#1 and #2 rise and fall together (r = 0.99) for agents a, b, "
             "in hours 2026-03-01T10:00:00Z") in text
-    assert "#1 and #2 both name `host:db`" in text
+    assert "#1 and #2 both name “host:db”" in text
 
 
 # --- sections -------------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def test_scripted_scenario_report_has_the_group_regression_loop_lesson_and_queue
     assert ids["webhook"] not in queue  # it has an approved lesson
     for text in ("Connection refused to db-primary:<*>", TIMEOUT, STEADY[:20],
                  "payments_timeout_retry", "d / deploy: repeat of 3", "after lesson approval"):
-        assert text in report.markdown
+        assert text in report.markdown.replace("\\", "")  # agent text is escaped
     assert REFUSED not in report.markdown  # patterns are shown by template, not raw message
 
 

@@ -1,9 +1,11 @@
 """The history markdown: the seed's sections and items, token estimate, prompt safety, trimming."""
 import pytest
+from markdown_it import MarkdownIt
 
 from outcomes.history_markdown import (Item, estimate_tokens, format_duration, inline, render,
                                        trim_to_budget)
 
+PARSER = MarkdownIt("commonmark")
 # The seed's three examples, joined as one history (task-history.md, "History Format").
 SEED = """## Task History (Learning Context)
 
@@ -65,8 +67,13 @@ def seed_items():
     return successes, failures, related
 
 
-def test_renders_exactly_the_seeds_sections_and_items():
-    assert render(*seed_items()) == SEED
+def test_renders_the_seeds_sections_and_items_with_agent_text_escaped():
+    text = render(*seed_items())
+    # Line for line the seed, each markup character of agent text backslash-escaped…
+    assert text.replace("\\", "") == SEED
+    assert "- **fix\\_bug** (Task #42)\n- Files: src/scoring\\.js\n" in text
+    # …which a CommonMark reader sees as exactly the seed.
+    assert PARSER.render(text) == PARSER.render(SEED)
 
 
 def test_no_history_renders_nothing():
@@ -119,14 +126,21 @@ def test_agent_text_cannot_break_the_markdown_structure(name, hostile):
     assert headings == ["## Task History (Learning Context)",
                         "### Past Failures to Avoid (Last 7 Days)",
                         "### Related Tasks (Similar Context)"]
-    assert "`" not in text
+    tokens = PARSER.parse(text)
+    kinds = {t.type for t in tokens} | {c.type for t in tokens for c in t.children or []}
+    assert not {"fence", "code_block", "code_inline"} & kinds
     assert all(line == "" or line.startswith(("#", "- ")) for line in lines)
     assert len(text.splitlines()) == len(text.split("\n")) - 1  # no hidden line breaks
 
 
 def test_task_names_cannot_close_the_bold():
     item = Item("success", "fix**bug", "4**2", approach="x")
-    assert "- **fixbug** (Task #42)" in render([item], [], [])
+    text = render([item], [], [])
+    assert "- **fix\\*\\*bug** (Task #4\\*\\*2)" in text
+    [line] = [t for t in PARSER.parse(text) if t.type == "inline" and "bug" in t.content]
+    assert [(c.type, c.content) for c in line.children if c.content or c.type != "text"] == [
+        ("strong_open", ""), ("text", "fix**bug"), ("strong_close", ""),
+        ("text", " (Task #4**2)")]
 
 
 def test_each_value_is_capped_and_secrets_are_scrubbed():
@@ -146,7 +160,7 @@ def test_lessons_are_labelled_approved_or_unverified():
 
 def test_other_agents_outcomes_are_attributed():
     item = Item("success", "fix_bug", "28", approach="x", by="qa-agent")
-    assert "- Agent: qa-agent" in render([], [], [item])
+    assert "- Agent: qa\\-agent" in render([], [], [item])
 
 
 def test_budget_trims_the_least_relevant_items_first():
