@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
-from config.api.fields import JSONObjectField
+from config.api.fields import EventTimeField, JSONObjectField, future_problem
 from config.api.jsonlimits import json_problem, text_problem
 
 # A file list longer than this describes a repository, not a task; paths beyond it are dropped.
@@ -137,12 +137,16 @@ def _datetime(value, spec: Spec, name: str) -> datetime | None:
     if parsed is None:
         raise _Invalid("Not an ISO 8601 date and time, e.g. 2026-02-16T09:30:00Z.")
     if not timezone.is_aware(parsed):
-        return timezone.make_aware(parsed, dt_timezone.utc)
+        parsed = timezone.make_aware(parsed, dt_timezone.utc)
     # Python takes UTC offsets up to ±23:59, PostgreSQL only up to ±15:59: store UTC.
     try:
-        return parsed.astimezone(dt_timezone.utc)
+        moment = parsed.astimezone(dt_timezone.utc)
     except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before year 1 in UTC
         raise _Invalid("Date and time is out of range.") from None
+    problem = future_problem(moment, now=timezone.now())
+    if problem:
+        raise _Invalid(problem)
+    return moment
 
 
 def _uuid(value, spec: Spec, name: str) -> uuid.UUID | None:
@@ -337,7 +341,7 @@ def _schema_field(spec: Spec) -> serializers.Field:
         return serializers.IntegerField(min_value=0, max_value=spec.maximum, allow_null=True,
                                         **common)
     if spec.kind == "datetime":
-        return serializers.DateTimeField(**common)
+        return EventTimeField(**common)
     return serializers.UUIDField(**common)
 
 
