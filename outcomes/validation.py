@@ -115,7 +115,8 @@ def _object(value, spec: Spec, name: str) -> dict:
         return {}
     if not isinstance(value, dict):
         raise _Invalid("Expected a JSON object.")
-    problem = json_problem(value)
+    # Level 2: under the outcome, as under the body of a single POST.
+    problem = json_problem(value, depth=2)
     if problem:
         raise _Invalid(f"{problem[0]}: {problem[1]}")
     return value
