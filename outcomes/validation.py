@@ -56,7 +56,8 @@ FIELDS: dict[str, Spec] = {
                     "recovery_hint, checkpoint, attempt_count, skill_name."),
     "result": Spec("object", help="What it did: approach, files_changed, ..."),
     "duration_ms": Spec("int", maximum=MAX_DURATION_MS),
-    "occurred_at": Spec("datetime", help="When it happened; defaults to now."),
+    "occurred_at": Spec("datetime", help="When it happened, at most a day in the future; "
+                        "defaults to now."),
     "event_id": Spec("uuid", help="Client id of the event: a replay changes nothing."),
     "applied_lesson": Spec("uuid", help="A lesson applied in this attempt: the outcome reports "
                            "whether it worked (success: it did)."),

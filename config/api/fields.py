@@ -23,6 +23,10 @@ def future_problem(moment: datetime, *, now: datetime) -> str | None:
 class EventTimeField(serializers.DateTimeField):
     """When something happened, as the agent says: ISO 8601, at most MAX_AHEAD in the future."""
 
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", "When it happened (ISO 8601); at most a day in the future.")
+        super().__init__(**kwargs)
+
     def to_internal_value(self, value):
         moment = super().to_internal_value(value)
         problem = future_problem(moment, now=timezone.now())
