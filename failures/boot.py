@@ -24,7 +24,7 @@ and boot_fleet).
 """
 import json
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone as dt_timezone
 from types import SimpleNamespace
 
 from django.conf import settings
@@ -66,7 +66,10 @@ def skip_until(*, last_failed_at: datetime, failures: int, skip_after: int,
     """When a task skipped after ``failures`` failures may be tried again."""
     doublings = min(max(failures - skip_after, 0), _MAX_DOUBLINGS)
     cooldown = min(SKIP_COOLDOWN * 2 ** doublings, SKIP_COOLDOWN_MAX)
-    return last_failed_at + max(cooldown, timedelta(seconds=retry_after or 0))
+    try:
+        return last_failed_at + max(cooldown, timedelta(seconds=retry_after or 0))
+    except OverflowError:  # a failure stored as of the last day of year 9999: skip it for good
+        return datetime.max.replace(tzinfo=dt_timezone.utc)
 
 
 def boot_context_build(*, agent: str, task_type: str | None = None, scope: str = "agent",

@@ -2,7 +2,7 @@
 import base64
 import binascii
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone as dt_timezone
 
 from django.db import connection
 from django.db.models import Q, QuerySet
@@ -36,8 +36,13 @@ def _cursor_decode(cursor: str) -> tuple[datetime, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         moment, pk = raw.split("|")
-        return datetime.fromisoformat(moment), int(pk)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+        moment, pk = datetime.fromisoformat(moment), int(pk)
+        # The API gives out UTC moments and ids a bigint holds. PostgreSQL takes offsets only up
+        # to ±15:59, Python up to ±23:59: compare in UTC, which fails only past year 1 or 9999.
+        if moment.tzinfo is None or not 1 <= pk < 2**63:
+            raise ValueError(raw)
+        return moment.astimezone(dt_timezone.utc), pk
+    except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError):
         raise InvalidInput.from_fields({"cursor": ["Not a cursor this API gave out."]}) from None
 
 

@@ -1,7 +1,7 @@
 """How failures look in API answers, and what a recorded failure must carry."""
 from rest_framework import serializers
 
-from config.api.fields import JSONObjectField, SafeCharField
+from config.api.fields import EventTimeField, JSONObjectField, SafeCharField
 from config.api.serializers import StrictInputSerializer
 
 from .models import Failure, FailurePattern
@@ -20,7 +20,7 @@ class FailureInputSerializer(StrictInputSerializer):
     task = SafeCharField(max_length=200)
     error = SafeCharField(max_length=MAX_ERROR_CHARS, trim_whitespace=False)
     error_type = SafeCharField(max_length=100, required=False, default="unknown")
-    timestamp = serializers.DateTimeField(required=False, source="occurred_at")
+    timestamp = EventTimeField(required=False, source="occurred_at")
     title = SafeCharField(max_length=200, required=False, default="")
     task_description = SafeCharField(max_length=2000, required=False, default="")
     task_type = SafeCharField(max_length=100, required=False, default="")

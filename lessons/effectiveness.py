@@ -24,8 +24,11 @@ _AGE_DAYS = {
 }
 
 _RECOMPUTE = """
-WITH weighted AS (
-    SELECT lesson_id, worked, POWER(CAST(0.5 AS DOUBLE PRECISION), {age} / %s) AS w FROM lessons_application {app_filter}
+WITH aged AS (
+    SELECT lesson_id, worked, {age} AS age FROM lessons_application {app_filter}
+), weighted AS (
+    SELECT lesson_id, worked, POWER(CAST(0.5 AS DOUBLE PRECISION),
+        CASE WHEN age < 0 THEN 0.0 WHEN age > %s THEN %s ELSE age END / %s) AS w FROM aged
 ), agg AS (
     SELECT lesson_id, COUNT(*) AS applied, SUM(w) AS total,
            SUM(CASE WHEN worked THEN w ELSE 0.0 END) AS good
@@ -72,7 +75,8 @@ def effectiveness_recompute(*, lesson_ids=None, now: datetime | None = None) -> 
         app_filter=f"WHERE lesson_id IN ({marks})" if ids else "",
         lesson_filter=f"WHERE lesson.id IN ({marks})" if ids else "")
     z2 = scoring.Z * scoring.Z
-    params = [_moment(now), scoring.HALF_LIFE_DAYS, *ids, *ids, _moment(day_start),
+    params = [_moment(now), *ids, scoring.MAX_AGE_DAYS, scoring.MAX_AGE_DAYS,
+              scoring.HALF_LIFE_DAYS, *ids, _moment(day_start),
               z2, scoring.Z, z2, z2, scoring.FLAG_MIN_EVIDENCE, scoring.FLAG_BELOW, _moment(now)]
     if lesson_ids is not None and not ids:
         return 0

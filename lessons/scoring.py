@@ -16,6 +16,11 @@ less often than FLAG_BELOW.
 import math
 
 HALF_LIFE_DAYS = 30.0
+# Ages are taken within [0, MAX_AGE_DAYS]: an application dated in the future weighs as one of
+# today, and past a thousand half-lives (a weight of 0.5 ** 1000, about 1e-301, nil beside any
+# other) the weight stays there instead of underflowing the float, which PostgreSQL's POWER
+# refuses with an error (as it refuses the overflow of a far-future date).
+MAX_AGE_DAYS = 1000 * HALF_LIFE_DAYS
 # The Wilson bound's z for a one-sided 97.5 % / two-sided 95 % interval.
 Z = 1.96
 # Three recent applications are the least evidence worth a human's attention; below 35 % a
@@ -26,7 +31,7 @@ FLAG_BELOW = 0.35
 
 def weight(age_days: float) -> float:
     """The weight of an application ``age_days`` old."""
-    return 0.5 ** (max(age_days, 0.0) / HALF_LIFE_DAYS)
+    return 0.5 ** (min(max(age_days, 0.0), MAX_AGE_DAYS) / HALF_LIFE_DAYS)
 
 
 def effectiveness(worked: float, total: float) -> float:

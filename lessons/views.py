@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
-from config.api.fields import JSONObjectField, SafeCharField
+from config.api.fields import EventTimeField, JSONObjectField, SafeCharField
 from config.api.idempotency import replay_headers
 from config.api.serializers import StrictInputSerializer
 from failures.selectors import failure_get_or_400
@@ -132,7 +132,7 @@ class LessonApplicationsApi(APIView):
         task_id = SafeCharField(max_length=200, required=False, default="")
         failure_id = serializers.IntegerField(required=False, min_value=1,
                                               help_text="The failure the lesson was applied to.")
-        applied_at = serializers.DateTimeField(required=False)
+        applied_at = EventTimeField(required=False)
         event_id = serializers.UUIDField(required=False)
 
         def validate_worked(self, value):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
-from config.api.fields import JSONObjectField
+from config.api.fields import EventTimeField, JSONObjectField, future_problem
 from config.api.jsonlimits import json_problem, text_problem
 
 # A file list longer than this describes a repository, not a task; paths beyond it are dropped.
@@ -56,7 +56,8 @@ FIELDS: dict[str, Spec] = {
                     "recovery_hint, checkpoint, attempt_count, skill_name."),
     "result": Spec("object", help="What it did: approach, files_changed, ..."),
     "duration_ms": Spec("int", maximum=MAX_DURATION_MS),
-    "occurred_at": Spec("datetime", help="When it happened; defaults to now."),
+    "occurred_at": Spec("datetime", help="When it happened, at most a day in the future; "
+                        "defaults to now."),
     "event_id": Spec("uuid", help="Client id of the event: a replay changes nothing."),
     "applied_lesson": Spec("uuid", help="A lesson applied in this attempt: the outcome reports "
                            "whether it worked (success: it did)."),
@@ -115,7 +116,8 @@ def _object(value, spec: Spec, name: str) -> dict:
         return {}
     if not isinstance(value, dict):
         raise _Invalid("Expected a JSON object.")
-    problem = json_problem(value)
+    # Level 2: under the outcome, as under the body of a single POST.
+    problem = json_problem(value, depth=2)
     if problem:
         raise _Invalid(f"{problem[0]}: {problem[1]}")
     return value
@@ -137,12 +139,16 @@ def _datetime(value, spec: Spec, name: str) -> datetime | None:
     if parsed is None:
         raise _Invalid("Not an ISO 8601 date and time, e.g. 2026-02-16T09:30:00Z.")
     if not timezone.is_aware(parsed):
-        return timezone.make_aware(parsed, dt_timezone.utc)
+        parsed = timezone.make_aware(parsed, dt_timezone.utc)
     # Python takes UTC offsets up to ±23:59, PostgreSQL only up to ±15:59: store UTC.
     try:
-        return parsed.astimezone(dt_timezone.utc)
+        moment = parsed.astimezone(dt_timezone.utc)
     except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before year 1 in UTC
         raise _Invalid("Date and time is out of range.") from None
+    problem = future_problem(moment, now=timezone.now())
+    if problem:
+        raise _Invalid(problem)
+    return moment
 
 
 def _uuid(value, spec: Spec, name: str) -> uuid.UUID | None:
@@ -337,7 +343,7 @@ def _schema_field(spec: Spec) -> serializers.Field:
         return serializers.IntegerField(min_value=0, max_value=spec.maximum, allow_null=True,
                                         **common)
     if spec.kind == "datetime":
-        return serializers.DateTimeField(**common)
+        return EventTimeField(**common)
     return serializers.UUIDField(**common)
 
 

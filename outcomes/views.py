@@ -58,7 +58,7 @@ class OutcomesBulkApi(APIView):
 
     body_limit_setting = "HINDSIGHT_MAX_BULK_BODY_BYTES"
     throttle_scope = "bulk"  # its own budget per key (config.api.throttling)
-    checks_text_per_item = True  # outcome_parse names a NUL or bad Unicode per item
+    checks_json_per_item = True  # outcome_parse names bad text, numbers and nesting per item
 
     @extend_schema(operation_id="outcomes_record_bulk", request=inline_serializer(
         "BulkOutcomes", {"outcomes": OutcomeInputSerializer(many=True)}), responses={

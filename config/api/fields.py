@@ -1,7 +1,38 @@
-"""Serializer fields that refuse what the database cannot store, so it never becomes a 500."""
+"""Serializer fields that refuse what the database cannot store, so it never becomes a 500,
+and the one rule of how far ahead an agent's timestamp may be."""
+from datetime import datetime, timedelta
+
+from django.utils import timezone
 from rest_framework import serializers
 
 from .jsonlimits import json_problem, text_problem
+
+# How far past the server's clock an agent's timestamp may be: a day takes clock drift and a local
+# time sent as UTC (up to 14 hours ahead); later is a wrong clock or unit, and such a row would
+# sort first by recency and weigh more than every real event in the decay of effectiveness.
+MAX_AHEAD = timedelta(days=1)
+
+
+def future_problem(moment: datetime, *, now: datetime) -> str | None:
+    """Say why ``moment`` cannot be when an event happened, or None when it can."""
+    if moment > now + MAX_AHEAD:
+        return "Is more than a day in the future; send when it happened (UTC, or with its offset)."
+    return None
+
+
+class EventTimeField(serializers.DateTimeField):
+    """When something happened, as the agent says: ISO 8601, at most MAX_AHEAD in the future."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", "When it happened (ISO 8601); at most a day in the future.")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, value):
+        moment = super().to_internal_value(value)
+        problem = future_problem(moment, now=timezone.now())
+        if problem:
+            raise serializers.ValidationError(problem)
+        return moment
 
 
 class SafeCharField(serializers.CharField):

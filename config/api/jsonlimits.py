@@ -1,39 +1,83 @@
 """Checks on decoded JSON that the database would otherwise reject with a 500.
 
-PostgreSQL refuses NUL characters in text and jsonb, UTF-8 cannot encode lone surrogates, and
-deeply nested documents are a cheap way to exhaust a server. Pure functions, no Django.
+PostgreSQL refuses NUL characters in text and jsonb, UTF-8 cannot encode lone surrogates, no
+column holds a number beyond the float range, and deeply nested documents are a cheap way to
+exhaust a server. Pure functions, no Django.
 """
+import math
+
 MAX_DEPTH = 20
 
 
-def json_problem(value, *, max_depth: int = MAX_DEPTH,
-                 check_text: bool = True) -> tuple[str, str] | None:
+class BadNumber:
+    """A number JSON can spell but nothing can store (``1e400``, ``NaN``, ``-Infinity``, an
+    integer of thousands of digits), kept as it was written. Decoding yields it instead of
+    failing, so the check that walks the document names where it is: for a bulk request, in
+    which item."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"BadNumber({self.text[:20]!r})"
+
+
+def decode_float(text: str):
+    """A JSON number with a fraction or exponent: a float, or a BadNumber outside the range."""
+    value = float(text)
+    return value if math.isfinite(value) else BadNumber(text)
+
+
+def decode_int(text: str):
+    """A JSON integer: an int, or a BadNumber past the digits Python converts (4,300)."""
+    try:
+        return int(text)
+    except ValueError:
+        return BadNumber(text)
+
+
+def json_problem(value, *, max_depth: int = MAX_DEPTH, depth: int = 1,
+                 check_values: bool = True) -> tuple[str, str] | None:
     """Return ``(path, message)`` for the first unstorable part of ``value``, or None.
 
+    ``depth`` is the level ``value`` sits at (a body is level 1, its fields' values level 2).
     Walks iteratively, so a hostile document cannot exhaust the recursion limit here.
-    ``check_text=False`` checks the depth only (for callers that check text per item).
+    ``check_values=False`` checks the depth only, not text and numbers.
     """
-    stack = [(value, "", 1)]
+    stack = [(value, "", depth)]
     while stack:
-        item, path, depth = stack.pop()
+        item, path, level = stack.pop()
         if isinstance(item, (dict, list)):
-            if depth > max_depth:
+            if level > max_depth:
                 return path or "body", f"JSON is nested deeper than {max_depth} levels."
             if isinstance(item, dict):
                 for key, child in item.items():
-                    problem = text_problem(key) if check_text else None
+                    problem = text_problem(key) if check_values else None
                     child_path = f"{path}.{key}" if path else str(key)
                     if problem:
                         return path or "body", f"A key {problem}"
-                    stack.append((child, child_path, depth + 1))
+                    stack.append((child, child_path, level + 1))
             else:
                 for index, child in enumerate(item):
-                    stack.append((child, f"{path}.{index}" if path else str(index), depth + 1))
-        elif check_text and isinstance(item, str):
+                    stack.append((child, f"{path}.{index}" if path else str(index), level + 1))
+        elif not check_values:
+            continue
+        elif isinstance(item, str):
             problem = text_problem(item)
             if problem:
                 return path or "body", f"The text {problem}"
+        elif isinstance(item, BadNumber):
+            return path or "body", number_problem(item)
     return None
+
+
+def number_problem(number: BadNumber) -> str:
+    """What is wrong with a number no column can hold."""
+    # A 5,000-digit integer quoted whole would make the message longer than the field.
+    shown = number.text if len(number.text) <= 30 else number.text[:20] + "..."
+    return f"The number {shown} is not finite or is out of range."
 
 
 def text_problem(text: str) -> str | None:

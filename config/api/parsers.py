@@ -6,16 +6,13 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from .errors import InvalidInput, PayloadTooLarge
-from .jsonlimits import json_problem
+from .jsonlimits import BadNumber, decode_float, decode_int, json_problem
 from .middleware import body_limit
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
-
-
 class StrictJSONParser(JSONParser):
-    """Reads at most HINDSIGHT_MAX_BODY_BYTES, rejects NaN, deep nesting, NUL and bad Unicode."""
+    """Reads at most HINDSIGHT_MAX_BODY_BYTES; rejects deep nesting, NUL, bad Unicode and numbers
+    no column holds (NaN, Infinity, 1e400), naming where they are."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         view = (parser_context or {}).get("view")
@@ -27,7 +24,8 @@ class StrictJSONParser(JSONParser):
             raise ParseError("Request body is empty; send a JSON object.")
         try:
             text = raw.decode("utf-8")
-            data = json.loads(text, parse_constant=_reject_constant)
+            data = json.loads(text, parse_constant=BadNumber, parse_float=decode_float,
+                              parse_int=decode_int)
         except UnicodeDecodeError:
             raise ParseError("Request body is not valid UTF-8.") from None
         except RecursionError:
@@ -36,10 +34,11 @@ class StrictJSONParser(JSONParser):
             ) from None
         except ValueError as exc:
             raise ParseError(f"JSON parse error: {exc}") from None
-        # A view that answers per item (bulk) checks text per item, so one bad item does not
-        # sink the rest; the depth limit holds for every body.
-        problem = json_problem(data, max_depth=settings.HINDSIGHT_MAX_JSON_DEPTH,
-                               check_text=not getattr(view, "checks_text_per_item", False))
+        if getattr(view, "checks_json_per_item", False):
+            # A view that answers per item (bulk) checks each item's text, numbers and depth
+            # itself, so one bad item does not sink the rest; json.loads bounds the nesting.
+            return data
+        problem = json_problem(data, max_depth=settings.HINDSIGHT_MAX_JSON_DEPTH)
         if problem:
             path, message = problem
             raise InvalidInput.from_fields({path: [message]})

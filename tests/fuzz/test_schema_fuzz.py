@@ -25,9 +25,9 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, response_headers_conformance]
 MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
 # Generated cases per operation and mode, on top of the coverage cases; with 15 operations a
-# run sends about 2,400 requests in all. MIN_CASES keeps the run from shrinking unnoticed.
-EXAMPLES = 40
-MIN_CASES = 1000
+# run sends over 5,000 requests in all. MIN_CASES keeps the run from shrinking unnoticed.
+EXAMPLES = 140
+MIN_CASES = 5000
 MIN_CASES_PER_OPERATION = 50
 FUZZ_SETTINGS = settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
                          suppress_health_check=list(HealthCheck))
