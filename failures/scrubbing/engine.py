@@ -62,6 +62,8 @@ _RULES_AT: dict[str, tuple[int, ...]] = {
 _EXACT: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
     (index, rule.exact_triggers) for index, rule in enumerate(RULES) if rule.exact_triggers
 )
+# Any exact trigger: one search in C, so that text without one costs a single call.
+_EXACT_SCAN = re.compile("|".join(re.escape(trigger) for _, exact in _EXACT for trigger in exact))
 # Per rule: the secret group indices (see Rule), computed once.
 _SECRET_GROUPS: tuple[tuple[int, ...], ...] = tuple(rule.secret_groups() for rule in RULES)
 
@@ -70,11 +72,10 @@ def _candidates(text: str, lowered: str) -> dict[int, list[int]]:
     """Rule index -> where to try it: the positions of its triggers, or [0] for a rule with
     exact triggers of which one occurs in ``text`` (such a rule is searched, not anchored)."""
     hits = _find_triggers(lowered)
-    for index, exact in _EXACT:
-        for trigger in exact:
-            if trigger in text:
+    if _EXACT_SCAN.search(text) is not None:
+        for index, exact in _EXACT:
+            if any(trigger in text for trigger in exact):
                 hits[index] = [0]
-                break
     return hits
 
 
@@ -202,11 +203,13 @@ def scrub_text(text: str) -> str:
     # ("İ" -> "i̇"), which would misplace anchor positions; such text uses the
     # plain regex search for every rule (slower, same result).
     aligned = len(lowered) == len(text)
-    for index, rule in enumerate(RULES):
+    # Only the rules found at the start: an edit only removes trigger positions, or adds
+    # those inside a marker, which no rule matches (scrubbing is idempotent).
+    for index in sorted(hits):
         positions = hits.get(index)
         if not positions:
             continue
-        groups = _SECRET_GROUPS[index]
+        rule, groups = RULES[index], _SECRET_GROUPS[index]
         if rule.anchored and aligned:
             text, edits = _apply_at(rule, groups, text, positions)
             if edits:
