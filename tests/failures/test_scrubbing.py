@@ -465,3 +465,22 @@ def test_scrub_value_shared_references_and_cycles() -> None:
     assert out["a"] is out["b"]
     assert out["self"] is out
     assert shared == {"token": "abc"}
+
+
+def test_scrub_value_service_account_file() -> None:
+    # A GCP service-account JSON posted as context: the key and its id go,
+    # what names the account stays.
+    account = {
+        "type": "service_account", "project_id": "acme-prod", "private_key_id": GCP_KEY_ID,
+        "private_key": PEM_RSA.replace("RSA ", "") + "\n",
+        "client_email": "agent@acme-prod.iam.gserviceaccount.com", "client_id": "1234567890",
+    }
+    assert scrub_value(account) == {
+        **account, "private_key_id": "[REDACTED:private_key_id]", "private_key": "[REDACTED:private_key]",
+    }
+
+
+def test_scrub_value_azure_connection_string_key() -> None:
+    assert scrub_value({"AccountKey": AZURE_ACCOUNT_KEY, "AccountName": "acme"}) == {
+        "AccountKey": "[REDACTED:secret]", "AccountName": "acme",
+    }
