@@ -62,7 +62,9 @@ _RULES_AT: dict[str, tuple[int, ...]] = {
 _EXACT: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
     (index, rule.exact_triggers) for index, rule in enumerate(RULES) if rule.exact_triggers
 )
-# Any exact trigger: one search in C, so that text without one costs a single call.
+# Any exact trigger: one search in C, so that text without one costs a single call; text
+# shorter than every exact rule's shortest match skips even that.
+_EXACT_MIN = min((RULES[index].min_length for index, _ in _EXACT), default=0)
 _EXACT_SCAN = re.compile("|".join(re.escape(trigger) for _, exact in _EXACT for trigger in exact))
 # Per rule: the secret group indices (see Rule), computed once.
 _SECRET_GROUPS: tuple[tuple[int, ...], ...] = tuple(rule.secret_groups() for rule in RULES)
@@ -72,7 +74,7 @@ def _candidates(text: str, lowered: str) -> dict[int, list[int]]:
     """Rule index -> where to try it: the positions of its triggers, or [0] for a rule with
     exact triggers of which one occurs in ``text`` (such a rule is searched, not anchored)."""
     hits = _find_triggers(lowered)
-    if _EXACT_SCAN.search(text) is not None:
+    if len(text) >= _EXACT_MIN and _EXACT_SCAN.search(text) is not None:
         for index, exact in _EXACT:
             if any(trigger in text for trigger in exact):
                 hits[index] = [0]

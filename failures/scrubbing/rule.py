@@ -43,7 +43,9 @@ class Rule:
     A format whose only literal is short and common in lowercase text
     (Twilio's ``AC`` + hex: "ac" is in every other word) has no ``triggers``
     but ``exact_triggers``: case-sensitive substrings, checked with ``in``;
-    when one occurs, the rule is searched (``anchored=False``).
+    when one occurs, the rule is searched (``anchored=False``).  Such a
+    rule gives ``min_length``, the length of its shortest match, so that
+    shorter text (most JSON values) skips the check.
     """
 
     name: str
@@ -52,6 +54,7 @@ class Rule:
     accept: Accept | None = None
     anchored: bool = True
     exact_triggers: tuple[str, ...] = ()
+    min_length: int = 0
 
     def __post_init__(self) -> None:
         if not self.triggers and (self.anchored or not self.exact_triggers):

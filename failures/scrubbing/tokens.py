@@ -120,6 +120,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         triggers=(),
         anchored=False,
         exact_triggers=("AC", "SK"),
+        min_length=67,  # SID (34) + one separator + secret (32)
     ),
     Rule(
         # Microsoft Entra ID (Azure AD) client secrets: 3 characters, a
@@ -133,6 +134,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         triggers=(),
         anchored=False,
         exact_triggers=("Q~",),
+        min_length=37,  # 3 + digit + "Q~" + 31
     ),
     Rule(
         # GitHub: classic tokens "ghp_" (personal), "gho_" (OAuth), "ghu_"
