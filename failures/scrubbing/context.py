@@ -97,16 +97,25 @@ _FLAG_PROSE = frozenset({
 })
 
 
+# First words of switches that take no value: after "--no-auth" or "--ask-vault-password"
+# comes the next argument, not a secret.
+_SWITCH_FIRST_WORDS = frozenset({
+    "allow", "ask", "disable", "enable", "no", "prompt", "require", "skip", "use", "with", "without",
+})
+
+
 def _accept_flag(match: re.Match[str], text: str) -> str | None:
-    """``--password hunter2``: the flag must name a secret (as a key would) and the value must
-    not be a metavar, a variable, a placeholder or the next word of a sentence."""
-    kind = secret_key_kind(match.group("flag"))
-    if kind is None:
+    """``--password hunter2``: the flag must name a secret (as a key would) and take a value,
+    and the value must not be a metavar, a variable, a placeholder or the next word of a
+    sentence."""
+    flag = match.group("flag")
+    kind = secret_key_kind(flag)
+    if kind is None or ("-" in flag and flag.split("-", 1)[0].lower() in _SWITCH_FIRST_WORDS):
         return None
     value = next(v for v in map(match.group, ("secret_dq", "secret_sq", "secret_bare")) if v is not None)
     if not value or is_placeholder(value) or _FLAG_PLACEHOLDER.fullmatch(value):
         return None
-    if value.lower() in _FLAG_PROSE or is_pwd_path(match.group("flag"), value):
+    if value.lower() in _FLAG_PROSE or is_pwd_path(flag, value):
         return None
     return kind
 

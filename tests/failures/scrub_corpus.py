@@ -198,6 +198,7 @@ LOOKALIKES: list[tuple[str, str]] = [
     ("basic_prose", "Basic troubleshooting steps did not help"),
     ("cli_metavar", "usage: deploy [--password PASSWORD] [--token TOKEN]"),
     ("cli_password_file", "psql --password-file /run/secrets/db --token-count 5"),
+    ("cli_switches", "ansible-playbook --ask-vault-password site.yml; curl --no-auth http://x/health"),
     ("cli_env_reference", "docker login --password $REGISTRY_PASSWORD registry.example"),
     ("signal", "worker received sig=15 (SIGTERM)"),
     ("twilio_sid_alone", f"account {TWILIO_SID} suspended"),

@@ -269,6 +269,7 @@ LOOKALIKES = [
     ("md5_after_sid_two_words", f"{TWILIO_SID} sent message {MD5}"),
     ("cli_metavar", "usage: deploy [--password PASSWORD] [--token TOKEN]"),
     ("cli_prose", "pass --password to the command, or --token with $GH_TOKEN"),
+    ("cli_switch_then_argument", "ansible-playbook --ask-vault-password site.yml; curl --no-auth http://x/"),
     ("cli_password_file", "psql --password-file /run/secrets/db --token-count 5"),
     ("sig_short", "worker received sig=15 (SIGTERM)"),
     ("telegram_like_time", "at 1700000000123:AAbbccddeeffgghhiijjkkllmmnnoopp1 bad"),
