@@ -11,6 +11,7 @@ import base64
 import copy
 import random
 import string
+from urllib.parse import quote
 
 import pytest
 
@@ -72,6 +73,22 @@ PEM_RSA = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KE
 PEM_OPENSSH = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{PEM_BODY}\n-----END OPENSSH PRIVATE KEY-----"
 PEM_TRUNCATED = f"-----BEGIN PRIVATE KEY-----\n{PEM_BODY[:100]}"
 PASSWORD = "Tr0ub4dor&3x"
+HEX = "0123456789abcdef"
+AZURE_ACCOUNT_KEY = fake(B64, 86, "azure-key") + "=="
+AZURE_SAS_SIG = quote(fake(B64, 43, "azure-sas") + "=", safe="")
+PYPI = "pypi-AgEIcHlwaS5vcmc" + fake(B64URL, 150, "pypi")
+SHOPIFY = "shpat_" + fake(HEX, 32, "shopify")
+DIGITALOCEAN = "dop_v1_" + fake(HEX, 64, "digitalocean")
+VAULT = "hvs." + fake(B64URL, 90, "vault")
+TELEGRAM_ID = "7" + fake(string.digits, 9, "telegram-id")
+TELEGRAM_SECRET = "AA" + fake(B64URL, 33, "telegram")
+MAILGUN = "key-" + fake(HEX, 32, "mailgun")
+GITLAB_DEPLOY = "gldt-" + fake(B64URL, 20, "gitlab-deploy")
+TWILIO_SID = "AC" + fake(HEX, 32, "twilio-sid")
+TWILIO_TOKEN = fake(HEX, 32, "twilio-token")
+GCP_KEY_ID = fake(HEX, 40, "gcp-key-id")
+DATABRICKS = "dapi" + fake(HEX, 32, "databricks")
+AZURE_CLIENT_SECRET = fake(ALNUM, 3, "aad1") + "7Q~" + fake(ALNUM + "_~.-", 34, "aad2")
 
 SHA1 = "3f786850e387550fdab836ed7e6dc881de23001b"
 SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
@@ -170,6 +187,45 @@ SECRETS = [
      'log cut: {"api_key": "[REDACTED:api_key]\nnext line', PASSWORD),
     ("password_in_url_with_at", "amqp://guest:p@ss%word@rabbit:5672/",
      "amqp://guest:[REDACTED:url_password]@rabbit:5672/", "p@ss%word"),
+    ("azure_account_key", f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={AZURE_ACCOUNT_KEY};"
+     "EndpointSuffix=core.windows.net",
+     "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED:secret];"
+     "EndpointSuffix=core.windows.net", AZURE_ACCOUNT_KEY),
+    ("azure_sas", f"403 on https://acme.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig={AZURE_SAS_SIG} x",
+     "403 on https://acme.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=[REDACTED:azure_sas_signature] x",
+     AZURE_SAS_SIG),
+    ("pypi", f"twine upload -u __token__ -p {PYPI} dist/*",
+     "twine upload -u __token__ -p [REDACTED:pypi_token] dist/*", PYPI),
+    ("shopify", f"401 from shop admin with {SHOPIFY}", "401 from shop admin with [REDACTED:shopify_token]", SHOPIFY),
+    ("digitalocean", f"doctl auth init -t {DIGITALOCEAN}", "doctl auth init -t [REDACTED:digitalocean_token]",
+     DIGITALOCEAN),
+    ("vault", f"permission denied for {VAULT} at secret/data/x",
+     "permission denied for [REDACTED:vault_token] at secret/data/x", VAULT),
+    ("telegram", f"GET https://api.telegram.org/bot{TELEGRAM_ID}:{TELEGRAM_SECRET}/getMe 401",
+     f"GET https://api.telegram.org/bot{TELEGRAM_ID}:[REDACTED:telegram_bot_token]/getMe 401", TELEGRAM_SECRET),
+    ("mailgun", f"mailgun rejected {MAILGUN}", "mailgun rejected [REDACTED:mailgun_key]", MAILGUN),
+    ("gitlab_deploy", f"fetch with {GITLAB_DEPLOY} failed", "fetch with [REDACTED:gitlab_token] failed",
+     GITLAB_DEPLOY),
+    ("twilio_after_sid", f'Client("{TWILIO_SID}", "{TWILIO_TOKEN}") raised 20003',
+     f'Client("{TWILIO_SID}", "[REDACTED:twilio_secret]") raised 20003', TWILIO_TOKEN),
+    ("databricks", f"DATABRICKS_HOST=x {DATABRICKS} rejected", "DATABRICKS_HOST=x [REDACTED:databricks_token] rejected",
+     DATABRICKS),
+    ("azure_client_secret", f"AADSTS7000215: Invalid client secret provided: {AZURE_CLIENT_SECRET}",
+     "AADSTS7000215: Invalid client secret provided: [REDACTED:azure_client_secret]", AZURE_CLIENT_SECRET),
+    ("url_encoded_password", "POST body=user%3Dbob%26password%3DTr0ub4dor%2526x%26keep%3D1 failed",
+     "POST body=user%3Dbob%26password%3D[REDACTED:password]%26keep%3D1 failed", "Tr0ub4dor%2526x"),
+    ("cli_flag_space", "docker login --username bot --password hunter2x registry.example",
+     "docker login --username bot --password [REDACTED:password] registry.example", "hunter2x"),
+    ("cli_flag_space_quoted", f"az login --client-secret '{PASSWORD}' --tenant t",
+     "az login --client-secret '[REDACTED:secret]' --tenant t", PASSWORD),
+    ("aws_secret_after_id", f"Credentials('{AWS_AKIA}', '{AWS_SECRET}')",
+     "Credentials('[REDACTED:aws_access_key_id]', '[REDACTED:aws_secret_key]')", AWS_SECRET),
+    ("gcp_private_key_id", f'{{"type": "service_account", "private_key_id": "{GCP_KEY_ID}", "project_id": "p"}}',
+     '{"type": "service_account", "private_key_id": "[REDACTED:private_key_id]", "project_id": "p"}', GCP_KEY_ID),
+    ("gcp_private_key_escaped", '{"private_key": "-----BEGIN PRIVATE KEY-----\\n' + PEM_BODY[:64]
+     + '\\n-----END PRIVATE KEY-----\\n", "client_email": "x@p.iam.gserviceaccount.com"}',
+     '{"private_key": "[REDACTED:private_key]\\n", "client_email": "x@p.iam.gserviceaccount.com"}',
+     PEM_BODY[:64]),
 ]
 
 # (name, input): must come back unchanged.
@@ -209,6 +265,18 @@ LOOKALIKES = [
     ("jwt_header_only", "header eyJhbGciOiJIUzI1NiJ9 only"),
     ("time_and_ratio", "at 12:30:45 ratio 3:2"),
     ("already_redacted", "password=[REDACTED:password] Bearer [REDACTED:jwt]"),
+    ("twilio_sid_alone", f"account {TWILIO_SID} suspended, request {MD5}"),
+    ("md5_after_sid_two_words", f"{TWILIO_SID} sent message {MD5}"),
+    ("cli_metavar", "usage: deploy [--password PASSWORD] [--token TOKEN]"),
+    ("cli_prose", "pass --password to the command, or --token with $GH_TOKEN"),
+    ("cli_switch_then_argument", "ansible-playbook --ask-vault-password site.yml; curl --no-auth http://x/"),
+    ("cli_password_file", "psql --password-file /run/secrets/db --token-count 5"),
+    ("sig_short", "worker received sig=15 (SIGTERM)"),
+    ("telegram_like_time", "at 1700000000123:AAbbccddeeffgghhiijjkkllmmnnoopp1 bad"),
+    ("key_value_words", "key-value store key-rotation mailgun-key-id"),
+    ("prefix_only_mentions", "pypi-simple shpat_ dop_v1_ hvs. gldt- dapi"),
+    ("rule_line", "-" * 60 + " separator"),
+    ("arn_with_secret_field", "GetSecretValue on arn:aws:secretsmanager:us-east-1:1234:secret:prod/db-AbCd"),
 ]
 
 
@@ -240,7 +308,9 @@ def test_scrub_text_is_idempotent(name: str, text: str, expected: str, secret: s
 
 def test_every_rule_is_exercised_by_the_table() -> None:
     produced = "".join(scrub_text(t) for _, t, _, _ in SECRETS)
-    missing = [r.name for r in RULES if f"[REDACTED:{r.name}]" not in produced and r.name != "secret_pair"]
+    # secret_pair and cli_flag name their markers after the key (password, token...).
+    missing = [r.name for r in RULES if f"[REDACTED:{r.name}]" not in produced
+               and r.name not in ("secret_pair", "cli_flag")]
     assert missing == []
 
 
@@ -276,6 +346,13 @@ def test_non_ascii_text_whose_lowercase_changes_length() -> None:
     )
 
 
+def test_neighbours_of_an_id_that_are_not_its_secret() -> None:
+    # A git SHA next to an AWS key id has no upper case, an MD5 two words
+    # after a Twilio SID is not written as its token: both are kept.
+    assert scrub_text(f"{AWS_AKIA} {SHA1}") == f"[REDACTED:aws_access_key_id] {SHA1}"
+    assert scrub_text(f"{TWILIO_SID}: sent {MD5}") == f"{TWILIO_SID}: sent {MD5}"
+
+
 def test_empty_and_trigger_free_text() -> None:
     assert scrub_text("") == ""
     plain = "ZeroDivisionError: division by zero in worker 3"
@@ -295,7 +372,7 @@ def test_empty_and_trigger_free_text() -> None:
         ("token_count", None), ("max_tokens", None), ("tokens_used", None),
         ("tokenizer", None), ("password_policy_url", None), ("password_reset_url", None),
         ("secret_name", None), ("cache_key", None), ("user_id", None), ("auth_type", None),
-        ("private_key_id", None), ("", None),
+        ("private_key_id", "private_key_id"), ("AccountKey", "secret"), ("key_id", None), ("", None),
     ],
 )
 def test_secret_key_kind(key: str, kind: str | None) -> None:
@@ -389,3 +466,22 @@ def test_scrub_value_shared_references_and_cycles() -> None:
     assert out["a"] is out["b"]
     assert out["self"] is out
     assert shared == {"token": "abc"}
+
+
+def test_scrub_value_service_account_file() -> None:
+    # A GCP service-account JSON posted as context: the key and its id go,
+    # what names the account stays.
+    account = {
+        "type": "service_account", "project_id": "acme-prod", "private_key_id": GCP_KEY_ID,
+        "private_key": PEM_RSA.replace("RSA ", "") + "\n",
+        "client_email": "agent@acme-prod.iam.gserviceaccount.com", "client_id": "1234567890",
+    }
+    assert scrub_value(account) == {
+        **account, "private_key_id": "[REDACTED:private_key_id]", "private_key": "[REDACTED:private_key]",
+    }
+
+
+def test_scrub_value_azure_connection_string_key() -> None:
+    assert scrub_value({"AccountKey": AZURE_ACCOUNT_KEY, "AccountName": "acme"}) == {
+        "AccountKey": "[REDACTED:secret]", "AccountName": "acme",
+    }
