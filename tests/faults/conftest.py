@@ -201,14 +201,14 @@ def manage(database_url: str, *args: str) -> str:
 
 @pytest.fixture
 def gunicorn_on(tmp_path):
-    """Start gunicorn on any database (``gunicorn_on(database_url, **env)``); returns its URL.
-    Stopped at the end of the test."""
+    """Start gunicorn on any database (``gunicorn_on(database_url, workers=2, **env)``);
+    returns its URL. Stopped at the end of the test."""
     started = []
 
-    def start(database_url: str, **extra_env) -> str:
+    def start(database_url: str, workers: int = 2, **extra_env) -> str:
         env = {**os.environ, "DATABASE_URL": database_url, "HINDSIGHT_VAR_DIR": str(tmp_path),
                **extra_env}
-        server, base = gunicorn_start(env, tmp_path, workers=2, threads=2)
+        server, base = gunicorn_start(env, tmp_path, workers=workers, threads=2)
         started.append(server)
         return base
 

@@ -9,9 +9,11 @@ import httpx
 import pytest
 
 from config.api.services import api_key_create
+from config.cache import RETRY_AFTER_SECONDS
 from config.celery_app import app
 from lessons.models import Lesson
 from lessons.tasks import effectiveness_recompute_task
+from tests.conftest import database_url
 from tests.factories import LessonFactory
 from tests.faults.conftest import logs, until
 
@@ -25,7 +27,8 @@ WORKER_START_SECONDS = 90
 QUEUED_JOBS = 20
 # The most a write may wait beyond its usual time because the broker is stalled or down.
 WRITE_WAIT_BOUND = 0.2
-WRITES_PER_PHASE = 8
+WRITES_UP = 16
+TRIALS = 3
 
 
 def _history(http: httpx.Client, agent: str) -> dict:
@@ -81,3 +84,80 @@ def test_an_outcome_recorded_while_the_cache_stalls_shows_once_it_is_back(throwa
         # And it stays current once caching has resumed.
         assert until(lambda: _history(http, "staller")["metadata"]["cached"], 30)
         assert "during the stall" in _history(http, "staller")["historyContext"]
+
+
+def _apply(http: httpx.Client, lesson: Lesson) -> float:
+    """Report that ``lesson`` was applied (a write that sends its rescoring job); the seconds
+    the write took."""
+    return _timed(lambda: _created(http.post(
+        f"/api/v1/lessons/{lesson.pk}/applications",
+        json={"worked": False, "event_id": str(uuid.uuid4())})))
+
+
+def _first_writes(http: httpx.Client, lesson: Lesson) -> list[float]:
+    """Time one write after each pause long enough that no process still skips the broker (so
+    every one of these writes meets it), TRIALS times."""
+    waits = []
+    for _ in range(TRIALS):
+        time.sleep(RETRY_AFTER_SECONDS)
+        waits.append(_apply(http, lesson))
+    return waits
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_waits_little_on_a_stalled_or_dead_broker(throwaway_redis, gunicorn_on):
+    broker = throwaway_redis
+    # One process, warmed up by the first writes: what a later write waits for is the broker's.
+    base = gunicorn_on(database_url(), workers=1, CELERY_BROKER_URL=broker.url)
+    key = api_key_create(name="writer", scope="write").raw
+    lesson = LessonFactory()
+    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"},
+                      timeout=30) as http:
+        up = [_apply(http, lesson) for _ in range(WRITES_UP)]
+        broker.pause()
+        try:
+            stalled = _first_writes(http, lesson)
+        finally:
+            broker.resume()
+        broker.kill()
+        dead = _first_writes(http, lesson)
+    usual = statistics.median(up)
+    print(f"\nwrites, broker up: {_ms(up)}\nbroker stalled: {_ms(stalled)}\n"
+          f"broker dead: {_ms(dead)}")
+    for state, waits in (("stalled", stalled), ("dead", dead)):
+        # The median of the trials: a machine busy for a moment does not decide it, a wait the
+        # broker causes shows in every trial.
+        added = statistics.median(waits) - usual
+        assert added < WRITE_WAIT_BOUND, f"broker {state}: a write waited {added * 1000:.0f} ms more"
+
+
+def _send(broker_url: str, lessons: list[Lesson]) -> None:
+    """Queue one rescoring job per lesson on the given broker."""
+    with app.connection_for_write(broker_url) as connection:
+        for lesson in lessons:
+            effectiveness_recompute_task.apply_async(kwargs={"lesson_ids": [str(lesson.pk)]},
+                                                     connection=connection)
+
+
+def _unscored(lessons: list[Lesson]) -> int:
+    return Lesson.objects.filter(pk__in=[lesson.pk for lesson in lessons],
+                                 scored_at__isnull=True).count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_takes_jobs_again_after_a_broker_stall(throwaway_redis, celery_on, tmp_path):
+    broker = throwaway_redis
+    celery_on(broker.url, "worker", "--pool", "solo", "--concurrency", "1")
+    first, queued, later = LessonFactory(), LessonFactory.create_batch(QUEUED_JOBS), LessonFactory()
+    _send(broker.url, [first])
+    assert until(lambda: not _unscored([first]), WORKER_START_SECONDS), logs(tmp_path)
+
+    _send(broker.url, queued)
+    broker.pause()
+    try:
+        assert _unscored(queued), "the worker emptied the queue before the stall"
+        time.sleep(BROKER_STALL_SECONDS)
+    finally:
+        broker.resume()
+    _send(broker.url, [later])
+    assert until(lambda: not _unscored([*queued, later]), CATCH_UP_SECONDS), logs(tmp_path)
