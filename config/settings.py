@@ -194,9 +194,12 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("HINDSIGHT_CACHE_PREFIX", "hindsight"),
             "OPTIONS": {
-                # A cache that answers slower than this is treated as down: a miss is cheaper.
-                "socket_connect_timeout": 0.25,
-                "socket_timeout": 0.25,
+                # A cache that answers slower than this is treated as down: a miss is cheaper,
+                # and a stalled Redis then holds a request up by this much at most (once per
+                # process per breaker interval, config.cache). A local Redis answers in well
+                # under a millisecond; a spurious trip only skips the cache for a while.
+                "socket_connect_timeout": 0.1,
+                "socket_timeout": 0.1,
             },
         }
     }
@@ -219,13 +222,33 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 CELERY_TASK_SOFT_TIME_LIMIT = 540
 CELERY_TIMEZONE = "UTC"
-# Publishing from a request must fail fast when the broker is down (config.jobs): no publish
-# retries, and a second at most to connect.
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+# Two ways to talk to the broker. Whatever publishes (web requests, beat) uses the options below:
+# a write must not wait on a stalled or dead broker (config.jobs), so one attempt, no retries, and
+# a tenth of a second to connect or to get an answer (a local Redis answers in well under a
+# millisecond); a job that could not be sent is left to its periodic run.
 CELERY_TASK_PUBLISH_RETRY = False
-CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1.0, "socket_timeout": 2.0,
-                                   "retry_on_timeout": False}
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.1, "socket_timeout": 0.1,
+                                   "retry_on_timeout": False, "max_retries": 0}
+# A worker (config.celery_app swaps these in as it starts) waits longer for an answer, drops a
+# connection that stays silent past its health checks, and reconnects for as long as it takes.
+HINDSIGHT_WORKER_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 5, "socket_timeout": 10, "socket_keepalive": True,
+    # Seconds between checks of an idle connection (a PING first, and the watch on BRPOP and
+    # pub/sub replies): a silent broker is noticed within a few of these.
+    "health_check_interval": 10,
+    # A message whose acknowledgement was lost (config.broker) comes back after this long: longer
+    # than any task may run (CELERY_TASK_TIME_LIMIT), or a running task would be delivered twice.
+    "visibility_timeout": 900,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task running when the connection drops is stopped (its message comes back and it runs again,
+# which every task allows) rather than left to ack on a connection that is gone.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # Each periodic job, how often it runs (seconds), and the management command that runs it by hand.
 # HINDSIGHT_BEAT_EVERY_SECONDS runs them all at that interval instead (for tests and demos).
 HINDSIGHT_PERIODIC_JOBS = {

@@ -1,36 +1,34 @@
-"""The history cache's namespaces: one version token per agent, replaced on every new outcome.
+"""The history cache's key: each agent's generation, a token kept in PostgreSQL and replaced in
+the very transaction that stores a new outcome of the agent.
 
-An entry is stored under its agent's current token, so a new outcome of that agent makes every
-cached history of the agent unreachable at once (they expire unread). A missing token, after an
-eviction or a Redis restart, is replaced by a fresh one, never by a reused value, so an old entry
-can never come back. With Redis down every read is a miss and the history comes from the database.
+A cached history is filed under the generation it was read with. The commit of a new outcome
+thus makes every cached history of its agent unreachable at that instant, without a word to
+Redis: a Redis outage, stall or restart cannot lose an invalidation, and an entry written late
+(a command Redis runs after a stall) lands under a generation no reader asks for any more.
+
+Why a reader never files stale data under the current generation: it reads the generation
+before the outcomes, so a generation it sees was committed together with every outcome it
+names, and those outcomes are in what it reads next.
 """
-import hashlib
 import uuid
 
-from django.core.cache import cache
+from .models import HistoryGeneration
 
-# Longer than any entry lives, so a token outlives the entries filed under it.
-VERSION_TIMEOUT = 7 * 24 * 3600
-
-
-def _version_key(agent: str) -> str:
-    return "outcomes:history:version:" + hashlib.blake2b(agent.encode(), digest_size=12).hexdigest()
+# The generation of an agent that has recorded nothing since generations were introduced.
+NO_GENERATION = "0"
 
 
-def history_version(agent: str) -> str | None:
-    """The agent's current namespace token (made on first use); None when the cache is down,
-    and then nothing may be read from or written to it for this request."""
-    key = _version_key(agent)
-    token = cache.get(key)
-    if token is None:
-        cache.add(key, uuid.uuid4().hex, VERSION_TIMEOUT)
-        token = cache.get(key)
-    return token
+def history_generation(agent: str) -> str:
+    """The agent's current generation: one primary-key read."""
+    tokens = list(HistoryGeneration.objects.filter(pk=agent).values_list("token", flat=True))
+    return tokens[0].hex if tokens else NO_GENERATION
 
 
-def history_invalidate(agents) -> None:
-    """Drop the cached histories of these agents (after their new outcomes committed)."""
+def history_generation_bump(agents) -> None:
+    """Give these agents new generations. The caller owns the transaction and calls this last:
+    the agents' rows stay locked until it commits, so concurrent writers of one agent queue
+    only for that commit, and taking them in name order keeps them from deadlocking."""
     if agents:
-        cache.set_many({_version_key(agent): uuid.uuid4().hex for agent in agents},
-                       VERSION_TIMEOUT)
+        HistoryGeneration.objects.bulk_create(
+            [HistoryGeneration(agent=agent, token=uuid.uuid4()) for agent in sorted(agents)],
+            update_conflicts=True, unique_fields=["agent"], update_fields=["token"])

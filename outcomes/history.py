@@ -1,8 +1,8 @@
 """The history context for an agent's prompt: recent successes, failures to avoid, related tasks.
 
 Every read here is an index range scan with a LIMIT (see Outcome.Meta.indexes and the plan test):
-the cost does not grow with the size of the ledger. Answers are cached per agent and dropped as
-soon as the agent records a new outcome (see outcomes.cache).
+the cost does not grow with the size of the ledger. Answers are cached per agent under its
+generation, so a new outcome of the agent makes them unreachable as it commits (outcomes.cache).
 """
 import hashlib
 import json
@@ -19,7 +19,7 @@ from lessons.selectors import lessons_best_by_pattern
 
 from . import history_markdown as md
 from . import history_sql
-from .cache import history_version
+from .cache import history_generation
 from .ranking import Focus, is_related, score, shared_evidence
 from .validation import files_of, normalise_path
 
@@ -66,9 +66,8 @@ def history_context(query: HistoryQuery) -> dict:
     """The seed's answer (historyContext, historyTokens, metadata.historyStats), cached."""
     if not settings.AGENT_ENABLE_TASK_HISTORY:
         return _answer("", _Found(), query, enabled=False)
-    version = history_version(query.agent)
-    key = _cache_key(query, version) if version else None
-    cached = cache.get(key) if key else None
+    key = _cache_key(query, history_generation(query.agent))
+    cached = cache.get(key)
     if cached is not None:
         cached["metadata"]["cached"] = True
         return cached
@@ -80,14 +79,13 @@ def history_context(query: HistoryQuery) -> dict:
                                 query.budget_tokens, render)
     answer = _answer(render(found.successes, found.failures, found.related), found, query,
                      dropped=dropped)
-    if key:
-        cache.set(key, answer, settings.HINDSIGHT_HISTORY_CACHE_SECONDS)
+    cache.set(key, answer, settings.HINDSIGHT_HISTORY_CACHE_SECONDS)
     return answer
 
 
-def _cache_key(query: HistoryQuery, version: str) -> str:
+def _cache_key(query: HistoryQuery, generation: str) -> str:
     raw = json.dumps(asdict(query), sort_keys=True)
-    return f"outcomes:history:{version}:{hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()}"
+    return f"outcomes:history:{generation}:{hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()}"
 
 
 def _answer(text: str, found: _Found, query: HistoryQuery, *, enabled: bool = True,

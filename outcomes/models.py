@@ -78,3 +78,14 @@ class OutcomeFile(models.Model):
 
     def __str__(self) -> str:
         return self.path
+
+
+class HistoryGeneration(models.Model):
+    """An agent's history generation: a token replaced in the transaction of each new outcome of
+    the agent, and part of the key of every cached history of it (see outcomes.cache)."""
+
+    agent = models.CharField(max_length=100, primary_key=True)
+    token = models.UUIDField()
+
+    def __str__(self) -> str:
+        return f"{self.agent}: {self.token}"

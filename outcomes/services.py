@@ -21,7 +21,7 @@ from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 
 from . import ledger_sql
-from .cache import history_invalidate
+from .cache import history_generation_bump
 from .models import Outcome
 from .validation import OutcomeIn, outcome_parse
 
@@ -101,8 +101,8 @@ def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
         try:
             with transaction.atomic():
                 recorded = _record(items, read_stored=read_stored)
-                agents = {r.outcome.agent for r in recorded if r.status == "created"}
-                transaction.on_commit(lambda: history_invalidate(agents))
+                history_generation_bump({r.outcome.agent for r in recorded
+                                         if r.status == "created"})
                 return recorded
         except _EventsTaken:
             # Each time this happens another of the request's events is stored, so it cannot
@@ -259,7 +259,7 @@ def outcome_append_for_failure(failure: Failure) -> Outcome:
         occurred_at=failure.occurred_at, error_type=failure.error_type, failure=failure,
         pattern_id=failure.pattern_id,
     )
-    transaction.on_commit(lambda: history_invalidate({failure.agent}))
+    history_generation_bump({failure.agent})
     return outcome
 
 

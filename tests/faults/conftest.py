@@ -17,7 +17,7 @@ import psycopg
 import pytest
 import redis
 
-from tests.conftest import ROOT, _free_port, gunicorn_start, processes_stop
+from tests.conftest import ROOT, _free_port, database_url, gunicorn_start, processes_stop
 
 
 def _postgres_bin() -> Path:
@@ -84,8 +84,16 @@ class ThrowawayRedis:
             self.kill()
             pytest.fail(f"throwaway Redis did not start:\n{log.read_text()}")
 
+    def pause(self) -> None:
+        """SIGSTOP: a stalled server, whose port still accepts connections but never answers."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT: the stalled server answers again, running what it was sent meanwhile."""
+        self.process.send_signal(signal.SIGCONT)
+
     def kill(self) -> None:
-        """SIGKILL, as a crash or an OOM kill would end it."""
+        """SIGKILL, as a crash or an OOM kill would end it (stalled or not)."""
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=30)
@@ -193,16 +201,42 @@ def manage(database_url: str, *args: str) -> str:
 
 @pytest.fixture
 def gunicorn_on(tmp_path):
-    """Start gunicorn on any database (``gunicorn_on(database_url, **env)``); returns its URL.
-    Stopped at the end of the test."""
+    """Start gunicorn on any database (``gunicorn_on(database_url, workers=2, **env)``);
+    returns its URL. Stopped at the end of the test."""
     started = []
 
-    def start(database_url: str, **extra_env) -> str:
+    def start(database_url: str, workers: int = 2, **extra_env) -> str:
         env = {**os.environ, "DATABASE_URL": database_url, "HINDSIGHT_VAR_DIR": str(tmp_path),
                **extra_env}
-        server, base = gunicorn_start(env, tmp_path, workers=2, threads=2)
+        server, base = gunicorn_start(env, tmp_path, workers=workers, threads=2)
         started.append(server)
         return base
 
     yield start
     processes_stop(started)
+
+
+@pytest.fixture
+def celery_on(transactional_db, tmp_path):
+    """Start ``celery worker`` or ``beat`` on the test database and a given broker; stopped at the
+    end of the test. Returns the process, whose log is ``celery-<command>.log``."""
+    started = []
+
+    def start(broker_url: str, *args: str, **extra_env) -> subprocess.Popen:
+        env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path),
+               "CELERY_BROKER_URL": broker_url, **extra_env}
+        log = (tmp_path / f"celery-{args[0]}.log").open("w")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config.celery_app", *args,
+             "--loglevel", "INFO"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        started.append(process)
+        return process
+
+    yield start
+    processes_stop(started)
+
+
+def logs(tmp_path) -> str:
+    """The tails of the test's server logs, to explain a failure."""
+    return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}"
+                     for log in sorted(tmp_path.glob("*.log")))

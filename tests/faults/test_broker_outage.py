@@ -1,9 +1,6 @@
 """The Celery broker (its own Redis) stopped and started again under a running service and worker:
 writes go on while it is down, and the jobs they should have sent are done once it is back."""
 import json
-import os
-import subprocess
-import sys
 import urllib.request
 import uuid
 
@@ -11,33 +8,12 @@ import pytest
 
 from config.api.services import api_key_create
 from lessons.models import Application, Lesson
-from tests.conftest import ROOT, database_url, processes_stop
 from tests.factories import LessonFactory
-from tests.faults.conftest import until
+from tests.faults.conftest import logs, until
 
 # How long a worker or beat may take to start, reconnect and do its work on this small machine.
 WAIT_SECONDS = 90
 OUTAGE_WRITES = 5
-
-
-@pytest.fixture
-def celery_on(transactional_db, tmp_path):
-    """Start ``celery worker`` or ``beat`` on the test database and a given broker; stopped at the
-    end of the test. Returns the process, whose log is ``celery-<command>.log``."""
-    started = []
-
-    def start(broker_url: str, *args: str, **extra_env) -> subprocess.Popen:
-        env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path),
-               "CELERY_BROKER_URL": broker_url, **extra_env}
-        log = (tmp_path / f"celery-{args[0]}.log").open("w")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config.celery_app", *args,
-             "--loglevel", "INFO"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        started.append(process)
-        return process
-
-    yield start
-    processes_stop(started)
 
 
 def _apply(base: str, key: str, lesson: Lesson) -> int:
@@ -60,11 +36,6 @@ def _scored_at_all(lesson: Lesson) -> bool:
     return Lesson.objects.filter(pk=lesson.pk, scored_at__isnull=False).exists()
 
 
-def _logs(tmp_path) -> str:
-    return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}"
-                     for log in sorted(tmp_path.glob("*.log")))
-
-
 @pytest.mark.django_db(transaction=True)
 def test_writes_go_on_while_the_broker_is_down_and_its_jobs_catch_up(throwaway_redis, celery_on,
                                                                      start_gunicorn, tmp_path):
@@ -76,7 +47,7 @@ def test_writes_go_on_while_the_broker_is_down_and_its_jobs_catch_up(throwaway_r
 
     # With the broker up, a write's job reaches the worker.
     assert _apply(base, key, before) == 201
-    assert until(lambda: _scored(before, 1), WAIT_SECONDS, 0.5), _logs(tmp_path)
+    assert until(lambda: _scored(before, 1), WAIT_SECONDS, 0.5), logs(tmp_path)
 
     broker.kill()
     statuses = [_apply(base, key, during) for _ in range(OUTAGE_WRITES)]
@@ -89,7 +60,7 @@ def test_writes_go_on_while_the_broker_is_down_and_its_jobs_catch_up(throwaway_r
     # keep writing until a job of these writes is done (the first sends may skip the broker).
     sent = []
     assert until(lambda: sent.append(_apply(base, key, after)) or _scored_at_all(after),
-                 WAIT_SECONDS, 1), _logs(tmp_path)
+                 WAIT_SECONDS, 1), logs(tmp_path)
     assert set(sent) == {201}
     assert not _scored_at_all(during)
     # The periodic run redoes what the outage dropped (and what a process still skipping the
@@ -97,5 +68,5 @@ def test_writes_go_on_while_the_broker_is_down_and_its_jobs_catch_up(throwaway_r
     celery_on(broker.url, "beat", "--schedule", str(tmp_path / "beat-schedule"),
               HINDSIGHT_BEAT_EVERY_SECONDS="2")
     assert until(lambda: _scored(during, OUTAGE_WRITES) and _scored(after, len(sent)),
-                 WAIT_SECONDS, 0.5), _logs(tmp_path)
+                 WAIT_SECONDS, 0.5), logs(tmp_path)
     assert worker.poll() is None

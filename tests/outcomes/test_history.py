@@ -137,7 +137,7 @@ def test_answers_are_cached_until_the_agent_records_an_outcome(api, record,
     record(result={"approach": "first"})
     assert history(api)["metadata"]["cached"] is False
     assert history(api)["metadata"]["cached"] is True
-    with django_assert_num_queries(0):
+    with django_assert_num_queries(1):  # the agent's generation, part of the key
         assert history_context(HistoryQuery(agent="developer"))["metadata"]["cached"] is True
     record(agent="qa", task_id="9", result={"approach": "another agent's"})
     assert history(api)["metadata"]["cached"] is True  # another scope: still cached
@@ -164,6 +164,21 @@ def test_with_redis_down_history_comes_from_the_database(api, record, redis_down
         assert "kept in the database" in body["historyContext"]
     record(task_id="2", result={"approach": "written with redis down"})
     assert "written with redis down" in history(api)["historyContext"]
+
+
+@pytest.mark.redis
+def test_an_outcome_written_while_the_cache_is_unreachable_still_drops_the_cached_answer(
+        api, record):
+    from django.core.cache import cache
+
+    history(api)
+    assert history(api)["metadata"]["cached"] is True
+    cache.breaker.trip()  # the cache is skipped as after a failure: no command reaches it
+    record(task_id="2", result={"approach": "written while the cache was out"})
+    cache.breaker.reset()
+    body = history(api)
+    assert body["metadata"]["cached"] is False
+    assert "written while the cache was out" in body["historyContext"]
 
 
 # 6. Disabled via the environment variable
@@ -291,9 +306,9 @@ def test_merged_patterns_relate_their_outcomes_through_the_survivor(api, record)
         assert "(Task #a)" in related and "(Task #b)" in related, message
 
 
-def test_an_uncached_history_reads_at_most_three_statements(api, record,
-                                                             django_assert_max_num_queries,
-                                                             settings):
+def test_an_uncached_history_reads_at_most_four_statements(api, record,
+                                                            django_assert_max_num_queries,
+                                                            settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
     for n in range(3):
         record(agent="qa", task_id=f"t{n}", outcome="failure", context={
@@ -304,9 +319,9 @@ def test_an_uncached_history_reads_at_most_three_statements(api, record,
     query = HistoryQuery(agent="developer", task_type="fix_bug", task_id="t0",
                          files=("src/a.py",), error_type="timeout",
                          error_message="timeout after 9 seconds calling api-9")
-    # The recent outcomes, the task's earlier attempts and the message's pattern; the related
-    # tasks' keys; the lessons of the failures shown.
-    with django_assert_max_num_queries(3):
+    # The agent's generation (the cache key); the recent outcomes, the task's earlier attempts
+    # and the message's pattern; the related tasks' keys; the lessons of the failures shown.
+    with django_assert_max_num_queries(4):
         answer = history_context(query)
     assert answer["metadata"]["historyStats"] == {"recentSuccesses": 1, "recentFailures": 1,
                                                   "relatedTasks": 3}
