@@ -37,6 +37,21 @@ class HindsightAdminSite(admin.AdminSite):
 class HindsightAdminConfig(AdminConfig):
     default_site = "config.staff_admin.HindsightAdminSite"
 
+    def ready(self):
+        super().ready()  # every app's admin module is imported, its models registered
+        guard_registered(admin.site)
+
+
+def guard_registered(site) -> None:
+    """Re-register each admin that does not guard its actions (Django's own, for users and
+    groups) as a guarded subclass of itself."""
+    for model, model_admin in list(site._registry.items()):
+        stock = type(model_admin)
+        if not issubclass(stock, GuardedAdmin):
+            site.unregister(model)
+            site.register(model, type(f"Guarded{stock.__name__}", (GuardedAdmin, stock),
+                                      {"__module__": __name__}))
+
 
 class GuardedAdmin(admin.ModelAdmin):
     """Refuses actions the user may not run, ids no row could have, and initial values that

@@ -8,13 +8,16 @@ from django.contrib import admin
 from django.db import models, transaction
 from django.test import Client
 
-from tests.security.access_table import ADMIN_MODELS
 from tests.security.test_authorization import objects  # noqa: F401 (one row of each kind)
 
-# A NUL byte (PostgreSQL refuses it in text), a word where a number goes, a number past bigint,
-# a date no calendar has, SQL quoting, and an empty value.
-VALUES = ["\x00", "abc", "99999999999999999999", "2026-13-45T99:99", "'\"; --", ""]
-# Ids in a URL path: the same, plus a negative id (the NUL byte is percent-encoded by hand).
+# Hostile values by what a parameter holds. Text: a NUL byte (PostgreSQL refuses it in text)
+# and SQL quoting. Numbers and ids: a word, a number past bigint, nothing. Dates: a date no
+# calendar has, a word. Parameters of any kind get all of them.
+TEXT = ["\x00", "'\"; --"]
+NUMBER = ["abc", "99999999999999999999", ""]
+DATE = ["2026-13-45T99:99", "abc"]
+VALUES = TEXT + NUMBER + DATE[:1]
+# Ids in a URL path: the same, plus a negative and a fractional id (NUL percent-encoded by hand).
 IDS = ["%00", "abc", "99999999999999999999", "-1", "'", "1.5"]
 # What every changelist reads from its query string beside the filters: search, ordering,
 # page, the error flag, popups, the to-field of a raw-id popup, and a name no filter knows.
@@ -29,18 +32,24 @@ def stem(model) -> str:
     return f"{model._meta.app_label}/{model._meta.model_name}"
 
 
-def field_lookups(model) -> list[str]:
-    """A lookup per concrete field, as a filter link would spell it; relations by their id."""
+STEMS = [stem(model) for model, _ in model_admins()]
+
+
+def field_lookups(model) -> list[tuple[str, list[str]]]:
+    """A lookup per concrete field, as a filter link would spell it, with the values that
+    field's kind cannot take; relations by their id."""
     lookups = []
     for field in model._meta.get_fields():
-        if field.is_relation and field.many_to_many and not field.auto_created:
-            lookups.append(f"{field.name}__id__exact")
-        elif field.is_relation and field.concrete:
-            lookups += [f"{field.name}__id__exact", f"{field.name}__isnull"]
+        if field.is_relation and (field.concrete or field.many_to_many) and not field.auto_created:
+            lookups += [(f"{field.name}__id__exact", NUMBER + TEXT[:1]),
+                        (f"{field.name}__isnull", NUMBER)]
+        elif field.concrete and isinstance(field, (models.DateTimeField, models.DateField)):
+            lookups += [(f"{field.name}__{op}", DATE + TEXT[:1]) for op in ("exact", "gte", "lt")]
+        elif field.concrete and isinstance(field, (models.CharField, models.TextField,
+                                                   models.JSONField)):
+            lookups.append((f"{field.name}__exact", TEXT))
         elif field.concrete:
-            lookups.append(f"{field.name}__exact")
-            if isinstance(field, (models.DateTimeField, models.DateField)):
-                lookups += [f"{field.name}__gte", f"{field.name}__lt"]
+            lookups.append((f"{field.name}__exact", NUMBER + TEXT[:1]))
     return lookups
 
 
@@ -67,14 +76,14 @@ class _ServerError(Exception):
     pass
 
 
-def bad(client, path, params=None) -> list[str]:
+def bad(client, path, data=None, method="get") -> list[str]:
     """The request, listed if it answers 5xx. Each runs in a savepoint, undone after a server
     error: a database error aborts the test's transaction and would fail every later request."""
     try:
         with transaction.atomic():
-            response = client.get(path, params or {})
+            response = getattr(client, method)(path, data or {})
             if response.status_code >= 500:
-                raise _ServerError(f"GET {path} {params}: {response.status_code}")
+                raise _ServerError(f"{method.upper()} {path} {data}: {response.status_code}")
     except _ServerError as error:
         return [str(error)]
     return []
@@ -84,32 +93,46 @@ def bad(client, path, params=None) -> list[str]:
 def superuser(db, django_user_model):
     # A server error comes back as the 500 a browser would get, so one run lists every case.
     client = Client(raise_request_exception=False)
-    client.force_login(django_user_model.objects.create_superuser("crawler"))
+    client.user = django_user_model.objects.create_superuser("crawler")
+    client.force_login(client.user)
     return client
 
 
-@pytest.mark.parametrize("model_stem", sorted(ADMIN_MODELS))
+@pytest.mark.parametrize("model_stem", STEMS)
 def test_changelists_survive_hostile_filters(model_stem, superuser, objects, rf):  # noqa: F811
     model, model_admin = next((m, a) for m, a in model_admins() if stem(m) == model_stem)
     request = rf.get("/")
-    request.user = _user("crawler")
-    params = CHANGELIST_PARAMS + filter_params(model, model_admin, request) + field_lookups(model)
+    request.user = superuser.user
+    params = [(name, VALUES) for name in
+              CHANGELIST_PARAMS + filter_params(model, model_admin, request)]
     path = f"/admin/{model_stem}/"
-    errors = [line for name in params for value in VALUES
+    errors = [line for name, values in params + field_lookups(model) for value in values
               for line in bad(superuser, path, {name: value})]
     assert not errors, "\n".join(errors)
 
 
-@pytest.mark.parametrize("model_stem", sorted(ADMIN_MODELS))
+@pytest.mark.parametrize("model_stem", STEMS)
 def test_object_pages_survive_hostile_ids(model_stem, superuser, objects):  # noqa: F811
     model = next(m for m, _ in model_admins() if stem(m) == model_stem)
     errors = []
     for object_id in [*IDS, objects[model_stem]]:
         for page in ("", "change/", "history/", "delete/"):
             errors += bad(superuser, f"/admin/{model_stem}/{object_id}/{page}")
+    # The add page takes initial values from its query string (the dashboard links use it).
     for name in [field.name for field in model._meta.get_fields()] + ["_changelist_filters"]:
-        for value in VALUES:
+        for value in TEXT + NUMBER[:2]:
             errors += bad(superuser, f"/admin/{model_stem}/add/", {name: value})
+    assert not errors, "\n".join(errors)
+
+
+@pytest.mark.parametrize("model_stem", STEMS)
+def test_actions_survive_hostile_selections(model_stem, superuser, objects):  # noqa: F811
+    model_admin = next(a for m, a in model_admins() if stem(m) == model_stem)
+    errors = []
+    for _, action, _ in model_admin._get_base_actions():
+        for value in ["%00", *NUMBER[:2], "\x00"]:
+            errors += bad(superuser, f"/admin/{model_stem}/", method="post",
+                          data={"action": action, "_selected_action": [value]})
     assert not errors, "\n".join(errors)
 
 
@@ -135,8 +158,3 @@ def test_staff_pages_survive_hostile_queries(superuser, objects):  # noqa: F811
                    for line in bad(superuser, f"/reports/{object_id}{suffix}")]
     assert not errors, "\n".join(errors)
 
-
-def _user(username):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.get(username=username)
