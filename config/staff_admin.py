@@ -5,6 +5,8 @@ Each admin action names its permission (``@admin.action(permissions=[...])``); D
 the actions a user may not run, and ``GuardedAdmin`` answers 403 when one is posted anyway, as the
 change form does, instead of the stock "no action selected".
 """
+from functools import wraps
+
 from django.contrib import admin
 from django.contrib.admin import helpers
 from django.contrib.admin.apps import AdminConfig
@@ -24,13 +26,12 @@ class HindsightAdminSite(admin.AdminSite):
     def admin_view(self, view, cacheable=False):
         wrapped = super().admin_view(view, cacheable)
 
+        @wraps(wrapped)
         def guarded(request, *args, **kwargs):
             if has_nul(request.GET):
                 return HttpResponseBadRequest("A query parameter holds a NUL byte.")
             return wrapped(request, *args, **kwargs)
 
-        guarded.__wrapped__ = wrapped
-        guarded.admin_site = self
         return guarded
 
 
@@ -54,7 +55,7 @@ def guard_registered(site) -> None:
 
 
 class GuardedAdmin(admin.ModelAdmin):
-    """Refuses actions the user may not run, ids no row could have, and initial values that
+    """Refuses actions the user may not run and ids no row could have; drops initial values that
     would not parse."""
 
     def changelist_view(self, request, extra_context=None):
@@ -63,17 +64,10 @@ class GuardedAdmin(admin.ModelAdmin):
             declared = {action_name for _, action_name, _ in self._get_base_actions()}
             if name in declared and name not in self.get_actions(request):
                 raise PermissionDenied
-            if not self._ids_parse(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
+            selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+            if not all(_parses(self.model._meta.pk, value) for value in selected):
                 return HttpResponseBadRequest("A selected id is not an id of this list.")
         return super().changelist_view(request, extra_context)
-
-    def _ids_parse(self, ids) -> bool:
-        try:
-            for value in ids:
-                self.model._meta.pk.to_python(value)
-        except ValidationError:
-            return False
-        return True
 
     def get_changeform_initial_data(self, request):
         """Initial values from the query string, minus related ids that do not parse: a
@@ -99,6 +93,9 @@ def _relation(model, name):
 
 
 def _parses(field, value) -> bool:
+    """Whether a value from a request is one the field could hold (PostgreSQL takes no NUL)."""
+    if "\x00" in str(value):
+        return False
     try:
         field.to_python(value)
     except ValidationError:

@@ -2,12 +2,15 @@
 decides; a refused action leaves its rows exactly as they were.
 """
 import uuid
+from importlib import import_module
+from types import SimpleNamespace
 
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
-from django.db import transaction
+from django.apps import apps as django_apps
+from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -184,6 +187,20 @@ def test_the_curators_group_holds_exactly_the_curation_permissions(db):
     for permission in held:
         by_app.setdefault(permission.content_type.app_label, set()).add(permission.codename)
     assert by_app == CURATION
+
+
+def test_the_curators_migration_undoes_and_redoes(db):
+    """Reversed, the group is gone; applied again (over an existing group too), it holds exactly
+    the curation permissions."""
+    migration = import_module("lessons.migrations.0008_curators_group")
+    editor = SimpleNamespace(connection=connection)
+    migration.curators_remove(django_apps, editor)
+    assert not Group.objects.filter(name="curators").exists()
+    Group.objects.create(name="curators").permissions.set(
+        Permission.objects.filter(codename="delete_outcome"))
+    migration.curators_create(django_apps, editor)
+    held = Group.objects.get(name="curators").permissions.values_list("codename", flat=True)
+    assert set(held) == set().union(*CURATION.values())
 
 
 def test_a_refused_action_is_not_offered_either(clients, rows):
