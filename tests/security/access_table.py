@@ -13,7 +13,8 @@ The design in brief:
 - Health, the OpenAPI schema and its docs page are public, whatever the caller sends.
 - The admin, the reports and the dashboard are for staff: everyone else, API keys included, is
   sent to the admin's login. Pages of rows the admin does not let anyone add or delete answer 403
-  to staff as well.
+  to staff as well. Here "staff" is a superuser; what each kind of staff member may see and do
+  (curator, view-only, no permission) is the second table, ROLES × pages and ADMIN_ACTIONS.
 """
 from dataclasses import dataclass, field
 
