@@ -101,7 +101,7 @@ if PRODUCTION and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.staff_admin.HindsightAdminConfig",  # the stock admin, guarded (config.staff_admin)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

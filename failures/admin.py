@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from config.staff_admin import GuardedAdmin
 from lessons.models import Lesson
 from lessons.curation import lesson_pattern_link, lesson_pattern_unlink
 
@@ -81,7 +82,7 @@ class LessonLinkInline(admin.TabularInline):
 
 
 @admin.register(FailurePattern)
-class FailurePatternAdmin(admin.ModelAdmin):
+class FailurePatternAdmin(GuardedAdmin):
     list_display = ["id", "template_short", "error_type", "event_count", "agent_count",
                     "task_count", "last_seen", "has_approved_lesson", "merged_into_id"]
     list_filter = [MergedFilter, ApprovedLessonFilter, "error_type"]
@@ -122,7 +123,7 @@ class FailurePatternAdmin(admin.ModelAdmin):
         return format_html("<table><tr><th>when</th><th>agent</th><th>task</th><th>error</th>"
                            "</tr>{}</table>", items) if items else "none"
 
-    @admin.action(description="Merge selected patterns into one")
+    @admin.action(description="Merge selected patterns into one", permissions=["merge"])
     def merge(self, request, queryset):
         try:
             result = patterns_merge_selected(patterns=list(queryset), user=request.user)
@@ -133,7 +134,8 @@ class FailurePatternAdmin(admin.ModelAdmin):
         self.message_user(request, f"Merged {result.merged} pattern(s) into #{result.survivor.pk}:"
                                    f" {result.template}")
 
-    @admin.action(description="Unmerge: restore selected merged patterns")
+    @admin.action(description="Unmerge: restore selected merged patterns",
+                  permissions=["merge"])
     def unmerge(self, request, queryset):
         for pattern in queryset.order_by("pk"):
             try:
@@ -144,6 +146,9 @@ class FailurePatternAdmin(admin.ModelAdmin):
             self.message_user(request, f"Restored #{pattern.pk} from #{result.survivor.pk}: "
                                        f"{result.templates} shape(s), {result.failures} failure(s)")
         dashboard_invalidate()
+
+    def has_merge_permission(self, request):
+        return request.user.has_perm("failures.merge_failurepattern")
 
     def has_add_permission(self, request):
         return False  # patterns come from failures
@@ -190,7 +195,7 @@ class FailureAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RootCauseGroup)
-class RootCauseGroupAdmin(admin.ModelAdmin):
+class RootCauseGroupAdmin(GuardedAdmin):
     list_display = ["id", "status", "members", "signals", "detected_at", "decided_by"]
     list_filter = ["status"]
     list_select_related = ["decided_by"]
@@ -227,13 +232,16 @@ class RootCauseGroupAdmin(admin.ModelAdmin):
                                        f"{link.get('window_count')} shared hour(s)")
             for link in links)) or "–"
 
-    @admin.action(description="Confirm: one root cause")
+    @admin.action(description="Confirm: one root cause", permissions=["decide"])
     def confirm(self, request, queryset):
         self._decide(request, queryset, root_cause_group_confirm, "Confirmed")
 
-    @admin.action(description="Split: not one root cause")
+    @admin.action(description="Split: not one root cause", permissions=["decide"])
     def split(self, request, queryset):
         self._decide(request, queryset, root_cause_group_split, "Split")
+
+    def has_decide_permission(self, request):
+        return request.user.has_perm("failures.decide_rootcausegroup")
 
     def _decide(self, request, queryset, service, verb):
         done = 0

@@ -13,6 +13,8 @@ from django.db import connections
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+from config.staff_admin import GuardedAdmin
+
 # Rows counted at most for a filtered list: 200 pages of 50, enough to see how big a result is.
 COUNT_CAP = 10_000
 
@@ -42,7 +44,7 @@ def _table_estimate(queryset) -> int | None:
     return row[0] if row else None
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(GuardedAdmin):
     """A list and a detail view, nothing else: these rows are written by agents through the API."""
 
     show_full_result_count = False  # no second COUNT(*) of the whole table

@@ -1,11 +1,13 @@
 """The staff dashboard page: what the fleet failed at, what it learned, what needs a human.
 
-Staff only: anyone else is sent to the admin's login, as the admin itself does.
+Staff only: anyone else is sent to the admin's login, as the admin itself does; staff without the
+dashboard permission get a 403.
 """
 from urllib.parse import urlencode
 
 from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import permission_required
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
@@ -18,6 +20,7 @@ ERROR_PATTERN_MAX = 200
 
 
 @staff_member_required
+@permission_required("failures.view_dashboard", raise_exception=True)
 def dashboard(request):
     """The dashboard: charts drawn from the cached composition (failures.dashboard)."""
     data = dashboard_data()

@@ -34,6 +34,11 @@ class FailurePattern(models.Model):
     )
 
     class Meta:
+        permissions = [
+            ("merge_failurepattern", "Can merge and unmerge failure patterns"),
+            # The dashboard reads every app; it hangs here, with the patterns it is built on.
+            ("view_dashboard", "Can view the fleet dashboard"),
+        ]
         indexes = [
             models.Index(fields=["token_count", "head"], name="pattern_cover_idx",
                          condition=models.Q(merged_into__isnull=True)),
@@ -168,6 +173,7 @@ class RootCauseGroup(models.Model):
                                       related_name="root_cause_groups")
 
     class Meta:
+        permissions = [("decide_rootcausegroup", "Can confirm or split root-cause groups")]
         constraints = [
             # One live group per member set; split groups stay as history of a decision.
             models.UniqueConstraint(fields=["members_key"], name="root_cause_group_members_unique",

@@ -1,9 +1,11 @@
 """Staff-only pages for pattern reports: the list, one report as HTML, and its downloads.
 
-Anyone who is not staff is sent to the admin's login, as the admin itself does.
+Anyone who is not staff is sent to the admin's login, as the admin itself does; staff who may not
+view pattern reports (the model's own view permission) get a 403.
 """
 from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import permission_required
 from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -14,7 +16,13 @@ from .selectors import report_get, reports_newest_first
 REPORTS_PER_PAGE = 50
 
 
-@staff_member_required
+def report_page(view):
+    """Staff (or the admin's login) with the permission to view reports (or a 403)."""
+    return staff_member_required(
+        permission_required("failures.view_patternreport", raise_exception=True)(view))
+
+
+@report_page
 def report_list(request):
     """Stored reports, newest window first."""
     page = Paginator(reports_newest_first(), REPORTS_PER_PAGE).get_page(request.GET.get("page"))
@@ -24,7 +32,7 @@ def report_list(request):
         "rows": rows})
 
 
-@staff_member_required
+@report_page
 def report_detail(request, pk: int):
     """One report, section by section."""
     report = report_get(pk=pk)
@@ -34,7 +42,7 @@ def report_detail(request, pk: int):
         "report": report, "summary": report_summary(report.data), "sections": sections})
 
 
-@staff_member_required
+@report_page
 def report_markdown_download(request, pk: int):
     """The report as a markdown file."""
     report = report_get(pk=pk)
@@ -43,7 +51,7 @@ def report_markdown_download(request, pk: int):
     return response
 
 
-@staff_member_required
+@report_page
 def report_json_download(request, pk: int):
     """The report's data as a JSON file."""
     report = report_get(pk=pk)

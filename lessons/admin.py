@@ -3,6 +3,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
+from config.staff_admin import GuardedAdmin
 from failures.dashboard import dashboard_invalidate
 
 from .models import Lesson, LessonCuration, LessonProposal
@@ -59,7 +60,7 @@ class EffectivenessBandFilter(admin.SimpleListFilter):
 
 
 @admin.register(Lesson)
-class LessonAdmin(admin.ModelAdmin):
+class LessonAdmin(GuardedAdmin):
     list_display = ["error_pattern", "error_type", "skill_name", "status", "source",
                     "occurrences", "effectiveness", "applications_count", "flagged",
                     "last_occurred"]
@@ -78,21 +79,22 @@ class LessonAdmin(admin.ModelAdmin):
     inlines = [ProposalInline, CurationInline]
     actions = ["approve", "reject", "accept_proposal", "merge"]
 
-    @admin.action(description="Approve selected lessons")
+    @admin.action(description="Approve selected lessons", permissions=["review"])
     def approve(self, request, queryset):
         for lesson in queryset:
             lesson_approve(lesson=lesson, user=request.user)
         dashboard_invalidate()
         self.message_user(request, f"Approved {len(queryset)} lesson(s).")
 
-    @admin.action(description="Reject selected lessons")
+    @admin.action(description="Reject selected lessons", permissions=["review"])
     def reject(self, request, queryset):
         for lesson in queryset:
             lesson_reject(lesson=lesson, user=request.user)
         dashboard_invalidate()
         self.message_user(request, f"Rejected {len(queryset)} lesson(s).")
 
-    @admin.action(description="Accept the agents' proposed resolution (most proposed)")
+    @admin.action(description="Accept the agents' proposed resolution (most proposed)",
+                  permissions=["review"])
     def accept_proposal(self, request, queryset):
         accepted = 0
         for lesson in queryset:
@@ -105,7 +107,8 @@ class LessonAdmin(admin.ModelAdmin):
         self.message_user(request, f"Accepted a proposal on {accepted} lesson(s); "
                                    f"{len(queryset) - accepted} had none pending.", level)
 
-    @admin.action(description="Merge selected into one (the most used, or pick)")
+    @admin.action(description="Merge selected into one (the most used, or pick)",
+                  permissions=["merge"])
     def merge(self, request, queryset):
         lessons = sorted(queryset, key=lambda l: (-l.applications_count, -l.occurrences,
                                                   str(l.pk)))
@@ -129,6 +132,12 @@ class LessonAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request), "title": "Merge lessons",
             "lessons": lessons, "survivor": lessons[0], "opts": self.model._meta,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME})
+
+    def has_review_permission(self, request):
+        return request.user.has_perm("lessons.review_lesson")
+
+    def has_merge_permission(self, request):
+        return request.user.has_perm("lessons.merge_lesson")
 
     def save_model(self, request, obj, form, change):
         if not change:
@@ -167,7 +176,7 @@ class LessonAdmin(admin.ModelAdmin):
 
 
 @admin.register(LessonProposal)
-class LessonProposalAdmin(admin.ModelAdmin):
+class LessonProposalAdmin(GuardedAdmin):
     list_display = ["lesson", "proposed_by", "times_proposed", "status", "created_at"]
     list_filter = ["status"]
     search_fields = ["resolution", "lesson__error_pattern"]
@@ -176,17 +185,21 @@ class LessonProposalAdmin(admin.ModelAdmin):
     exclude = ["digest"]
     actions = ["accept", "dismiss"]
 
-    @admin.action(description="Accept: make it the lesson's resolution")
+    @admin.action(description="Accept: make it the lesson's resolution", permissions=["review"])
     def accept(self, request, queryset):
         for proposal in queryset.filter(status=LessonProposal.Status.PENDING):
             proposal_accept(proposal=proposal, user=request.user)
         self.message_user(request, "Accepted.")
 
-    @admin.action(description="Dismiss")
+    @admin.action(description="Dismiss", permissions=["review"])
     def dismiss(self, request, queryset):
         for proposal in queryset.filter(status=LessonProposal.Status.PENDING):
             proposal_dismiss(proposal=proposal, user=request.user)
         self.message_user(request, "Dismissed.")
+
+    def has_review_permission(self, request):
+        # Deciding on a proposal decides the lesson's text: the lesson's review permission.
+        return request.user.has_perm("lessons.review_lesson")
 
     def has_add_permission(self, request):
         return False

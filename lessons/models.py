@@ -60,6 +60,10 @@ class Lesson(models.Model):
                                       related_name="lessons")
 
     class Meta:
+        permissions = [
+            ("review_lesson", "Can approve or reject lessons and decide on agents' proposals"),
+            ("merge_lesson", "Can merge lessons"),
+        ]
         indexes = [
             # The list endpoint pages by recency.
             models.Index(fields=["-last_occurred"], name="lesson_recent_idx"),

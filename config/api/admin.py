@@ -2,12 +2,14 @@
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
+from config.staff_admin import GuardedAdmin
+
 from .models import ApiKey, IdempotencyRecord
 from .services import api_key_create, api_key_revoke
 
 
 @admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
+class ApiKeyAdmin(GuardedAdmin):
     list_display = ["name", "prefix", "scope", "created_at", "last_used_at", "state"]
     list_filter = ["scope", ("revoked_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "prefix"]
@@ -36,7 +38,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
             "The new key is shown only now; copy it: <code>{}</code>", created.raw
         ))
 
-    @admin.action(description="Revoke selected keys")
+    @admin.action(description="Revoke selected keys", permissions=["change"])
     def revoke(self, request, queryset):
         for key in queryset.filter(revoked_at__isnull=True):
             api_key_revoke(key=key)
@@ -47,7 +49,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
 
 @admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
+class IdempotencyRecordAdmin(GuardedAdmin):
     list_display = ["event_id", "operation", "status_code", "created_at"]
     list_filter = ["operation"]
     search_fields = ["=event_id"]

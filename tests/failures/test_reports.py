@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core import mail
 from django.core.management import CommandError, call_command
 from django.utils import timezone
@@ -190,7 +191,9 @@ def report(db):
 
 @pytest.fixture
 def staff_client(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("curator", is_staff=True))
+    curator = django_user_model.objects.create_user("curator", is_staff=True)
+    curator.groups.add(Group.objects.get(name="curators"))  # reports need a permission
+    client.force_login(curator)
     return client
 
 

@@ -13,7 +13,8 @@ The design in brief:
 - Health, the OpenAPI schema and its docs page are public, whatever the caller sends.
 - The admin, the reports and the dashboard are for staff: everyone else, API keys included, is
   sent to the admin's login. Pages of rows the admin does not let anyone add or delete answer 403
-  to staff as well.
+  to staff as well. Here "staff" is a superuser; what each kind of staff member may see and do
+  (curator, view-only, no permission) is the second table, ROLES × pages and ADMIN_ACTIONS.
 """
 from dataclasses import dataclass, field
 
@@ -103,7 +104,8 @@ ROUTES: dict[str, list[Case]] = {
     # "View on site": no model here has a public page, so staff get a 404.
     "admin/r/<path:content_type_id>/<path:object_id>/": [
         Case("get", "/admin/r/{lesson_type}/{lesson}/", staff_only(404))],
-    "admin/^(?P<app_label>auth|api|failures|outcomes|lessons)/$": [
+    # Auth comes last: its two admins are registered again, guarded (config.staff_admin).
+    "admin/^(?P<app_label>api|failures|outcomes|lessons|auth)/$": [
         Case("get", f"/admin/{app}/", staff_only()) for app in
         ("auth", "api", "failures", "outcomes", "lessons")],
     # Unknown admin URLs do not tell outsiders what exists.
@@ -150,3 +152,91 @@ def admin_model_routes() -> dict[str, list[Case]]:
 
 
 TABLE: dict[str, list[Case]] = {**ROUTES, **admin_model_routes()}
+
+
+# --- Staff roles in the admin --------------------------------------------------------------------
+# Who may do what inside the admin, by role. A curator belongs to the "curators" group (made by a
+# migration); a viewer is staff holding every view permission and nothing else; "staff" is a staff
+# member with no permission at all; "user" is signed in but not staff.
+ROLES = ("superuser", "curator", "viewer", "staff", "user", "anon")
+CURATOR = frozenset({"superuser", "curator"})
+SUPERUSER = frozenset({"superuser"})
+
+
+def roles(superuser, curator, viewer, staff) -> dict:
+    """A page's answer per role: everyone who is not staff is sent to the admin's login."""
+    return {"superuser": superuser, "curator": curator, "viewer": viewer, "staff": staff,
+            "user": LOGIN, "anon": LOGIN}
+
+
+# The models a curator reads in the admin; the rest (users, groups, API keys, idempotency
+# records) are for administrators.
+CURATOR_READS = {"lessons/lesson", "lessons/lessonproposal", "failures/failure",
+                 "failures/failurepattern", "failures/rootcausegroup", "failures/regression",
+                 "failures/patternreport", "outcomes/outcome"}
+READS = roles(200, 200, 200, 403)
+ADMIN_READS = roles(200, 403, 200, 403)
+
+
+def role_pages() -> dict[str, dict]:
+    """Every admin page of every model, the indexes, the autocomplete, the dashboard and the
+    reports: URL (naming rows as ``{stem}``) → the answer per role."""
+    pages = {
+        "/admin/": roles(200, 200, 200, 200),  # an empty index for staff with no permission
+        # An app whose models a role may not see does not exist for it.
+        **{f"/admin/{app}/": roles(200, 200, 200, 404) for app in ("failures", "outcomes",
+                                                                   "lessons")},
+        **{f"/admin/{app}/": roles(200, 404, 200, 404) for app in ("auth", "api")},
+        "/admin/autocomplete/?app_label=lessons&model_name=lesson&field_name=patterns": READS,
+        "/dashboard/": READS,
+        "/reports/": READS,
+        "/reports/{report}/": READS,
+        "/reports/{report}.md": READS,
+        "/reports/{report}.json": READS,
+    }
+    for stem, superuser in ADMIN_MODELS.items():
+        reads = READS if stem in CURATOR_READS else ADMIN_READS
+        obj = f"/admin/{stem}/{{{stem}}}/"
+        curator_adds = 200 if stem == "lessons/lesson" else 403  # curators write lessons only
+        pages.update({
+            f"/admin/{stem}/": reads,
+            f"{obj}change/": reads,
+            f"{obj}history/": reads,
+            f"/admin/{stem}/add/": roles(superuser["add"], curator_adds, 403, 403),
+            f"{obj}delete/": roles(superuser["delete"], 403, 403, 403),
+        })
+    return pages
+
+
+@dataclass(frozen=True)
+class AdminAction:
+    """An admin action posted on ``stem``'s list with the rows named ``rows`` selected; the roles
+    in ``allowed`` succeed (the rows change), every other staff role gets a 403."""
+
+    stem: str
+    action: str
+    rows: str
+    allowed: frozenset
+    extra: dict = field(default_factory=dict)
+
+
+CONFIRMED = {"post": "yes"}  # the confirmation page's answer, for actions that ask one
+ADMIN_ACTIONS = [
+    AdminAction("lessons/lesson", "approve", "lessons", CURATOR),
+    AdminAction("lessons/lesson", "reject", "lessons", CURATOR),
+    AdminAction("lessons/lesson", "accept_proposal", "lessons", CURATOR),
+    AdminAction("lessons/lesson", "merge", "lessons", CURATOR,
+                {**CONFIRMED, "survivor": "{lesson}"}),
+    AdminAction("lessons/lesson", "delete_selected", "lessons", SUPERUSER, CONFIRMED),
+    AdminAction("lessons/lessonproposal", "accept", "proposals", CURATOR),
+    AdminAction("lessons/lessonproposal", "dismiss", "proposals", CURATOR),
+    AdminAction("lessons/lessonproposal", "delete_selected", "proposals", SUPERUSER, CONFIRMED),
+    AdminAction("failures/failurepattern", "merge", "patterns", CURATOR),
+    AdminAction("failures/failurepattern", "unmerge", "aliases", CURATOR),
+    AdminAction("failures/rootcausegroup", "confirm", "groups", CURATOR),
+    AdminAction("failures/rootcausegroup", "split", "groups", CURATOR),
+    AdminAction("api/apikey", "revoke", "keys", SUPERUSER),
+    AdminAction("api/idempotencyrecord", "delete_selected", "records", SUPERUSER, CONFIRMED),
+    AdminAction("auth/user", "delete_selected", "users", SUPERUSER, CONFIRMED),
+    AdminAction("auth/group", "delete_selected", "groups_of_users", SUPERUSER, CONFIRMED),
+]

@@ -1,0 +1,103 @@
+"""The admin site and the base of every ModelAdmin here: hostile input never reaches the database,
+and an action is refused (403) to whoever lacks the permission it declares.
+
+Each admin action names its permission (``@admin.action(permissions=[...])``); Django then hides
+the actions a user may not run, and ``GuardedAdmin`` answers 403 when one is posted anyway, as the
+change form does, instead of the stock "no action selected".
+"""
+from functools import wraps
+
+from django.contrib import admin
+from django.contrib.admin import helpers
+from django.contrib.admin.apps import AdminConfig
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.http import HttpResponseBadRequest
+
+
+def has_nul(params) -> bool:
+    """Whether a query dict holds a NUL byte: PostgreSQL refuses it in any text it compares."""
+    return any("\x00" in key or any("\x00" in value for value in params.getlist(key))
+               for key in params)
+
+
+class HindsightAdminSite(admin.AdminSite):
+    """The stock site, with every page refusing a query string that holds a NUL byte (400)."""
+
+    def admin_view(self, view, cacheable=False):
+        wrapped = super().admin_view(view, cacheable)
+
+        @wraps(wrapped)
+        def guarded(request, *args, **kwargs):
+            if has_nul(request.GET):
+                return HttpResponseBadRequest("A query parameter holds a NUL byte.")
+            return wrapped(request, *args, **kwargs)
+
+        return guarded
+
+
+class HindsightAdminConfig(AdminConfig):
+    default_site = "config.staff_admin.HindsightAdminSite"
+
+    def ready(self):
+        super().ready()  # every app's admin module is imported, its models registered
+        guard_registered(admin.site)
+
+
+def guard_registered(site) -> None:
+    """Re-register each admin that does not guard its actions (Django's own, for users and
+    groups) as a guarded subclass of itself."""
+    for model, model_admin in list(site._registry.items()):
+        stock = type(model_admin)
+        if not issubclass(stock, GuardedAdmin):
+            site.unregister(model)
+            site.register(model, type(f"Guarded{stock.__name__}", (GuardedAdmin, stock),
+                                      {"__module__": __name__}))
+
+
+class GuardedAdmin(admin.ModelAdmin):
+    """Refuses actions the user may not run and ids no row could have; drops initial values that
+    would not parse."""
+
+    def changelist_view(self, request, extra_context=None):
+        if request.method == "POST" and "action" in request.POST:
+            name = request.POST["action"]
+            declared = {action_name for _, action_name, _ in self._get_base_actions()}
+            if name in declared and name not in self.get_actions(request):
+                raise PermissionDenied
+            selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+            if not all(_parses(self.model._meta.pk, value) for value in selected):
+                return HttpResponseBadRequest("A selected id is not an id of this list.")
+        return super().changelist_view(request, extra_context)
+
+    def get_changeform_initial_data(self, request):
+        """Initial values from the query string, minus related ids that do not parse: a
+        selection widget would look them up and fail."""
+        initial = super().get_changeform_initial_data(request)
+        for name, value in list(initial.items()):
+            field = _relation(self.model, name)
+            if field is not None:
+                values = value if isinstance(value, list) else [value]
+                target = field.target_field
+                if not all(_parses(target, each) for each in values):
+                    del initial[name]
+        return initial
+
+
+def _relation(model, name):
+    """The forward relation (foreign key or many-to-many) a form field of this name edits."""
+    try:
+        field = model._meta.get_field(name)
+    except FieldDoesNotExist:
+        return None
+    return field if field.is_relation and not field.auto_created else None
+
+
+def _parses(field, value) -> bool:
+    """Whether a value from a request is one the field could hold (PostgreSQL takes no NUL)."""
+    if "\x00" in str(value):
+        return False
+    try:
+        field.to_python(value)
+    except ValidationError:
+        return False
+    return True
