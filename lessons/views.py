@@ -99,24 +99,24 @@ class LessonCheckApi(APIView):
 
     post_reads = True  # config.api.permissions.request_reads
 
-    class Input(serializers.Serializer):
+    class CheckInput(serializers.Serializer):
         error_type = ScrubbedCharField(max_length=100, required=False)
         skill_name = ScrubbedCharField(max_length=100, required=False)
         error_message = ScrubbedCharField(max_length=10_000, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=50, default=5)
 
-    @extend_schema(operation_id="lessons_check", parameters=[Input],
+    @extend_schema(operation_id="lessons_check", parameters=[CheckInput],
                    responses={200: CheckAnswer, **error_responses(*READ_ERRORS)})
     def get(self, request):
         return self.answer(request.query_params)
 
-    @extend_schema(operation_id="lessons_check_post", request=Input,
+    @extend_schema(operation_id="lessons_check_post", request=CheckInput,
                    responses={200: CheckAnswer, **error_responses(*READ_ERRORS, 413)})
     def post(self, request):
         return self.answer(request.data)
 
     def answer(self, data) -> Response:
-        query = self.Input(data=data)
+        query = self.CheckInput(data=data)
         query.is_valid(raise_exception=True)
         found = lesson_check(**query.validated_data)
         return Response({
