@@ -286,12 +286,10 @@ def _derived(sent: tuple[dict, dict], clean: tuple[dict, dict], errors: Errors) 
                 errors[f"context.{key}"] = [exc.message]
                 continue
             derived["failure_extras"][key] = _fit(key, clean_context[key])
-    try:
-        files_of(context, result)
+    try:  # scrubbing keeps every value's type, so the scrubbed copies show the same errors
+        derived["files"] = files_of(clean_context, clean_result)
     except _Invalid as exc:
         errors["context.files"] = [exc.message]
-    else:
-        derived["files"] = files_of(clean_context, clean_result)
     return derived
 
 

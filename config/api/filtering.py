@@ -37,7 +37,9 @@ class ScrubbedCharFilter(django_filters.CharFilter):
     (config.api.fields.scrubbed), so a name sent with a secret in it still finds its rows."""
 
     def filter(self, qs, value):
-        return super().filter(qs, scrubbed(value, self.extra.get("max_length")) if value else value)
+        if value:
+            value = scrubbed(value, self.extra.get("max_length"))
+        return super().filter(qs, value)
 
 
 def filter_or_400(filterset_class, data, queryset):

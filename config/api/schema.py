@@ -38,10 +38,10 @@ def error_statuses(path: str, method: str, operation: dict, *, reads: bool) -> s
     """The error statuses the service really answers for ``operation``.
 
     Every keyed operation may be refused (401) or throttled (429); a write (not ``reads``, see
-    permissions.request_reads) also needs the write scope (403). Parameters and bodies can be invalid (400); a body can be too large (413); a path
-    naming an object can name none (404). A 409 (event id reused) is declared by the views that
-    take an event id. Every keyed operation reads the database, and answers 503 while it cannot
-    be reached.
+    permissions.request_reads) also needs the write scope (403). Parameters and bodies can be
+    invalid (400); a body can be too large (413); a path naming an object can name none (404).
+    A 409 (event id reused) is declared by the views that take an event id. Every keyed
+    operation reads the database, and answers 503 while it cannot be reached.
     """
     statuses = set()
     if any("ApiKey" in requirement for requirement in operation.get("security", [])):
