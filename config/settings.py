@@ -428,7 +428,14 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"no_query": {"()": "config.logfilters.QueryStringDropped"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("HINDSIGHT_LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # runserver's access lines (the embedded mode): the path, never the query's values.
+        # gunicorn's are shaped by config/gunicorn.conf.py.
+        "django.server": {"handlers": ["console"], "filters": ["no_query"], "level": "INFO",
+                          "propagate": False},
+    },
 }

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.docs import error_responses
-from config.api.fields import SafeCharField
+from config.api.fields import ScrubbedCharField
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 
 from .boot import boot_context_build
@@ -71,8 +71,8 @@ class BootApi(APIView):
     content_negotiation_class = FormatNegotiation
 
     class Input(serializers.Serializer):
-        agent = SafeCharField(max_length=100)
-        task_type = SafeCharField(max_length=100, required=False)
+        agent = ScrubbedCharField(max_length=100)
+        task_type = ScrubbedCharField(max_length=100, required=False)
         scope = serializers.ChoiceField(["agent", "fleet"], default="agent",
                                         help_text="fleet adds other agents' failures of the "
                                                   "same task types.")

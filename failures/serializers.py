@@ -1,7 +1,7 @@
 """How failures look in API answers, and what a recorded failure must carry."""
 from rest_framework import serializers
 
-from config.api.fields import EventTimeField, JSONObjectField, SafeCharField
+from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
 from config.api.serializers import StrictInputSerializer
 
 from .models import Failure, FailurePattern
@@ -16,21 +16,21 @@ class FailureInputSerializer(StrictInputSerializer):
     """The seed's JSON (timestamp, task, error_type, retry_safe, retry_after, side_effects,
     recovery_hint, attempt_count) plus the error message, who and what, and a checkpoint."""
 
-    agent = SafeCharField(max_length=100)
-    task = SafeCharField(max_length=200)
-    error = SafeCharField(max_length=MAX_ERROR_CHARS, trim_whitespace=False)
-    error_type = SafeCharField(max_length=100, required=False, default="unknown")
+    agent = ScrubbedCharField(max_length=100)
+    task = ScrubbedCharField(max_length=200)
+    error = ScrubbedCharField(max_length=MAX_ERROR_CHARS, trim_whitespace=False)
+    error_type = ScrubbedCharField(max_length=100, required=False, default="unknown")
     timestamp = EventTimeField(required=False, source="occurred_at")
-    title = SafeCharField(max_length=200, required=False, default="")
-    task_description = SafeCharField(max_length=2000, required=False, default="")
-    task_type = SafeCharField(max_length=100, required=False, default="")
-    skill_name = SafeCharField(max_length=100, required=False, default="")
+    title = ScrubbedCharField(max_length=200, required=False, default="")
+    task_description = ScrubbedCharField(max_length=2000, required=False, default="")
+    task_type = ScrubbedCharField(max_length=100, required=False, default="")
+    skill_name = ScrubbedCharField(max_length=100, required=False, default="")
     retry_safe = serializers.BooleanField(required=False, allow_null=True, default=None)
     retry_after = serializers.IntegerField(required=False, allow_null=True, min_value=0,
                                            max_value=MAX_RETRY_AFTER, default=None)
-    side_effects = serializers.ListField(child=SafeCharField(max_length=1000), required=False,
+    side_effects = serializers.ListField(child=ScrubbedCharField(max_length=1000), required=False,
                                          max_length=100, default=list)
-    recovery_hint = SafeCharField(max_length=2000, required=False, default="")
+    recovery_hint = ScrubbedCharField(max_length=2000, required=False, default="")
     attempt_count = serializers.IntegerField(required=False, min_value=1, max_value=1_000_000,
                                              default=1)
     checkpoint = JSONObjectField(required=False, allow_null=True, default=None)

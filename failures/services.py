@@ -11,7 +11,6 @@ from . import batch_sql
 from .models import Failure, FailurePattern, FailureTemplate
 from .patterns import WILDCARD, fingerprint_of, template_of
 from .patterns.tokens import compatible, merge, split
-from .scrubbing import scrub_text, scrub_value
 
 # How many patterns of the right length and head a new template is tried against; the most
 # frequent first. Bounded so that a pathological head (``<*>``) cannot make a write slow.
@@ -98,13 +97,9 @@ def _pattern_create(template: str, fingerprint: str, error_type: str) -> Failure
         return pattern_live(FailurePattern.objects.get(fingerprint=fingerprint))
 
 
-def _text(value: str | None, limit: int | None = None) -> str:
-    cleaned = scrub_text(value or "")
-    return cleaned[:limit] if limit else cleaned
-
-
 def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
-    """Store one failure (secrets scrubbed) under its pattern and count it. Caller owns the
+    """Store one failure under its pattern and count it. Its text comes scrubbed of secrets
+    (config.api.fields and outcomes.validation scrub what agents send). Caller owns the
     transaction (see failures.answers.failure_report, which adds idempotency)."""
     return failures_record_many([dict(agent=agent, task=task, error=error, **fields)])[0]
 
@@ -116,7 +111,7 @@ def failures_record_many(entries: list[dict]) -> list[Failure]:
 
 
 def failures_prepare(entries: list[dict]) -> list[Failure]:
-    """Failure rows of these entries (failure_record's arguments; secrets scrubbed), each with
+    """Failure rows of these entries (failure_record's arguments, already scrubbed), each with
     its message's live pattern (created the first time): neither stored nor counted yet, and
     nothing locked (see failures_store)."""
     now = timezone.now()
@@ -159,18 +154,15 @@ def patterns_resolved_add(per_pattern: Counter) -> None:
 
 
 def _failure_row(entry: dict, now: datetime) -> Failure:
-    checkpoint = entry.get("checkpoint")
     return Failure(
         occurred_at=entry.get("occurred_at") or now, agent=entry["agent"], task=entry["task"],
-        task_description=_text(entry.get("task_description")),
+        task_description=entry.get("task_description") or "",
         task_type=entry.get("task_type", ""), skill_name=entry.get("skill_name", ""),
-        title=_text(entry.get("title"), 200), error=_text(entry["error"]),
+        title=entry.get("title") or "", error=entry["error"],
         error_type=entry.get("error_type") or "unknown", retry_safe=entry.get("retry_safe"),
-        retry_after=entry.get("retry_after"),
-        side_effects=scrub_value(entry.get("side_effects") or []),
-        recovery_hint=_text(entry.get("recovery_hint")),
-        attempt_count=entry.get("attempt_count") or 1,
-        checkpoint=scrub_value(checkpoint) if checkpoint is not None else None,
+        retry_after=entry.get("retry_after"), side_effects=entry.get("side_effects") or [],
+        recovery_hint=entry.get("recovery_hint") or "",
+        attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),
     )
 
 

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
-from config.api.fields import SafeCharField
+from config.api.fields import SafeCharField, ScrubbedCharField
 from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 from config.api.serializers import StrictInputSerializer
@@ -83,8 +83,8 @@ class FailuresResolveApi(APIView):
     """Close an agent's open failures of a task: after a success, or when giving up on it."""
 
     class Input(StrictInputSerializer):
-        agent = SafeCharField(max_length=100)
-        task = SafeCharField(max_length=200)
+        agent = ScrubbedCharField(max_length=100)
+        task = ScrubbedCharField(max_length=200)
         status = serializers.ChoiceField(["resolved", "abandoned"], default="resolved")
 
     @extend_schema(operation_id="failures_resolve", request=Input, responses={

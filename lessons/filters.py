@@ -2,7 +2,7 @@
 import django_filters
 from django.db.models import Q
 
-from config.api.filtering import UtcIsoDateTimeFilter
+from config.api.filtering import ScrubbedCharFilter, UtcIsoDateTimeFilter
 
 from .models import Lesson
 
@@ -10,8 +10,8 @@ from .models import Lesson
 class LessonFilter(django_filters.FilterSet):
     """error_type, skill_name, status, source, min_effectiveness, since and a text search ``q``."""
 
-    error_type = django_filters.CharFilter(max_length=100)
-    skill_name = django_filters.CharFilter(max_length=100)
+    error_type = ScrubbedCharFilter(max_length=100)
+    skill_name = ScrubbedCharFilter(max_length=100)
     status = django_filters.ChoiceFilter(choices=Lesson.Status.choices)
     source = django_filters.ChoiceFilter(choices=Lesson.Source.choices)
     min_effectiveness = django_filters.NumberFilter(

@@ -9,9 +9,9 @@ from django.db.models import F
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from config.api.fields import scrubbed
 from config.api.idempotency import run_idempotent
 from config.jobs import publish
-from failures.scrubbing import scrub_text, scrub_value
 from failures.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
@@ -21,11 +21,8 @@ from .tasks import effectiveness_recompute_task
 
 
 def lesson_text_clean(text: str | None, max_length: int | None = None) -> str | None:
-    """Scrub secrets; a redaction marker may be longer than what it hides, so cut to fit."""
-    if text is None:
-        return None
-    text = scrub_text(text)
-    return text[:max_length] if max_length else text
+    """What a human typed in the admin, scrubbed as agents' text is (config.api.fields)."""
+    return None if text is None else scrubbed(text, max_length)
 
 
 def lesson_record(
@@ -42,6 +39,7 @@ def lesson_record(
     payload: dict | None = None,
 ) -> tuple[int, dict, bool]:
     """Record a lesson or count one more occurrence of its pattern; ``(status, body, replayed)``.
+    The text comes scrubbed of secrets (the API's fields scrub what agents send).
 
     ``error_message``, a sample of the error, links the lesson to that message's failure
     pattern, so checks for any message of the same pattern find it.
@@ -49,12 +47,8 @@ def lesson_record(
     falls back to it, so N calls always add exactly N. A replayed ``event_id`` changes nothing.
     """
     fields = {
-        "error_pattern": lesson_text_clean(error_pattern, 200),
-        "error_type": lesson_text_clean(error_type, 100),
-        "skill_name": lesson_text_clean(skill_name, 100),
-        "context": scrub_value(context or {}),
-        "resolution": lesson_text_clean(resolution),
-        "resolution_code": lesson_text_clean(resolution_code),
+        "error_pattern": error_pattern, "error_type": error_type, "skill_name": skill_name,
+        "context": context or {}, "resolution": resolution, "resolution_code": resolution_code,
     }
     return run_idempotent(
         operation="lesson_record", event_id=event_id, payload=payload or fields,
@@ -95,7 +89,7 @@ def _link_pattern(lesson: Lesson, error_message: str | None) -> None:
     the link on the merged-away pattern (see failures.services.pattern_held)."""
     if error_message:
         lesson.patterns.add(pattern_held(pattern_for_message(
-            message=scrub_text(error_message), error_type=lesson.error_type)))
+            message=error_message, error_type=lesson.error_type)))
 
 
 def _increment(pattern: str) -> bool:

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
-from config.api.fields import EventTimeField, JSONObjectField, SafeCharField
+from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
 from config.api.idempotency import replay_headers
 from config.api.serializers import StrictInputSerializer
 from failures.selectors import failure_get_or_400
@@ -20,15 +20,15 @@ class LessonsApi(APIView):
     """``GET`` lists lessons (filtered, paged); ``POST`` records one or counts an occurrence."""
 
     class RecordInput(StrictInputSerializer):
-        error_pattern = SafeCharField(max_length=200)
-        error_type = SafeCharField(max_length=100)
-        resolution = SafeCharField(max_length=20_000)
-        skill_name = SafeCharField(max_length=100, required=False, allow_null=True)
+        error_pattern = ScrubbedCharField(max_length=200)
+        error_type = ScrubbedCharField(max_length=100)
+        resolution = ScrubbedCharField(max_length=20_000)
+        skill_name = ScrubbedCharField(max_length=100, required=False, allow_null=True)
         context = JSONObjectField(required=False)
-        resolution_code = SafeCharField(
+        resolution_code = ScrubbedCharField(
             max_length=100_000, required=False, allow_null=True, trim_whitespace=False
         )
-        error_message = SafeCharField(
+        error_message = ScrubbedCharField(
             max_length=20_000, required=False, trim_whitespace=False,
             help_text="A sample error message; links the lesson to its failure pattern.",
         )
@@ -85,25 +85,38 @@ class LessonsApi(APIView):
         return Response(body, status=status, headers=replay_headers(replayed))
 
 
-class LessonCheckApi(APIView):
-    """Known resolutions for an error, best first."""
+CheckAnswer = inline_serializer("LessonCheck", {
+    "lessons": CheckedLessonOutputSerializer(many=True),
+    "has_resolution": serializers.BooleanField(),
+    "has_approved_resolution": serializers.BooleanField(),
+})
 
-    class Input(serializers.Serializer):
-        error_type = SafeCharField(max_length=100, required=False)
-        skill_name = SafeCharField(max_length=100, required=False)
-        error_message = SafeCharField(max_length=10_000, required=False)
+
+class LessonCheckApi(APIView):
+    """Known resolutions for an error, best first. ``GET`` takes the query in the URL; ``POST``
+    takes the same query as a JSON body, which keeps the error message out of URLs and access
+    logs. Both are reads: a read key may post a check, and it counts against the read budget."""
+
+    post_reads = True  # config.api.permissions.request_reads
+
+    class CheckInput(serializers.Serializer):
+        error_type = ScrubbedCharField(max_length=100, required=False)
+        skill_name = ScrubbedCharField(max_length=100, required=False)
+        error_message = ScrubbedCharField(max_length=10_000, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=50, default=5)
 
-    @extend_schema(
-        operation_id="lessons_check", parameters=[Input],
-        responses={200: inline_serializer("LessonCheck", {
-            "lessons": CheckedLessonOutputSerializer(many=True),
-            "has_resolution": serializers.BooleanField(),
-            "has_approved_resolution": serializers.BooleanField(),
-        }), **error_responses(*READ_ERRORS)},
-    )
+    @extend_schema(operation_id="lessons_check", parameters=[CheckInput],
+                   responses={200: CheckAnswer, **error_responses(*READ_ERRORS)})
     def get(self, request):
-        query = self.Input(data=request.query_params)
+        return self.answer(request.query_params)
+
+    @extend_schema(operation_id="lessons_check_post", request=CheckInput,
+                   responses={200: CheckAnswer, **error_responses(*READ_ERRORS, 413)})
+    def post(self, request):
+        return self.answer(request.data)
+
+    def answer(self, data) -> Response:
+        query = self.CheckInput(data=data)
         query.is_valid(raise_exception=True)
         found = lesson_check(**query.validated_data)
         return Response({
@@ -128,8 +141,8 @@ class LessonApplicationsApi(APIView):
 
     class ApplicationInput(StrictInputSerializer):
         worked = serializers.BooleanField()
-        agent = SafeCharField(max_length=100, required=False, default="")
-        task_id = SafeCharField(max_length=200, required=False, default="")
+        agent = ScrubbedCharField(max_length=100, required=False, default="")
+        task_id = ScrubbedCharField(max_length=200, required=False, default="")
         failure_id = serializers.IntegerField(required=False, min_value=1,
                                               help_text="The failure the lesson was applied to.")
         applied_at = EventTimeField(required=False)

@@ -14,7 +14,6 @@ from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
 from failures.models import Failure
-from failures.scrubbing import scrub_value
 from failures.services import (failures_close_open_of, failures_prepare, failures_store,
                                patterns_resolved_add)
 from lessons.selectors import lesson_ids_missing
@@ -60,7 +59,7 @@ class Stored:
     @classmethod
     def of(cls, item: OutcomeIn) -> "Stored":
         return cls(item.event_id, item.digest, item.task_id, item.agent, item.task_type,
-                   item.outcome, scrub_value(item.context), scrub_value(item.result),
+                   item.outcome, item.context, item.result,
                    item.duration_ms, item.occurred_at, item.error_type)
 
 

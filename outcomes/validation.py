@@ -3,7 +3,8 @@
 DRF serializers cost a few hundred microseconds per outcome, which alone would cap a bulk request
 far below the ledger's target, so an outcome is checked here by plain functions over a table of
 field specs. The same table builds the serializer that documents the request in the OpenAPI schema,
-so the checks and the documentation cannot drift apart.
+so the checks and the documentation cannot drift apart. What passes the checks is scrubbed of
+secrets here, at the input boundary (names, context, result, and what is derived from them).
 """
 import hashlib
 import json
@@ -15,8 +16,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
-from config.api.fields import EventTimeField, JSONObjectField, future_problem
+from config.api.fields import EventTimeField, JSONObjectField, future_problem, scrubbed
 from config.api.jsonlimits import json_problem, text_problem
+from failures.scrubbing import scrub_value
 
 # A file list longer than this describes a repository, not a task; paths beyond it are dropped.
 MAX_FILES = 50
@@ -98,7 +100,7 @@ def _text(value, spec: Spec, name: str) -> str:
     problem = text_problem(value)
     if problem:
         raise _Invalid(f"The text {problem}")
-    return value
+    return scrubbed(value, spec.max_length)
 
 
 def _int(value, spec: Spec, name: str) -> int | None:
@@ -211,14 +213,17 @@ def _checkpoint(value):
     return value
 
 
-# Context keys a failure record takes over, and how each is checked (the same limits as
-# POST /failures). Other context keys are free.
+# The longest text a failure record keeps of each context key it takes over (the same limits
+# as POST /failures; for side_effects, of each item).
+TEXT_LIMITS = {"error_type": 100, "error_message": MAX_ERROR_CHARS, "error": MAX_ERROR_CHARS,
+               "skill_name": 100, "recovery_hint": 2000, "side_effects": 1000}
+# Context keys a failure record takes over, and how each is checked. Other context keys are free.
 FAILURE_KEYS = {
-    "skill_name": lambda v: _context_text(v, 100),
+    "skill_name": lambda v: _context_text(v, TEXT_LIMITS["skill_name"]),
     "retry_safe": _retry_safe,
     "retry_after": _bounded_int(0, 86_400),
     "side_effects": _side_effects,
-    "recovery_hint": lambda v: _context_text(v, 2000),
+    "recovery_hint": lambda v: _context_text(v, TEXT_LIMITS["recovery_hint"]),
     "checkpoint": _checkpoint,
     "attempt_count": _bounded_int(1, 1_000_000),
 }
@@ -255,29 +260,40 @@ def files_of(context, result, *, strict: bool = True) -> tuple[str, ...]:
     return tuple(found)[:MAX_FILES]
 
 
-def _derived(context: dict, result: dict, errors: Errors) -> dict:
-    """error_type, the error message, files and failure extras, from context and result."""
+def _fit(key: str, value):
+    """A scrubbed value cut to its key's limit: a marker may be longer than what it hides."""
+    limit = TEXT_LIMITS.get(key)
+    if limit is None:
+        return value
+    return [item[:limit] for item in value] if isinstance(value, list) else value[:limit]
+
+
+def _derived(sent: tuple[dict, dict], clean: tuple[dict, dict], errors: Errors) -> dict:
+    """error_type, the error message, files and failure extras: each checked as sent (context
+    and result), and taken from their scrubbed copies (clean)."""
+    (context, _), (clean_context, clean_result) = sent, clean
     derived = {"error_type": "", "error": "", "files": (), "failure_extras": {}}
-    checks = [("error_type", lambda v: _context_text(v, 100).strip()),
-              ("error_message", lambda v: _context_text(v, MAX_ERROR_CHARS)),
-              ("error", lambda v: _context_text(v, MAX_ERROR_CHARS))]
-    for key, check in checks:
+    for key in ("error_type", "error_message", "error"):
         if context.get(key) is not None:
             try:
-                value = check(context[key])
+                _context_text(context[key], TEXT_LIMITS[key])
             except _Invalid as exc:
                 errors[f"context.{key}"] = [exc.message]
                 continue
+            value = _fit(key, clean_context[key].strip() if key == "error_type"
+                         else clean_context[key])
             target = "error_type" if key == "error_type" else "error"
             derived[target] = derived[target] or value
     for key, check in FAILURE_KEYS.items():
         if key in context:
             try:
-                derived["failure_extras"][key] = check(context[key])
+                check(context[key])
             except _Invalid as exc:
                 errors[f"context.{key}"] = [exc.message]
-    try:
-        derived["files"] = files_of(context, result)
+                continue
+            derived["failure_extras"][key] = _fit(key, clean_context[key])
+    try:  # scrubbing keeps every value's type, so the scrubbed copies show the same errors
+        derived["files"] = files_of(clean_context, clean_result)
     except _Invalid as exc:
         errors["context.files"] = [exc.message]
     return derived
@@ -316,8 +332,9 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
     values.pop("agent_name", None)
     if not agent and "agent" not in errors and "agent_name" not in errors:
         errors["agent"] = ["This field is required."]
-    context, result = values.get("context") or {}, values.get("result") or {}
-    derived = _derived(context, result, errors)
+    sent = values.get("context") or {}, values.get("result") or {}
+    context, result = clean = scrub_value(sent[0]), scrub_value(sent[1])
+    derived = _derived(sent, clean, errors)
     if errors:
         return None, errors
     event_id = values.get("event_id")

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.errors import Conflict, InvalidInput, validation_message
-from config.api.fields import SafeCharField
+from config.api.fields import ScrubbedCharField
 from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 
@@ -108,14 +108,14 @@ class OutcomeHistoryApi(APIView):
     content_negotiation_class = FormatNegotiation
 
     class Input(serializers.Serializer):
-        agent = SafeCharField(max_length=100)
-        task_type = SafeCharField(max_length=100, required=False, default="")
-        task_id = SafeCharField(max_length=200, required=False, default="")
-        files = serializers.ListField(child=SafeCharField(max_length=MAX_PATH), required=False,
+        agent = ScrubbedCharField(max_length=100)
+        task_type = ScrubbedCharField(max_length=100, required=False, default="")
+        task_id = ScrubbedCharField(max_length=200, required=False, default="")
+        files = serializers.ListField(child=ScrubbedCharField(max_length=MAX_PATH), required=False,
                                       max_length=MAX_FILES, default=list,
                                       help_text="Comma-separated, or the parameter repeated.")
-        error_type = SafeCharField(max_length=100, required=False, default="")
-        error_message = SafeCharField(max_length=2000, required=False, default="")
+        error_type = ScrubbedCharField(max_length=100, required=False, default="")
+        error_message = ScrubbedCharField(max_length=2000, required=False, default="")
         budget_tokens = serializers.IntegerField(min_value=1, max_value=100_000, required=False,
                                                  help_text="Tokens estimated as characters / 4.")
 
@@ -142,8 +142,8 @@ class OutcomeInsightsApi(APIView):
     """The seed's learnFromPastOutcomes: what works and what fails for a task type."""
 
     class Input(serializers.Serializer):
-        task_type = SafeCharField(max_length=100, required=False)
-        agent = SafeCharField(max_length=100, required=False)
+        task_type = ScrubbedCharField(max_length=100, required=False)
+        agent = ScrubbedCharField(max_length=100, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=1000, default=50)
 
     @extend_schema(operation_id="outcomes_insights", parameters=[Input], responses={

@@ -98,10 +98,11 @@ def compact(**values: Any) -> dict[str, Any]:
 
 def check_call(*, error_type: str | None, error_message: str | None, skill_name: str | None,
                limit: int) -> Call:
-    """GET lessons/check."""
-    params = compact(error_type=error_type, error_message=error_message, skill_name=skill_name,
-                     limit=limit)
-    return Call("GET", f"{API}/lessons/check", params=params, fallback=dict(EMPTY_CHECK))
+    """POST lessons/check: a read whose query travels in the body, so the error message stays
+    out of URLs and the access logs that record them."""
+    body = compact(error_type=error_type, error_message=error_message, skill_name=skill_name,
+                   limit=limit)
+    return Call("POST", f"{API}/lessons/check", body=body, fallback=dict(EMPTY_CHECK))
 
 
 def boot_call(*, agent: str, task_type: str | None, scope: str | None,

@@ -1,9 +1,12 @@
-"""Serializer fields that refuse what the database cannot store, so it never becomes a 500,
-and the one rule of how far ahead an agent's timestamp may be."""
+"""Serializer fields for what agents send: text the database can store (never a 500), with
+secrets scrubbed at the input boundary, so nothing downstream (storage, caches, logs, answers,
+lookups by name) ever holds one; and the one rule of how far ahead an agent's timestamp may be."""
 from datetime import datetime, timedelta
 
 from django.utils import timezone
 from rest_framework import serializers
+
+from failures.scrubbing import scrub_text, scrub_value
 
 from .jsonlimits import json_problem, text_problem
 
@@ -35,8 +38,17 @@ class EventTimeField(serializers.DateTimeField):
         return moment
 
 
+def scrubbed(text: str, max_length: int | None = None) -> str:
+    """``text`` with secrets replaced by markers, cut to ``max_length``: a marker may be longer
+    than what it hides, and the limit is the column's. The one rule for every agent-sent
+    string; a name used as a lookup key goes through it on write and on read alike."""
+    text = scrub_text(text)
+    return text[:max_length] if max_length else text
+
+
 class SafeCharField(serializers.CharField):
-    """A CharField that rejects NUL characters and unpaired surrogates."""
+    """A CharField that rejects NUL characters and unpaired surrogates. For values the server
+    made (cursors); agent-sent text uses ScrubbedCharField."""
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -49,8 +61,18 @@ class SafeCharField(serializers.CharField):
         return value
 
 
+class ScrubbedCharField(SafeCharField):
+    """Agent-sent text: checked as sent (length, storable characters), then scrubbed."""
+
+    def run_validation(self, data=serializers.empty):
+        # After the validators: the length limit judges what the agent sent.
+        value = super().run_validation(data)
+        return scrubbed(value, self.max_length) if isinstance(value, str) else value
+
+
 class JSONObjectField(serializers.JSONField):
-    """A JSON object (not a list or scalar) within the depth limit, with storable text only."""
+    """A JSON object (not a list or scalar) within the depth limit, with storable text only,
+    its secrets scrubbed (failures.scrubbing.scrub_value)."""
 
     default_error_messages = {"not_object": "Expected a JSON object."}
 
@@ -62,4 +84,4 @@ class JSONObjectField(serializers.JSONField):
         if problem:
             path, message = problem
             raise serializers.ValidationError(f"{path}: {message}")
-        return value
+        return scrub_value(value)

@@ -4,8 +4,16 @@ from rest_framework import permissions
 from .models import ApiKey
 
 
+def request_reads(request, view) -> bool:
+    """Whether a request only reads: a safe method, or a POST to a view that declares its POST a
+    read (``post_reads = True``: a query sent as a JSON body, to keep it out of URLs and logs)."""
+    if request.method in permissions.SAFE_METHODS:
+        return True
+    return request.method == "POST" and getattr(view, "post_reads", False)
+
+
 class HasScopeForMethod(permissions.BasePermission):
-    """Safe methods need a key; other methods need a key with the write scope."""
+    """Reads (request_reads) need a key; writes need a key with the write scope."""
 
     message = "This API key has the read scope; writing needs a key with the write scope."
 
@@ -13,6 +21,4 @@ class HasScopeForMethod(permissions.BasePermission):
         key = request.auth
         if not isinstance(key, ApiKey):
             return False
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return key.can_write
+        return request_reads(request, view) or key.can_write

@@ -1,9 +1,11 @@
 """OpenAPI schema hooks and extensions."""
+from types import SimpleNamespace
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 from .docs import ERROR_DESCRIPTIONS
+from .permissions import request_reads
 
-SAFE_METHODS = {"get", "head", "options"}
 ERROR_SCHEMA = {
     "type": "object",
     "description": "The shape of every error answer.",
@@ -32,19 +34,19 @@ def drop_slash_variants(endpoints, **kwargs):
     ]
 
 
-def error_statuses(path: str, method: str, operation: dict) -> set[int]:
+def error_statuses(path: str, method: str, operation: dict, *, reads: bool) -> set[int]:
     """The error statuses the service really answers for ``operation``.
 
-    Every keyed operation may be refused (401) or throttled (429); a write also needs the write
-    scope (403). Parameters and bodies can be invalid (400); a body can be too large (413); a path
-    naming an object can name none (404). A 409 (event id reused) is declared by the views that
-    take an event id. Every keyed operation reads the database, and answers 503 while it cannot
-    be reached.
+    Every keyed operation may be refused (401) or throttled (429); a write (not ``reads``, see
+    permissions.request_reads) also needs the write scope (403). Parameters and bodies can be
+    invalid (400); a body can be too large (413); a path naming an object can name none (404).
+    A 409 (event id reused) is declared by the views that take an event id. Every keyed
+    operation reads the database, and answers 503 while it cannot be reached.
     """
     statuses = set()
     if any("ApiKey" in requirement for requirement in operation.get("security", [])):
         statuses |= {401, 429, 503}
-        if method not in SAFE_METHODS:
+        if not reads:
             statuses.add(403)
     if operation.get("parameters") or "requestBody" in operation:
         statuses.add(400)
@@ -61,12 +63,15 @@ def document_error_responses(result, generator, request, public):
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault("Error", ERROR_SCHEMA)
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    reads = {(path, method.lower()) for path, _, method, callback in generator.endpoints
+             if request_reads(SimpleNamespace(method=method), callback.cls)}
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             markdown = any("text/markdown" in answer.get("content", {})
                            for code, answer in responses.items() if code.startswith("2"))
-            for status in sorted(error_statuses(path, method, operation)):
+            for status in sorted(error_statuses(path, method, operation,
+                                                reads=(path, method) in reads)):
                 responses.setdefault(str(status), {
                     "description": ERROR_DESCRIPTIONS[status],
                     "content": dict(error_content),

@@ -14,13 +14,13 @@ from functools import lru_cache
 from django.core.cache import caches
 from redis.exceptions import RedisError
 from rest_framework import exceptions
-from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from config.cache import ResilientRedisCache
 
 from .models import ApiKey
+from .permissions import request_reads
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,8 @@ def counter_incr(name: str, ttl: int) -> int | None:
 
 
 class ApiKeyRateThrottle(BaseThrottle):
-    """Throttle by API key: ``read`` for safe methods, ``write`` for the others, or the view's
+    """Throttle by API key: ``read`` for reads (permissions.request_reads), ``write`` for the
+    others, or the view's
     ``throttle_scope``; rates from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``. Requests without
     a key (the public health, schema and docs endpoints) are not counted."""
 
@@ -69,7 +70,7 @@ class ApiKeyRateThrottle(BaseThrottle):
         scope = getattr(view, "throttle_scope", None)
         if scope:
             return scope
-        return "read" if request.method in SAFE_METHODS else "write"
+        return "read" if request_reads(request, view) else "write"
 
     def allow_request(self, request, view) -> bool:
         key = request.auth

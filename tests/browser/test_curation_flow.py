@@ -2,7 +2,6 @@
 queue, merge two patterns, and check that the dashboard's charts drew the database's numbers."""
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import httpx
 import pytest
 
 from hindsight_client import Hindsight
@@ -60,3 +61,27 @@ def restartable_server(transactional_db, tmp_path):
     server.start()
     yield server
     server.stop()
+
+
+class Recording(httpx.HTTPTransport):
+    """The real transport, keeping every request it sends (``sent``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sent: list[httpx.Request] = []
+
+    def handle_request(self, request):
+        self.sent.append(request)
+        return super().handle_request(request)
+
+
+class AsyncRecording(httpx.AsyncHTTPTransport):
+    """The real async transport, keeping every request it sends (``sent``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sent: list[httpx.Request] = []
+
+    async def handle_async_request(self, request):
+        self.sent.append(request)
+        return await super().handle_async_request(request)

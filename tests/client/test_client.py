@@ -8,6 +8,10 @@ from hindsight_client import (AsyncHindsight, Conflict, Forbidden, Hindsight, In
                               NotFound, Unauthorized)
 from lessons.models import Application, Lesson
 from outcomes.models import Outcome
+from tests.client.conftest import AsyncRecording, Recording
+
+# What an agent may paste into a check: it must not travel in a URL, which access logs keep.
+MESSAGE = "auth failed for token ghp_" + "a1B2c3D4e5" * 4
 
 
 def test_record_outcome_is_stored_with_a_generated_event_id(hs):
@@ -108,3 +112,31 @@ def test_async_client_round_trip(gunicorn_server, write_key, tmp_path):
     assert [lesson["id"] for lesson in known["lessons"]] == [recorded["id"]]
     assert Lesson.objects.filter(error_pattern="async_lesson").exists()
     assert Outcome.objects.get(pk=outcome["id"]).agent == "async-agent"
+
+
+def _check_sent_in_the_body(request) -> None:
+    assert (request.method, request.url.path, request.url.query) == (
+        "POST", "/api/v1/lessons/check", b"")
+    assert MESSAGE in request.content.decode()
+
+
+def test_a_check_sends_its_message_in_the_body_not_the_url(gunicorn_server, write_key, tmp_path):
+    recording = Recording()
+    with Hindsight(gunicorn_server, write_key, spool_dir=tmp_path, transport=recording) as hs:
+        known = hs.check_known_errors(error_message=MESSAGE, error_type="auth", limit=3)
+    assert known["available"] is True and known["has_resolution"] is False
+    [request] = recording.sent
+    _check_sent_in_the_body(request)
+
+
+def test_the_async_check_sends_its_message_in_the_body(gunicorn_server, write_key, tmp_path):
+    recording = AsyncRecording()
+
+    async def run():
+        async with AsyncHindsight(gunicorn_server, write_key, spool_dir=tmp_path,
+                                  transport=recording) as client:
+            return await client.check_known_errors(error_message=MESSAGE)
+
+    assert asyncio.run(run())["available"] is True
+    [request] = recording.sent
+    _check_sent_in_the_body(request)

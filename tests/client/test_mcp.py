@@ -6,11 +6,14 @@ from mcp import Client
 from failures.models import Failure
 from hindsight_client import AsyncHindsight
 from hindsight_client.mcp_server import build_server
+from tests.client.conftest import AsyncRecording
 
 
-def _session(url: str, key: str, spool_dir, calls: list[tuple[str, dict]]) -> list:
+def _session(url: str, key: str, spool_dir, calls: list[tuple[str, dict]],
+             transport=None) -> list:
     async def run():
-        server = build_server(AsyncHindsight(url, key, agent="mcp-agent", spool_dir=spool_dir))
+        server = build_server(AsyncHindsight(url, key, agent="mcp-agent", spool_dir=spool_dir,
+                                             transport=transport))
         async with Client(server) as client:
             listed = await client.list_tools()
             answers = [await client.call_tool(name, arguments) for name, arguments in calls]
@@ -46,3 +49,14 @@ def test_a_refused_call_is_a_tool_error(gunicorn_server, tmp_path):
                                                "resolution": "r"})])
 
     assert answer.is_error is True
+
+
+def test_the_check_tool_posts_its_message_out_of_the_url(gunicorn_server, write_key, tmp_path):
+    message = "connect failed with password=hunter2 to 10.0.0.5"
+    recording = AsyncRecording()
+    _, [answer] = _session(gunicorn_server, write_key, tmp_path,
+                           [("check_known_errors", {"error_message": message})], recording)
+    assert answer.structured_content["available"] is True
+    [request] = recording.sent
+    assert (request.method, request.url.query) == ("POST", b"")
+    assert "hunter2" in request.content.decode()  # in the body, scrubbed by the server

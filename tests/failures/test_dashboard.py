@@ -106,7 +106,7 @@ def test_curation_queue_offers_write_and_review_links(admin_client):
         "/admin/lessons/lesson/add/?error_pattern=invoice+renderer+out+of+memory"
         f"&error_type=memory&patterns={waiting}")
     page = response.content.decode()
-    assert f"status__exact=unverified" in page and "review 1 unverified" in page
+    assert "status__exact=unverified" in page and "review 1 unverified" in page
 
 
 @pytest.mark.django_db

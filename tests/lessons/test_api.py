@@ -50,6 +50,41 @@ def test_check_uses_the_error_message(api):
     assert payload["has_approved_resolution"] is True
 
 
+@pytest.mark.parametrize("query", [
+    {"error_message": "psycopg.OperationalError: connection refused (db connection to 10.0.0.5)"},
+    {"error_type": "timeout", "limit": 2},
+    {"error_type": "timeout", "skill_name": "http", "limit": "3"},
+    {},
+])
+def test_a_posted_check_answers_as_the_get_with_a_read_key(read_api, query):
+    """POST /lessons/check takes the GET's query as a JSON body (out of URLs and access logs)."""
+    lessons_seed()
+    LessonFactory.create_batch(4, error_type="timeout")
+    got = read_api.get(f"{URL}/check", query)
+    posted = read_api.post(f"{URL}/check", query, format="json")
+    assert posted.status_code == got.status_code == 200
+    assert posted.json() == got.json()
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"limit": 0}, "limit"), ({"error_type": 5}, "error_type"),
+    ({"error_message": "x" * 10_001}, "error_message"),
+])
+def test_a_posted_check_names_a_bad_field(read_api, body, field):
+    response = read_api.post(f"{URL}/check", body, format="json")
+    assert response.status_code == 400 and field in response.json()["fields"]
+
+
+def test_a_posted_check_is_in_the_schema_as_a_read(api):
+    document = api.get("/api/v1/schema", {"format": "json"}).json()
+    posted = document["paths"]["/api/v1/lessons/check"]["post"]
+    assert posted["operationId"] == "lessons_check_post"
+    assert "requestBody" in posted and "403" not in posted["responses"]
+    assert (posted["responses"]["200"]["content"]["application/json"]["schema"]
+            == document["paths"]["/api/v1/lessons/check"]["get"]["responses"]["200"]["content"][
+                "application/json"]["schema"])
+
+
 def test_check_stays_within_a_few_queries(api, django_assert_max_num_queries):
     LessonFactory.create_batch(20)
     with django_assert_max_num_queries(3):  # key lookup, last-used touch, lessons

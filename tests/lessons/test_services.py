@@ -74,20 +74,6 @@ def test_a_rejected_lesson_is_counted_and_kept_rejected():
     assert LessonProposal.objects.count() == 1
 
 
-def test_secrets_are_scrubbed_before_storage():
-    key = "sk-proj-" + "A1b2C3d4E5f6G7h8" * 3
-    _, body, _ = record(
-        resolution=f"retry with Authorization: Bearer {key}",
-        resolution_code=f"client = OpenAI(api_key='{key}')",
-        context={"password": "hunter2", "url": "https://bob:s3cret@db.internal/x"},
-    )
-    lesson = Lesson.objects.get(pk=body["id"])
-    stored = f"{lesson.resolution} {lesson.resolution_code} {lesson.context}"
-    for secret in (key, "hunter2", "s3cret"):
-        assert secret not in stored
-    assert "REDACTED" in lesson.resolution and "db.internal" in lesson.context["url"]
-
-
 def test_replayed_event_id_returns_the_first_answer_and_changes_nothing():
     event = uuid.uuid4()
     first = record(event_id=event)

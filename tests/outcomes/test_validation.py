@@ -108,3 +108,26 @@ def test_the_schema_documents_exactly_the_checked_fields():
     assert set(OutcomeInputSerializer().fields) == set(FIELDS)
     required = {name for name, field in OutcomeInputSerializer().fields.items() if field.required}
     assert required == {"task_id", "task_type", "outcome"}
+
+
+# "pwd=x1" grows into "pwd=[REDACTED:password]": a marker longer than the secret it hides.
+GROWS = "pwd=x1"
+
+
+@pytest.mark.parametrize("where, limit, read", [
+    ("task_id", 200, lambda item: item.task_id),
+    ("agent", 100, lambda item: item.agent),
+    ("context.skill_name", 100, lambda item: item.failure_extras["skill_name"]),
+    ("context.error_type", 100, lambda item: item.error_type),
+])
+def test_the_limit_judges_what_was_sent_and_the_scrubbed_text_is_cut_to_it(where, limit, read):
+    value = "n" * (limit - len(GROWS) - 1) + " " + GROWS  # exactly at the limit as sent
+    raw = {**GOOD, "outcome": "failure", "context": {"error_message": "boom"}}
+    if where.startswith("context."):
+        raw["context"][where.split(".")[1]] = value
+    else:
+        raw[where] = value
+    item, errors = outcome_parse(raw)
+    assert errors == {}
+    assert read(item).startswith("n" * 10) and "x1" not in read(item)
+    assert len(read(item)) == limit

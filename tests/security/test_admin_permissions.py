@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from config.api.models import ApiKey, IdempotencyRecord
+from config.api.models import IdempotencyRecord
 from config.api.services import api_key_create
 from config.staff_admin import GuardedAdmin
 from failures.curation import patterns_merge_selected

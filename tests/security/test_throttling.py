@@ -102,6 +102,17 @@ def test_reads_writes_and_bulk_are_counted_apart(db, rates):
 
 
 @pytest.mark.redis
+def test_a_posted_check_is_a_read(db, rates):
+    """POST /lessons/check spends the read budget, not the write one."""
+    rates(read="2/hour", write="1/hour")
+    client = key_client()
+    posted = lambda: client.post("/api/v1/lessons/check", {"error_type": "timeout"},  # noqa: E731
+                                 format="json").status_code
+    assert [posted(), read(client).status_code, posted()] == [200, 200, 429]
+    assert write(client).status_code == 201
+
+
+@pytest.mark.redis
 def test_refused_scopes_and_bad_keys_do_not_spend_the_budget(db, rates):
     """Permission and authentication come first: a read key's refused write is a 403, counted
     nowhere, and the key's reads are untouched."""
