@@ -1,5 +1,16 @@
 """Tables of the API frame: agents' API keys and the answers kept for idempotent replays."""
+from django.contrib.postgres.fields import ArrayField
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from .keys import agent_matches
+
+
+def agent_pattern_validate(value: str) -> None:
+    """A pattern is one printable glob: a blank or control character would bind the key to
+    names no agent sends."""
+    if not value.strip() or not value.isprintable():
+        raise ValidationError("An agent pattern must be printable text, not blank.")
 
 
 class ApiKey(models.Model):
@@ -21,6 +32,13 @@ class ApiKey(models.Model):
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Glob patterns (``builder-*``) of the agents this key may write for; empty: a fleet key,
+    # which may write for any agent. Read on every write from the row authentication loaded.
+    agent_patterns = ArrayField(
+        models.CharField(max_length=100, validators=[agent_pattern_validate]),
+        default=list, blank=True,
+        help_text="Glob patterns, comma-separated (builder-*, ci-?); empty: a fleet key.",
+    )
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -38,6 +56,10 @@ class ApiKey(models.Model):
     def can_write(self) -> bool:
         return self.scope == self.Scope.WRITE
 
+    def may_act_for(self, agent: str) -> bool:
+        """Whether this key may write in ``agent``'s name (any agent, for a fleet key)."""
+        return agent_matches(self.agent_patterns, agent)
+
 
 class IdempotencyRecord(models.Model):
     """The first answer to a write that carried a client ``event_id``; replays get it back."""
@@ -53,3 +75,18 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         verbose_name = "idempotency record"
+
+
+def written_by_key() -> models.ForeignKey:
+    """The column of an agent-written row that names the API key which wrote it.
+
+    Keys are revoked, never deleted (the admin forbids it), so PROTECT: deleting a key that
+    wrote rows is refused rather than leaving them unattributed. Django enforces it, not the
+    database: a database foreign key would check every inserted row against the one key row,
+    and take a share lock on it, that every concurrent writer with that key contends for. No
+    index either: every write would pay for it, and the only reader is the admin's filter.
+    Null: rows written before keys were recorded, and by the admin, jobs and commands."""
+    return models.ForeignKey(
+        ApiKey, null=True, blank=True, editable=False, on_delete=models.PROTECT,
+        db_constraint=False, db_index=False, related_name="+", verbose_name="written by key",
+    )
