@@ -2,6 +2,7 @@
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
+from .forms import ApiKeyForm
 from .models import ApiKey, IdempotencyRecord
 from .services import api_key_create, api_key_revoke
 
@@ -13,6 +14,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
     search_fields = ["name", "prefix"]
     readonly_fields = ["prefix", "created_at", "created_by", "last_used_at", "revoked_at"]
     actions = ["revoke"]
+    form = ApiKeyForm
 
     def get_fields(self, request, obj=None):
         return (["name", "scope", "agent_patterns"] if obj is None

@@ -1,16 +1,24 @@
 """Tables of the API frame: agents' API keys and the answers kept for idempotent replays."""
-from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
 from django.db import models
 
 from .keys import agent_matches
 
 
-def agent_pattern_validate(value: str) -> None:
-    """A pattern is one printable glob: a blank or control character would bind the key to
-    names no agent sends."""
-    if not value.strip() or not value.isprintable():
-        raise ValidationError("An agent pattern must be printable text, not blank.")
+# As long as the longest agent name an agent may send.
+MAX_AGENT_PATTERN = 100
+
+
+def agent_patterns_validate(value) -> None:
+    """A list of printable globs: a blank or control character, or a pattern longer than any
+    agent name, would bind the key to names no agent sends."""
+    if not isinstance(value, list) or not all(isinstance(pattern, str) for pattern in value):
+        raise ValidationError("Agent patterns must be a list of glob strings.")
+    for pattern in value:
+        if not pattern.strip() or not pattern.isprintable() or len(pattern) > MAX_AGENT_PATTERN:
+            raise ValidationError(
+                f"An agent pattern must be printable text of 1 to {MAX_AGENT_PATTERN} "
+                f"characters, not blank: {pattern[:MAX_AGENT_PATTERN]!r}.")
 
 
 class ApiKey(models.Model):
@@ -34,9 +42,8 @@ class ApiKey(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Glob patterns (``builder-*``) of the agents this key may write for; empty: a fleet key,
     # which may write for any agent. Read on every write from the row authentication loaded.
-    agent_patterns = ArrayField(
-        models.CharField(max_length=100, validators=[agent_pattern_validate]),
-        default=list, blank=True,
+    agent_patterns = models.JSONField(
+        default=list, blank=True, validators=[agent_patterns_validate],
         help_text="Glob patterns, comma-separated (builder-*, ci-?); empty: a fleet key.",
     )
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)

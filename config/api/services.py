@@ -1,4 +1,5 @@
 """Writes of the API frame: creating and revoking keys, pruning remembered answers."""
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -17,7 +18,7 @@ class CreatedKey:
 
 
 def api_key_create(*, name: str, scope: str, created_by=None,
-                   agent_patterns: list[str] = ()) -> CreatedKey:
+                   agent_patterns: Sequence[str] = ()) -> CreatedKey:
     """Create a key and return it with its raw value, which is not kept anywhere. With
     ``agent_patterns`` (globs) the key writes only for the agents they match; without, for any."""
     if scope not in ApiKey.Scope.values:

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from config.api.models import ApiKey
 from config.api.services import api_key_create
 from failures.models import Failure
 from failures.services import failure_record
@@ -186,6 +187,15 @@ def test_the_check_adds_no_query(bound, agent):
                                          "outcome": "success"}, format="json")
     of_keys = [q["sql"] for q in queries if "api_apikey" in q["sql"]]
     assert len(of_keys) == 1 and of_keys[0].startswith("SELECT")
+
+
+def test_binding_a_key_applies_to_its_next_request(make_key):
+    """Keys are read afresh on every request: nothing caches what a key may write for."""
+    client = bearer(make_key("write", name="fleet"))
+    body = {"agent": OTHER, "task": "t-1"}
+    assert client.post("/api/v1/failures/resolve", body, format="json").status_code == 200
+    ApiKey.objects.filter(name="fleet").update(agent_patterns=[OWN])
+    assert client.post("/api/v1/failures/resolve", body, format="json").status_code == 403
 
 
 def test_a_bound_key_reads_the_whole_fleet(bound):
