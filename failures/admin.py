@@ -179,7 +179,8 @@ class FailureAdmin(ReadOnlyAdmin):
     list_display = ["id", "occurred_at", "agent", "task", "error_type", "status", "pattern_link",
                     "error_short"]
     list_select_related = ["pattern"]
-    list_filter = ["status", RecentFilter, ErrorTypeFilter, "retry_safe"]
+    list_filter = ["status", RecentFilter, ErrorTypeFilter, "retry_safe", "api_key"]
+    readonly_fields = ["api_key"]  # not editable, so shown only when named
     # Exact matches only: a substring search of the error text would scan every row.
     search_fields = ["=agent", "=task", "=task_type"]
     raw_id_fields = ["pattern"]

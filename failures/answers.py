@@ -4,7 +4,9 @@ and the lessons that match, so an agent needs one round trip; it also appends th
 and, when the failure names the lesson it applied, reports that lesson as not having worked."""
 from uuid import UUID
 
+from config.api.agents import agent_check
 from config.api.errors import InvalidInput
+from config.api.models import ApiKey
 from config.api.idempotency import run_idempotent
 from lessons.selectors import lesson_check, lesson_ids_missing
 from lessons.services import applications_record
@@ -37,19 +39,22 @@ def failure_answer(failure: Failure) -> dict:
 
 
 def failure_report(*, event_id: UUID | None = None, payload: dict | None = None,
-                   **fields) -> tuple[int, dict, bool]:
-    """Record a failure once per event id and answer with what is known about it."""
+                   api_key: ApiKey | None = None, **fields) -> tuple[int, dict, bool]:
+    """Record a failure once per event id, as written by ``api_key``, and answer with what is
+    known about it. A key bound to other agents may not (AgentForbidden)."""
+    agent_check(api_key, fields["agent"])
     applied_lesson = fields.pop("applied_lesson", None)
     if applied_lesson in lesson_ids_missing([applied_lesson]):
         raise InvalidInput.from_fields({"applied_lesson": [f"No lesson with id {applied_lesson}."]})
 
     def action():
-        failure = failure_record(**fields)
+        failure = failure_record(**fields, api_key_id=api_key and api_key.pk)
         outcome_append_for_failure(failure)  # the ledger misses no event
         if applied_lesson:
             applications_record([dict(lesson_id=applied_lesson, worked=False, agent=failure.agent,
                                       task_id=failure.task, failure=failure,
-                                      applied_at=failure.occurred_at)])
+                                      applied_at=failure.occurred_at,
+                                      api_key_id=failure.api_key_id)])
         failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE
         return 201, failure_answer(failure)
 

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Now
 
+from config.api.models import written_by_key
+
 
 class FailurePattern(models.Model):
     """One fault, possibly with many shapes: the merged template of the templates linked to it."""
@@ -92,6 +94,7 @@ class Failure(models.Model):
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
     resolved_at = models.DateTimeField(null=True, blank=True)
     pattern = models.ForeignKey(FailurePattern, on_delete=models.PROTECT, related_name="failures")
+    api_key = written_by_key()
 
     class Meta:
         indexes = [

@@ -7,6 +7,9 @@ from django.db.models import Case, DateTimeField, F, Value, When
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
+from config.api.agents import agent_check
+from config.api.models import ApiKey
+
 from . import batch_sql
 from .models import Failure, FailurePattern, FailureTemplate
 from .patterns import WILDCARD, fingerprint_of, template_of
@@ -98,9 +101,10 @@ def _pattern_create(template: str, fingerprint: str, error_type: str) -> Failure
 
 
 def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
-    """Store one failure under its pattern and count it. Its text comes scrubbed of secrets
-    (config.api.fields and outcomes.validation scrub what agents send). Caller owns the
-    transaction (see failures.answers.failure_report, which adds idempotency)."""
+    """Store one failure under its pattern and count it; ``api_key_id``, if given, is recorded
+    as its writer. Its text comes scrubbed of secrets (config.api.fields and outcomes.validation
+    scrub what agents send). Caller owns the transaction (see failures.answers.failure_report,
+    which adds idempotency and checks the key's agents)."""
     return failures_record_many([dict(agent=agent, task=task, error=error, **fields)])[0]
 
 
@@ -163,6 +167,7 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
         retry_after=entry.get("retry_after"), side_effects=entry.get("side_effects") or [],
         recovery_hint=entry.get("recovery_hint") or "",
         attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),
+        api_key_id=entry.get("api_key_id"),
     )
 
 
@@ -249,8 +254,11 @@ def _pattern_count(pk: int, *, events: int, agents: int, tasks: int, unsafe: int
     FailurePattern.objects.filter(pk=pk).update(**changes)
 
 
-def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED) -> int:
-    """Close the open failures of an agent's task (a later success, or given up); return how many."""
+def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED,
+                     api_key: ApiKey | None = None) -> int:
+    """Close the open failures of an agent's task (a later success, or given up); return how
+    many. A key bound to other agents may not (AgentForbidden)."""
+    agent_check(api_key, agent)
     with transaction.atomic():
         return len(failures_close_open_of({(agent, task)}, status=status))
 

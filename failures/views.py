@@ -75,7 +75,8 @@ class FailuresApi(APIView):
     def post(self, request):
         data = FailureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        status, body, replayed = failure_report(**data.validated_data, payload=request.data)
+        status, body, replayed = failure_report(**data.validated_data, payload=request.data,
+                                                api_key=request.auth)
         return Response(body, status=status, headers=replay_headers(replayed))
 
 
@@ -94,5 +95,5 @@ class FailuresResolveApi(APIView):
     def post(self, request):
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
-        closed = failures_resolve(**data.validated_data)
+        closed = failures_resolve(**data.validated_data, api_key=request.auth)
         return Response({"resolved": closed, "status": data.validated_data["status"]})

@@ -4,9 +4,10 @@ from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
 from config.staff_admin import GuardedAdmin
+from failures.admin_tools import ReadOnlyAdmin
 from failures.dashboard import dashboard_invalidate
 
-from .models import Lesson, LessonCuration, LessonProposal
+from .models import Application, Lesson, LessonCuration, LessonProposal
 from .scoring import FLAG_BELOW
 from .curation import (
     lesson_approve, lesson_create, lesson_edit, lesson_patterns_set, lesson_reject,
@@ -65,16 +66,16 @@ class LessonAdmin(GuardedAdmin):
                     "occurrences", "effectiveness", "applications_count", "flagged",
                     "last_occurred"]
     list_filter = ["status", "source", "error_type", "skill_name", EffectivenessBandFilter,
-                   "flagged"]
+                   "flagged", "api_key"]
     search_fields = ["error_pattern", "resolution", "error_type", "skill_name"]
     ordering = ["-last_occurred"]
     fields = ["error_pattern", "error_type", "skill_name", "resolution", "resolution_code",
               "patterns", "context", "status", "source", "occurrences", "effectiveness",
               "rank_score", "applications_count", "flagged", "flagged_reason", "last_occurred",
-              "created_at", "reviewed_by", "reviewed_at"]
+              "created_at", "reviewed_by", "reviewed_at", "api_key"]
     readonly_fields = ["error_pattern", "context", "source", "occurrences", "effectiveness",
                        "rank_score", "applications_count", "flagged", "flagged_reason",
-                       "last_occurred", "created_at", "reviewed_by", "reviewed_at"]
+                       "last_occurred", "created_at", "reviewed_by", "reviewed_at", "api_key"]
     autocomplete_fields = ["patterns"]
     inlines = [ProposalInline, CurationInline]
     actions = ["approve", "reject", "accept_proposal", "merge"]
@@ -168,6 +169,13 @@ class LessonAdmin(GuardedAdmin):
     def delete_queryset(self, request, queryset):
         lessons_delete(lessons=list(queryset))
 
+    def get_deleted_objects(self, objs, request):
+        # A lesson's applications go with it; that nobody may delete one on its own page must
+        # not stop the lesson's deletion.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(Application._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
     def get_readonly_fields(self, request, obj=None):
         # error_pattern is the lesson's identity once agents count occurrences against it.
         if obj:
@@ -178,10 +186,10 @@ class LessonAdmin(GuardedAdmin):
 @admin.register(LessonProposal)
 class LessonProposalAdmin(GuardedAdmin):
     list_display = ["lesson", "proposed_by", "times_proposed", "status", "created_at"]
-    list_filter = ["status"]
+    list_filter = ["status", "api_key"]
     search_fields = ["resolution", "lesson__error_pattern"]
     readonly_fields = ["lesson", "resolution", "resolution_code", "proposed_by",
-                       "times_proposed", "created_at", "status"]
+                       "times_proposed", "created_at", "status", "api_key"]
     exclude = ["digest"]
     actions = ["accept", "dismiss"]
 
@@ -203,3 +211,17 @@ class LessonProposalAdmin(GuardedAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(Application)
+class ApplicationAdmin(ReadOnlyAdmin):
+    """Reports that a lesson was applied: read-only, as agents sent them (effectiveness is
+    computed from these, so an edit here would be a silent change of a score)."""
+
+    list_display = ["id", "applied_at", "lesson", "worked", "agent", "task_id", "api_key"]
+    list_select_related = ["lesson", "api_key"]
+    list_filter = ["worked", "api_key"]
+    search_fields = ["=agent", "=task_id"]
+    raw_id_fields = ["lesson", "failure"]
+    readonly_fields = ["api_key"]  # not editable, so shown only when named
+    ordering = ["-applied_at", "-id"]

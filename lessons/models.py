@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Now
 
+from config.api.models import written_by_key
+
 # The prior effectiveness of a lesson nobody has reported on yet: the mean of a uniform Beta(1, 1),
 # i.e. "no evidence either way". Applications replace it with a measured rate (lessons.scoring).
 EFFECTIVENESS_PRIOR = 0.5
@@ -58,6 +60,8 @@ class Lesson(models.Model):
     # The failure patterns this lesson resolves; check finds lessons through a message's pattern.
     patterns = models.ManyToManyField("failures.FailurePattern", blank=True,
                                       related_name="lessons")
+    # The key that first recorded it; later occurrences counted by other keys do not change it.
+    api_key = written_by_key()
 
     class Meta:
         permissions = [
@@ -98,6 +102,7 @@ class Application(models.Model):
                                 on_delete=models.SET_NULL, related_name="applications")
     applied_at = models.DateTimeField()
     recorded_at = models.DateTimeField(db_default=Now())
+    api_key = written_by_key()
 
     class Meta:
         indexes = [models.Index(fields=["lesson", "-applied_at"], name="application_lesson_idx")]
@@ -125,6 +130,8 @@ class LessonProposal(models.Model):
     times_proposed = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.PENDING)
+    # The key that first proposed this text; repeats by other keys are counted, not recorded.
+    api_key = written_by_key()
 
     class Meta:
         ordering = ["-created_at"]

@@ -10,7 +10,9 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from config.api.fields import scrubbed
+from config.api.agents import agent_check
 from config.api.idempotency import run_idempotent
+from config.api.models import ApiKey
 from config.jobs import publish
 from failures.services import pattern_for_message, pattern_held
 
@@ -37,9 +39,12 @@ def lesson_record(
     error_message: str | None = None,
     event_id: UUID | None = None,
     payload: dict | None = None,
+    api_key: ApiKey | None = None,
 ) -> tuple[int, dict, bool]:
     """Record a lesson or count one more occurrence of its pattern; ``(status, body, replayed)``.
     The text comes scrubbed of secrets (the API's fields scrub what agents send).
+    ``api_key`` is recorded as the writer of a new lesson or proposal; a lesson names no agent,
+    so any write key may record one.
 
     ``error_message``, a sample of the error, links the lesson to that message's failure
     pattern, so checks for any message of the same pattern find it.
@@ -52,16 +57,19 @@ def lesson_record(
     }
     return run_idempotent(
         operation="lesson_record", event_id=event_id, payload=payload or fields,
-        action=lambda: _record(fields, proposed_by=proposed_by, error_message=error_message),
+        action=lambda: _record(fields, proposed_by=proposed_by, error_message=error_message,
+                               api_key=api_key),
     )
 
 
-def _record(fields: dict, *, proposed_by: str, error_message: str | None) -> tuple[int, dict]:
+def _record(fields: dict, *, proposed_by: str, error_message: str | None,
+            api_key: ApiKey | None) -> tuple[int, dict]:
     pattern = fields["error_pattern"]
     if not _increment(pattern):
         try:
             with transaction.atomic():
-                lesson = Lesson.objects.create(**fields, source=Lesson.Source.AGENT)
+                lesson = Lesson.objects.create(**fields, source=Lesson.Source.AGENT,
+                                               api_key=api_key)
         except IntegrityError:  # another request created it first: count ours on top
             _increment(pattern)
         else:
@@ -71,7 +79,7 @@ def _record(fields: dict, *, proposed_by: str, error_message: str | None) -> tup
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
     _link_pattern(lesson, error_message)
-    proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by)
+    proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by, api_key=api_key)
     body = {"updated": True, "id": str(lesson.id), "occurrences": lesson.occurrences,
             "status": lesson.status}
     if proposal is not None:
@@ -99,7 +107,7 @@ def _increment(pattern: str) -> bool:
     return updated > 0
 
 
-def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str):
+def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str, api_key):
     """An unreviewed lesson takes the newer text; a reviewed one keeps it as a proposal."""
     new = (fields["resolution"], fields["resolution_code"])
     if new == (lesson.resolution, lesson.resolution_code):
@@ -108,7 +116,7 @@ def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str):
         Lesson.objects.filter(pk=lesson.pk).update(resolution=new[0], resolution_code=new[1])
         lesson.resolution, lesson.resolution_code = new
         return None
-    return _proposal_upsert(lesson, *new, proposed_by=proposed_by)
+    return _proposal_upsert(lesson, *new, proposed_by=proposed_by, api_key=api_key)
 
 
 def proposal_digest(resolution: str, resolution_code: str | None) -> str:
@@ -116,7 +124,8 @@ def proposal_digest(resolution: str, resolution_code: str | None) -> str:
     return hashlib.sha256(joined.encode("utf-8")).hexdigest()
 
 
-def _proposal_upsert(lesson, resolution, resolution_code, *, proposed_by) -> LessonProposal:
+def _proposal_upsert(lesson, resolution, resolution_code, *, proposed_by,
+                     api_key) -> LessonProposal:
     digest = proposal_digest(resolution, resolution_code)
     pending = LessonProposal.objects.filter(
         lesson=lesson, digest=digest, status=LessonProposal.Status.PENDING
@@ -126,7 +135,7 @@ def _proposal_upsert(lesson, resolution, resolution_code, *, proposed_by) -> Les
             with transaction.atomic():
                 return LessonProposal.objects.create(
                     lesson=lesson, resolution=resolution, resolution_code=resolution_code,
-                    digest=digest, proposed_by=proposed_by,
+                    digest=digest, proposed_by=proposed_by, api_key=api_key,
                 )
         except IntegrityError:
             pending.update(times_proposed=F("times_proposed") + 1)
@@ -150,7 +159,7 @@ def lessons_seed() -> int:
 
 def applications_record(entries: list[dict]) -> list[Application]:
     """Store applications (each a dict of Application fields: lesson_id, worked, agent, task_id,
-    failure, applied_at) and have the lessons rescored once this commits."""
+    failure, applied_at, api_key_id) and have the lessons rescored once this commits."""
     now = timezone.now()
     rows = Application.objects.bulk_create([
         Application(applied_at=entry.pop("applied_at", None) or now, **entry)
@@ -163,12 +172,20 @@ def applications_record(entries: list[dict]) -> list[Application]:
 
 def application_report(*, lesson: Lesson, worked: bool, agent: str = "", task_id: str = "",
                        failure=None, applied_at=None, event_id: UUID | None = None,
-                       payload: dict | None = None) -> tuple[int, dict, bool]:
-    """Record that ``lesson`` was applied and whether it worked, once per event id."""
+                       payload: dict | None = None,
+                       api_key: ApiKey | None = None) -> tuple[int, dict, bool]:
+    """Record that ``lesson`` was applied and whether it worked, once per event id, as written
+    by ``api_key``. A key bound to other agents may not name one of them, as ``agent`` or as
+    the agent of ``failure`` (AgentForbidden); an application naming no agent is allowed."""
+    if agent:
+        agent_check(api_key, agent)
+    if failure is not None:
+        agent_check(api_key, failure.agent, field="failure_id")
+
     def action():
         [row] = applications_record([dict(
             lesson_id=lesson.pk, worked=worked, agent=agent, task_id=task_id, failure=failure,
-            applied_at=applied_at)])
+            applied_at=applied_at, api_key_id=api_key and api_key.pk)])
         return 201, {"id": row.pk, "lesson": str(lesson.pk), "worked": row.worked,
                      "agent": row.agent, "task_id": row.task_id,
                      "failure_id": row.failure_id, "applied_at": row.applied_at}

@@ -80,7 +80,8 @@ class LessonsApi(APIView):
         data = self.RecordInput(data=request.data)
         data.is_valid(raise_exception=True)
         status, body, replayed = lesson_record(
-            **data.validated_data, proposed_by=request.auth.name, payload=request.data
+            **data.validated_data, proposed_by=request.auth.name, payload=request.data,
+            api_key=request.auth,
         )
         return Response(body, status=status, headers=replay_headers(replayed))
 
@@ -169,5 +170,6 @@ class LessonApplicationsApi(APIView):
         failure_id = fields.pop("failure_id", None)
         failure = failure_get_or_400(failure_id=failure_id) if failure_id else None
         status, body, replayed = application_report(lesson=lesson, failure=failure,
-                                                    payload=request.data, **fields)
+                                                    payload=request.data, api_key=request.auth,
+                                                    **fields)
         return Response(body, status=status, headers=replay_headers(replayed))

@@ -2,6 +2,7 @@
 from django.db import models
 from django.db.models.functions import Now
 
+from config.api.models import written_by_key
 from failures.models import Failure, FailurePattern
 
 
@@ -36,6 +37,7 @@ class Outcome(models.Model):
                                 on_delete=models.SET_NULL, related_name="+")
     # A success closes the task's open failures: how many this one closed.
     resolved_failures = models.PositiveIntegerField(default=0)
+    api_key = written_by_key()
 
     class Meta:
         indexes = [

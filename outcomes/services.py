@@ -13,6 +13,8 @@ from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
+from config.api.agents import agent_refusal, refusal_message
+from config.api.models import ApiKey
 from failures.models import Failure
 from failures.services import (failures_close_open_of, failures_prepare, failures_store,
                                patterns_resolved_add)
@@ -55,12 +57,13 @@ class Stored:
     failure_id: int | None = None
     pattern_id: int | None = None
     resolved_failures: int = 0
+    api_key_id: int | None = None
 
     @classmethod
-    def of(cls, item: OutcomeIn) -> "Stored":
+    def of(cls, item: OutcomeIn, api_key_id: int | None) -> "Stored":
         return cls(item.event_id, item.digest, item.task_id, item.agent, item.task_type,
                    item.outcome, item.context, item.result,
-                   item.duration_ms, item.occurred_at, item.error_type)
+                   item.duration_ms, item.occurred_at, item.error_type, api_key_id=api_key_id)
 
 
 @dataclass
@@ -68,9 +71,10 @@ class Recorded:
     """What became of one outcome of a request: a new outcome is a Stored, a replay the stored
     Outcome."""
 
-    status: str  # "created", "replayed" or "conflict"
+    status: str  # "created", "replayed", "conflict" or "forbidden"
     outcome: Stored | Outcome | None = None
     message: str = ""
+    fields: dict | None = None  # a forbidden item's refusal, by field
 
 
 def outcomes_parse(raw_items: list) -> list[tuple[OutcomeIn | None, dict]]:
@@ -93,13 +97,23 @@ class _EventsTaken(Exception):
     nothing for them."""
 
 
-def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
-    """Record checked outcomes in one transaction; answer one Recorded per item, in order."""
+def outcomes_record(items: list[OutcomeIn], *, api_key: ApiKey | None = None) -> list[Recorded]:
+    """Record checked outcomes in one transaction, as written by ``api_key``; answer one
+    Recorded per item, in order. An item for an agent the key is not bound to is not stored:
+    it is answered "forbidden", with the refusal (config.api.agents) as its fields."""
+    refusals = [agent_refusal(api_key, item.agent) for item in items]
+    allowed = [item for item, refusal in zip(items, refusals) if refusal is None]
+    stored = iter(_record_retried(allowed, api_key_id=api_key and api_key.pk) if allowed else ())
+    return [Recorded("forbidden", message=refusal_message(refusal), fields=refusal)
+            if refusal else next(stored) for refusal in refusals]
+
+
+def _record_retried(items: list[OutcomeIn], *, api_key_id: int | None) -> list[Recorded]:
     read_stored, deadlocks, taken = False, 0, 0
     while True:
         try:
             with transaction.atomic():
-                recorded = _record(items, read_stored=read_stored)
+                recorded = _record(items, read_stored=read_stored, api_key_id=api_key_id)
                 history_generation_bump({r.outcome.agent for r in recorded
                                          if r.status == "created"})
                 return recorded
@@ -117,7 +131,8 @@ def outcomes_record(items: list[OutcomeIn]) -> list[Recorded]:
             logger.info("deadlock broken by the database; recording again (%s)", exc)
 
 
-def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
+def _record(items: list[OutcomeIn], *, read_stored: bool,
+            api_key_id: int | None) -> list[Recorded]:
     """Derive failures and resolutions of the new events, store their outcomes whole (links
     included, no second write), then count and store the failures. The outcomes' insert skips
     an event id stored meanwhile (waiting for a concurrent writer of it to finish), and then
@@ -133,9 +148,9 @@ def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
         "context", "result")} if read_stored and events else {})
     fresh = {i: items[i] for i in range(len(items))
              if first[i] == i and items[i].event_id not in stored}
-    failures = _failures_for(fresh)
+    failures = _failures_for(fresh, api_key_id)
     resolved, closed_patterns = _resolve(fresh, failures)
-    rows = {i: Stored.of(item) for i, item in fresh.items()}
+    rows = {i: Stored.of(item, api_key_id) for i, item in fresh.items()}
     _link(rows, failures)
     for i, count in resolved.items():
         rows[i].resolved_failures = count
@@ -155,7 +170,7 @@ def _record(items: list[OutcomeIn], *, read_stored: bool) -> list[Recorded]:
                                      if f.pattern_id != rows[i].pattern_id})
         _link(rows, failures)
     patterns_resolved_add(closed_patterns)
-    _applications_for(fresh, failures)
+    _applications_for(fresh, failures, api_key_id)
     recorded = []
     for i, item in enumerate(items):
         if item.event_id in stored:  # stored before this request, or by another meanwhile
@@ -195,7 +210,7 @@ def _replay_or_conflict(item: OutcomeIn, digest: str) -> Recorded:
         "send a new event_id for a new event."))
 
 
-def _failures_for(items: dict[int, OutcomeIn]) -> dict[int, Failure]:
+def _failures_for(items: dict[int, OutcomeIn], api_key_id: int | None) -> dict[int, Failure]:
     """The failure record of each failed outcome that carries an error message, prepared with
     its pattern (failures_prepare): stored by _record."""
     failing = {i: item for i, item in items.items() if item.outcome == "failure" and item.error}
@@ -203,16 +218,18 @@ def _failures_for(items: dict[int, OutcomeIn]) -> dict[int, Failure]:
         return {}
     entries = [dict(agent=item.agent, task=item.task_id, task_type=item.task_type,
                     error=item.error, error_type=item.error_type or "unknown",
-                    occurred_at=item.occurred_at, **item.failure_extras)
+                    occurred_at=item.occurred_at, api_key_id=api_key_id, **item.failure_extras)
                for item in failing.values()]
     return dict(zip(failing, failures_prepare(entries)))
 
 
-def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure]) -> None:
+def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure],
+                      api_key_id: int | None) -> None:
     """An outcome naming the lesson it applied reports whether that lesson worked."""
     applications_record([
         dict(lesson_id=item.applied_lesson, worked=item.outcome == "success", agent=item.agent,
-             task_id=item.task_id, failure=failures.get(i), applied_at=item.occurred_at)
+             task_id=item.task_id, failure=failures.get(i), applied_at=item.occurred_at,
+             api_key_id=api_key_id)
         for i, item in items.items() if item.applied_lesson])
 
 
@@ -256,7 +273,7 @@ def outcome_append_for_failure(failure: Failure) -> Outcome:
             "error_type": failure.error_type, "error_message": failure.error,
             **({"skill_name": failure.skill_name} if failure.skill_name else {})},
         occurred_at=failure.occurred_at, error_type=failure.error_type, failure=failure,
-        pattern_id=failure.pattern_id,
+        pattern_id=failure.pattern_id, api_key_id=failure.api_key_id,
     )
     history_generation_bump({failure.agent})
     return outcome

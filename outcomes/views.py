@@ -9,6 +9,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.agents import AgentForbidden
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.errors import Conflict, InvalidInput, validation_message
 from config.api.fields import ScrubbedCharField
@@ -33,7 +34,9 @@ class OutcomesApi(APIView):
         [(item, errors)] = outcomes_parse([request.data])
         if errors:
             raise InvalidInput.from_fields(errors)
-        [recorded] = outcomes_record([item])
+        [recorded] = outcomes_record([item], api_key=request.auth)
+        if recorded.status == "forbidden":
+            raise AgentForbidden.from_fields(recorded.fields)
         if recorded.status == "conflict":
             raise Conflict(recorded.message)
         return Response(outcome_answer(recorded.outcome), status=201,
@@ -42,7 +45,8 @@ class OutcomesApi(APIView):
 
 BulkItem = inline_serializer("BulkOutcomeResult", many=True, fields={
     "index": serializers.IntegerField(),
-    "status": serializers.ChoiceField(["created", "replayed", "invalid", "conflict"]),
+    "status": serializers.ChoiceField(["created", "replayed", "invalid", "conflict",
+                                       "forbidden"]),
     "id": serializers.IntegerField(required=False),
     "failure_id": serializers.IntegerField(required=False, allow_null=True),
     "pattern_id": serializers.IntegerField(required=False, allow_null=True),
@@ -54,7 +58,8 @@ BulkItem = inline_serializer("BulkOutcomeResult", many=True, fields={
 
 class OutcomesBulkApi(APIView):
     """Record up to HINDSIGHT_BULK_MAX_ITEMS outcomes in one transaction, answered per item:
-    invalid items are reported and skipped, the valid ones are all stored or none."""
+    invalid items, and items for agents the key is not bound to ("forbidden"), are reported
+    and skipped; the others are all stored or none."""
 
     body_limit_setting = "HINDSIGHT_MAX_BULK_BODY_BYTES"
     throttle_scope = "bulk"  # its own budget per key (config.api.throttling)
@@ -65,16 +70,17 @@ class OutcomesBulkApi(APIView):
         200: inline_serializer("BulkOutcomesRecorded", {
             "created": serializers.IntegerField(), "replayed": serializers.IntegerField(),
             "invalid": serializers.IntegerField(), "conflict": serializers.IntegerField(),
-            "results": BulkItem}),
+            "forbidden": serializers.IntegerField(), "results": BulkItem}),
         **error_responses(*WRITE_ERRORS)})
     def post(self, request):
         raw = _bulk_items(request.data)
         parsed = outcomes_parse(raw)
         valid = [index for index, (item, _) in enumerate(parsed) if item is not None]
-        recorded = dict(zip(valid, outcomes_record([parsed[i][0] for i in valid])))
+        recorded = dict(zip(valid, outcomes_record([parsed[i][0] for i in valid],
+                                                   api_key=request.auth)))
         results = [_bulk_result(i, recorded.get(i), parsed[i][1]) for i in range(len(raw))]
         counts = {key: sum(r["status"] == key for r in results)
-                  for key in ("created", "replayed", "invalid", "conflict")}
+                  for key in ("created", "replayed", "invalid", "conflict", "forbidden")}
         return Response({**counts, "results": results})
 
 
@@ -95,6 +101,9 @@ def _bulk_result(index: int, recorded, errors: dict) -> dict:
                 "fields": errors}
     if recorded.status == "conflict":
         return {"index": index, "status": "conflict", "error": recorded.message}
+    if recorded.status == "forbidden":
+        return {"index": index, "status": "forbidden", "error": recorded.message,
+                "fields": recorded.fields}
     outcome = recorded.outcome
     return {"index": index, "status": recorded.status, "id": outcome.pk,
             "failure_id": outcome.failure_id, "pattern_id": outcome.pattern_id,

@@ -15,6 +15,22 @@ from config.api.services import api_key_create
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def migration_rows(django_db_setup, django_db_blocker):
+    """Rows a data migration makes (the curators group) are emptied by a transactional test's
+    flush, so a test database reused from an earlier run may lack them: make them again, as
+    the migration does (it is idempotent)."""
+    from importlib import import_module
+    from types import SimpleNamespace
+
+    from django.apps import apps
+    from django.db import connection
+
+    curators = import_module("lessons.migrations.0008_curators_group")
+    with django_db_blocker.unblock():
+        curators.curators_create(apps, SimpleNamespace(connection=connection))
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Each test starts with an empty cache: nothing cached from an earlier test's (rolled back)

@@ -4,24 +4,31 @@ from django.utils.html import format_html
 
 from config.staff_admin import GuardedAdmin
 
+from .forms import ApiKeyForm
 from .models import ApiKey, IdempotencyRecord
 from .services import api_key_create, api_key_revoke
 
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(GuardedAdmin):
-    list_display = ["name", "prefix", "scope", "created_at", "last_used_at", "state"]
+    list_display = ["name", "prefix", "scope", "agents", "created_at", "last_used_at", "state"]
     list_filter = ["scope", ("revoked_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "prefix"]
     readonly_fields = ["prefix", "created_at", "created_by", "last_used_at", "revoked_at"]
     actions = ["revoke"]
+    form = ApiKeyForm
 
     def get_fields(self, request, obj=None):
-        return ["name", "scope"] if obj is None else ["name", "scope", *self.readonly_fields]
+        return (["name", "scope", "agent_patterns"] if obj is None
+                else ["name", "scope", "agent_patterns", *self.readonly_fields])
 
     def get_readonly_fields(self, request, obj=None):
         # A key's scope is part of what was handed out; changing it means issuing a new key.
         return [] if obj is None else ["scope", *self.readonly_fields]
+
+    @admin.display(description="agents")
+    def agents(self, obj):
+        return ", ".join(obj.agent_patterns) or "any (fleet key)"
 
     @admin.display(description="state")
     def state(self, obj):
@@ -31,7 +38,8 @@ class ApiKeyAdmin(GuardedAdmin):
         if change:
             super().save_model(request, obj, form, change)
             return
-        created = api_key_create(name=obj.name, scope=obj.scope, created_by=request.user)
+        created = api_key_create(name=obj.name, scope=obj.scope, created_by=request.user,
+                                 agent_patterns=obj.agent_patterns)
         obj.pk = created.key.pk
         obj.refresh_from_db()
         messages.warning(request, format_html(

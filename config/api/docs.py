@@ -6,7 +6,8 @@ from .serializers import ErrorSerializer
 ERROR_DESCRIPTIONS = {
     400: "Invalid input; `fields` names each offending field.",
     401: "No API key, or an unknown or revoked one.",
-    403: "The key's scope does not allow this.",
+    403: "The key's scope does not allow this, or the key is bound to other agents than the "
+         "one named; `fields` names the field.",
     404: "Not found.",
     409: "The event_id was already used for a different request.",
     413: "The body is larger than the service accepts (1 MiB; 16 MiB for a bulk write).",

@@ -10,6 +10,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from .agents import AgentForbidden
 from .errors import InvalidInput, Unavailable, validation_message
 
 logger = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def api_exception_handler(exc, context):
     if not isinstance(exc, exceptions.APIException):
         return None
 
-    if isinstance(exc, InvalidInput):
+    if isinstance(exc, (InvalidInput, AgentForbidden)):
         body = {"error": str(exc.detail), "fields": exc.fields}
     elif isinstance(exc, exceptions.ValidationError):
         fields = _flatten(exc.detail)

@@ -1,5 +1,24 @@
 """Tables of the API frame: agents' API keys and the answers kept for idempotent replays."""
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from .keys import agent_matches
+
+
+# As long as the longest agent name an agent may send.
+MAX_AGENT_PATTERN = 100
+
+
+def agent_patterns_validate(value) -> None:
+    """A list of printable globs: a blank or control character, or a pattern longer than any
+    agent name, would bind the key to names no agent sends."""
+    if not isinstance(value, list) or not all(isinstance(pattern, str) for pattern in value):
+        raise ValidationError("Agent patterns must be a list of glob strings.")
+    for pattern in value:
+        if not pattern.strip() or not pattern.isprintable() or len(pattern) > MAX_AGENT_PATTERN:
+            raise ValidationError(
+                f"An agent pattern must be printable text of 1 to {MAX_AGENT_PATTERN} "
+                f"characters, not blank: {pattern[:MAX_AGENT_PATTERN]!r}.")
 
 
 class ApiKey(models.Model):
@@ -21,6 +40,12 @@ class ApiKey(models.Model):
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Glob patterns (``builder-*``) of the agents this key may write for; empty: a fleet key,
+    # which may write for any agent. Read on every write from the row authentication loaded.
+    agent_patterns = models.JSONField(
+        default=list, blank=True, validators=[agent_patterns_validate],
+        help_text="Glob patterns, comma-separated (builder-*, ci-?); empty: a fleet key.",
+    )
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -38,6 +63,10 @@ class ApiKey(models.Model):
     def can_write(self) -> bool:
         return self.scope == self.Scope.WRITE
 
+    def may_act_for(self, agent: str) -> bool:
+        """Whether this key may write in ``agent``'s name (any agent, for a fleet key)."""
+        return agent_matches(self.agent_patterns, agent)
+
 
 class IdempotencyRecord(models.Model):
     """The first answer to a write that carried a client ``event_id``; replays get it back."""
@@ -53,3 +82,18 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         verbose_name = "idempotency record"
+
+
+def written_by_key() -> models.ForeignKey:
+    """The column of an agent-written row that names the API key which wrote it.
+
+    Keys are revoked, never deleted (the admin forbids it), so PROTECT: deleting a key that
+    wrote rows is refused rather than leaving them unattributed. Django enforces it, not the
+    database: a database foreign key would check every inserted row against the one key row,
+    and take a share lock on it, that every concurrent writer with that key contends for. No
+    index either: every write would pay for it, and the only reader is the admin's filter.
+    Null: rows written before keys were recorded, and by the admin, jobs and commands."""
+    return models.ForeignKey(
+        ApiKey, null=True, blank=True, editable=False, on_delete=models.PROTECT,
+        db_constraint=False, db_index=False, related_name="+", verbose_name="written by key",
+    )

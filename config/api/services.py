@@ -1,7 +1,9 @@
 """Writes of the API frame: creating and revoking keys, pruning remembered answers."""
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,16 +17,22 @@ class CreatedKey:
     raw: str  # shown once to whoever created it, never stored
 
 
-def api_key_create(*, name: str, scope: str, created_by=None) -> CreatedKey:
-    """Create a key and return it with its raw value, which is not kept anywhere."""
+def api_key_create(*, name: str, scope: str, created_by=None,
+                   agent_patterns: Sequence[str] = ()) -> CreatedKey:
+    """Create a key and return it with its raw value, which is not kept anywhere. With
+    ``agent_patterns`` (globs) the key writes only for the agents they match; without, for any."""
     if scope not in ApiKey.Scope.values:
         raise ValueError(f"scope must be one of {', '.join(ApiKey.Scope.values)}")
     raw = key_generate()
+    key = ApiKey(name=name, scope=scope, prefix=raw[:SHOWN_CHARS], digest=key_digest(raw),
+                 created_by=created_by, agent_patterns=list(dict.fromkeys(agent_patterns)))
+    try:
+        key.clean_fields(exclude=["digest", "prefix", "created_by"])
+    except ValidationError as exc:
+        raise ValueError("; ".join(f"{field}: {' '.join(errors)}"
+                                   for field, errors in exc.message_dict.items())) from None
     with transaction.atomic():
-        key = ApiKey.objects.create(
-            name=name, scope=scope, prefix=raw[:SHOWN_CHARS], digest=key_digest(raw),
-            created_by=created_by,
-        )
+        key.save(force_insert=True)
     return CreatedKey(key=key, raw=raw)
 
 

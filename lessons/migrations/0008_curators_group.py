@@ -14,7 +14,7 @@ CURATORS = "curators"
 PERMISSIONS = {
     "lessons": ["view_lesson", "add_lesson", "change_lesson", "review_lesson", "merge_lesson",
                 # The proposals and history shown inline on a lesson's page.
-                "view_lessonproposal", "view_lessoncuration"],
+                "view_lessonproposal", "view_lessoncuration", "view_application"],
     # change_failurepattern is what saving a pattern's linked lessons takes.
     "failures": ["view_failure", "view_failurepattern", "change_failurepattern",
                  "merge_failurepattern", "view_rootcausegroup", "decide_rootcausegroup",

@@ -1,6 +1,6 @@
 """Who may reach what: the service's authorisation design as one table.
 
-Six kinds of caller (PRINCIPALS) × every URL pattern the service routes. Each row names the URL
+Seven kinds of caller (PRINCIPALS) × every URL pattern the service routes. Each row names the URL
 pattern as the resolver spells it and the requests made against it; each request says, for every
 caller, the status expected, or where a 302 must point. ``test_authorization`` walks the URL
 resolver, so a route added without a row here fails the suite.
@@ -9,7 +9,9 @@ The design in brief:
 - The API (``/api/v1/…``) knows API keys only (``Authorization: Bearer``): no key, an unknown or a
   revoked key is a 401. A signed-in admin session is not a key, so staff without a key get a 401
   too (REST_FRAMEWORK authenticates by config.api.authentication alone). Any live key reads; only
-  a write key writes, a read key's write is a 403.
+  a write key writes, a read key's write is a 403. A write key bound to agent names ("bound",
+  here to ``builder-*``) reads the whole fleet and writes as a fleet key does, except in another
+  agent's name: that is a 403 naming the field (a bulk item for another agent is refused alone).
 - Health, the OpenAPI schema and its docs page are public, whatever the caller sends.
 - The admin, the reports and the dashboard are for staff: everyone else, API keys included, is
   sent to the admin's login. Pages of rows the admin does not let anyone add or delete answer 403
@@ -18,21 +20,24 @@ The design in brief:
 """
 from dataclasses import dataclass, field
 
-PRINCIPALS = ("anon", "read", "write", "revoked", "staff", "user")
+PRINCIPALS = ("anon", "read", "write", "revoked", "staff", "user", "bound")
 LOGIN = "login"  # a 302 to the admin's login page, with ?next= the page asked for
 
 
-def cells(anon, read, write, revoked, staff, user) -> dict:
-    return dict(zip(PRINCIPALS, (anon, read, write, revoked, staff, user)))
+def cells(anon, read, write, revoked, staff, user, bound=None) -> dict:
+    """Each caller's cell; the bound key gets the write key's unless told otherwise."""
+    bound = write if bound is None else bound
+    return dict(zip(PRINCIPALS, (anon, read, write, revoked, staff, user, bound)))
 
 
 PUBLIC = cells(200, 200, 200, 200, 200, 200)
 API_READ = cells(anon=401, read=200, write=200, revoked=401, staff=401, user=401)
 
 
-def api_write(done: int) -> dict:
-    """A write: ``done`` for a write key, 403 for a read key, 401 without a live key."""
-    return cells(anon=401, read=403, write=done, revoked=401, staff=401, user=401)
+def api_write(done: int, bound: int | None = None) -> dict:
+    """A write: ``done`` for a write key, 403 for a read key, 401 without a live key; for the
+    bound key ``bound`` (a write in another agent's name), else ``done``."""
+    return cells(anon=401, read=403, write=done, revoked=401, staff=401, user=401, bound=bound)
 
 
 def staff_only(staff=200) -> dict:
@@ -61,7 +66,9 @@ ROUTES: dict[str, list[Case]] = {
     "api/v1/docs": [Case("get", "/api/v1/docs", PUBLIC)],
     "api/v1/lessons": [
         Case("get", "/api/v1/lessons", API_READ),
-        Case("post", "/api/v1/lessons", api_write(201), LESSON),
+        # A lesson names no agent: the bound key records it too (200: the write key, asked
+        # first, created it; the bound key's call counts an occurrence).
+        Case("post", "/api/v1/lessons", api_write(201, bound=200), LESSON),
     ],
     # The POST is the same read with its query in the body (out of URLs and access logs).
     "api/v1/lessons/check": [
@@ -69,16 +76,19 @@ ROUTES: dict[str, list[Case]] = {
         Case("post", "/api/v1/lessons/check", API_READ, {"error_type": "timeout"})],
     "api/v1/lessons/<uuid:lesson_id>": [Case("get", "/api/v1/lessons/{lesson}", API_READ)],
     "api/v1/lessons/<uuid:lesson_id>/applications": [
-        Case("post", "/api/v1/lessons/{lesson}/applications", api_write(201), {"worked": True})],
+        Case("post", "/api/v1/lessons/{lesson}/applications", api_write(201), {"worked": True}),
+        Case("post", "/api/v1/lessons/{lesson}/applications", api_write(201, bound=403),
+             {"worked": True, "agent": "matrix-agent"})],
     "api/v1/failures": [
         Case("get", "/api/v1/failures", API_READ),
-        Case("post", "/api/v1/failures", api_write(201), FAILURE),
+        Case("post", "/api/v1/failures", api_write(201, bound=403), FAILURE),
     ],
     "api/v1/failures/resolve": [
-        Case("post", "/api/v1/failures/resolve", api_write(200),
+        Case("post", "/api/v1/failures/resolve", api_write(200, bound=403),
              {"agent": "matrix-agent", "task": "t-1"})],
     "api/v1/boot": [Case("get", "/api/v1/boot", API_READ, {"agent": "matrix-agent"})],
-    "api/v1/outcomes": [Case("post", "/api/v1/outcomes", api_write(201), OUTCOME)],
+    "api/v1/outcomes": [Case("post", "/api/v1/outcomes", api_write(201, bound=403), OUTCOME)],
+    # Answered per item: the bound key's item for another agent is "forbidden" in a 200.
     "api/v1/outcomes/bulk": [
         Case("post", "/api/v1/outcomes/bulk", api_write(200), {"outcomes": [OUTCOME]})],
     "api/v1/outcomes/history": [
@@ -131,6 +141,7 @@ ADMIN_MODELS = {
     "outcomes/outcome": {"add": 403, "delete": 403},
     "lessons/lesson": {"add": 200, "delete": 200},
     "lessons/lessonproposal": {"add": 403, "delete": 200},
+    "lessons/application": {"add": 403, "delete": 403},  # effectiveness is computed from these
 }
 
 
@@ -175,7 +186,7 @@ def roles(superuser, curator, viewer, staff) -> dict:
 # records) are for administrators.
 CURATOR_READS = {"lessons/lesson", "lessons/lessonproposal", "failures/failure",
                  "failures/failurepattern", "failures/rootcausegroup", "failures/regression",
-                 "failures/patternreport", "outcomes/outcome"}
+                 "failures/patternreport", "outcomes/outcome", "lessons/application"}
 READS = roles(200, 200, 200, 403)
 ADMIN_READS = roles(200, 403, 200, 403)
 

@@ -11,7 +11,8 @@ from tests.conftest import bearer
 @pytest.fixture
 def principals(db, django_user_model) -> dict[str, APIClient]:
     """Every kind of caller: no credentials, a read / write / revoked key, a staff member and a
-    signed-in user who is not staff (both with a session, and no key)."""
+    signed-in user who is not staff (both with a session, and no key), and a write key bound
+    to the agents ``builder-*``."""
     revoked = api_key_create(name="revoked", scope="write")
     api_key_revoke(key=revoked.key)
     # The staff member curates: staff with every permission, as the admins of a deployment are.
@@ -24,6 +25,8 @@ def principals(db, django_user_model) -> dict[str, APIClient]:
         "revoked": bearer(revoked.raw),
         "staff": APIClient(),
         "user": APIClient(),
+        "bound": bearer(api_key_create(name="builders", scope="write",
+                                       agent_patterns=["builder-*"]).raw),
     }
     clients["staff"].force_login(staff)
     clients["user"].force_login(plain)

@@ -21,14 +21,14 @@ from failures.curation import patterns_merge_selected
 from failures.models import RootCauseGroup
 from failures.reports import pattern_report_build
 from failures.services import failure_record
-from lessons.models import LessonProposal
+from lessons.models import Application, LessonProposal
 from outcomes.models import Outcome
 from tests.factories import LessonFactory
 from tests.security.access_table import ADMIN_ACTIONS, LOGIN, ROLES, role_pages
 
 CURATION = {
     "lessons": {"view_lesson", "add_lesson", "change_lesson", "review_lesson", "merge_lesson",
-                "view_lessonproposal", "view_lessoncuration"},
+                "view_lessonproposal", "view_lessoncuration", "view_application"},
     "failures": {"view_failure", "view_failurepattern", "change_failurepattern",
                  "merge_failurepattern", "view_rootcausegroup", "decide_rootcausegroup",
                  "view_regression", "view_patternreport", "view_dashboard"},
@@ -108,7 +108,9 @@ def _rows() -> dict:
              "failures/failure": patterns[0].failures.first(), "failures/rootcausegroup": group,
              "failures/regression": _regression(patterns[0], now),
              "failures/patternreport": report, "outcomes/outcome": outcome,
-             "lessons/lesson": lesson, "lessons/lessonproposal": proposal}
+             "lessons/lesson": lesson, "lessons/lessonproposal": proposal,
+             "lessons/application": Application.objects.create(
+                 lesson=lesson, worked=True, agent="matrix-agent", applied_at=now)}
     return {"selections": selections, "lesson": lesson.pk, "report": report.pk,
             **{stem: row.pk for stem, row in pages.items()}}
 

@@ -16,7 +16,7 @@ from config.api.models import ApiKey, IdempotencyRecord
 from failures.models import Regression, RootCauseGroup
 from failures.reports import pattern_report_build
 from failures.services import failure_record
-from lessons.models import Lesson, LessonProposal
+from lessons.models import Application, Lesson, LessonProposal
 from outcomes.models import Outcome
 from tests.factories import LessonFactory
 from tests.security.access_table import LOGIN, PRINCIPALS, PUBLIC, TABLE, Case, cells
@@ -81,6 +81,8 @@ def objects(db, principals, django_user_model) -> dict[str, object]:
         "lessons/lesson": lesson,
         "lessons/lessonproposal": LessonProposal.objects.create(
             lesson=lesson, resolution="page oncall", digest="d" * 64),
+        "lessons/application": Application.objects.create(lesson=lesson, worked=True,
+                                                          applied_at=now),
     }
     values = {name: row.pk for name, row in rows.items()}
     values.update(lesson=lesson.pk, report=rows["failures/patternreport"].pk,
@@ -170,7 +172,7 @@ def test_admin_writes_by_anyone_but_staff_change_nothing(principal, principals, 
     assert lesson.status == Lesson.Status.UNVERIFIED
     assert not Lesson.objects.filter(error_pattern="sneaky").exists()
     assert not ApiKey.objects.filter(name="sneaky").exists()
-    assert ApiKey.objects.filter(revoked_at__isnull=True).count() == 2  # reader and writer
+    assert ApiKey.objects.filter(revoked_at__isnull=True).count() == 3  # reader, writers
     assert not django_user_model.objects.filter(username="sneaky").exists()
 
 
