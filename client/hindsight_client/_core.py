@@ -135,7 +135,10 @@ def spooled(call: Call) -> dict:
 
 def stops_flush(exc: Exception) -> bool:
     """Whether a failed resend should stop the flush (try again later) rather than drop the
-    entry: the service is away, or the key is wrong, neither of which the entry is to blame for."""
+    entry: the service is away, or the key is wrong, neither of which the entry is to blame for.
+    A 403 that names a field (a key bound to other agents) refuses this entry alone."""
+    if isinstance(exc, Forbidden) and exc.fields:
+        return False
     return isinstance(exc, (Unavailable, Unauthorized, Forbidden))
 
 

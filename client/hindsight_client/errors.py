@@ -28,7 +28,7 @@ class Unauthorized(HindsightError):
 
 
 class Forbidden(HindsightError):
-    """403: a read key on a write."""
+    """403: a read key on a write, or (``.fields`` naming it) a key bound to other agents."""
 
     status = 403
 

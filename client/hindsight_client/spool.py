@@ -7,7 +7,8 @@ append and flush at once without interleaving lines. A second, non-blocking lock
 flush at a time, so entries go out in file order. An entry whose event id is already spooled is
 not added again; one sent twice (a crash between sending and removing it) is a no-op on the
 server, which answers a replayed event id as the first time. Entries the server refuses for good
-(400, 404, 409, other 5xx) move to ``.dead.jsonl`` so they cannot block the queue.
+(400, 404, 409, a 403 naming a field, other 5xx) move to ``.dead.jsonl`` so they cannot block
+the queue.
 """
 from __future__ import annotations
 

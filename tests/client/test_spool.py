@@ -183,3 +183,23 @@ def test_a_refused_key_keeps_the_spool_for_later(gunicorn_server, write_key, tmp
     assert wrong.flush() == 0 and len(wrong.spool.pending()) == 1
     assert Hindsight(gunicorn_server, write_key, agent="a", spool_dir=tmp_path).flush() == 1
     assert Outcome.objects.filter(event_id=entry["event_id"]).exists()
+
+
+def test_an_entry_for_another_agent_moves_aside_and_the_rest_go_on(gunicorn_server,
+                                                                    transactional_db, tmp_path):
+    from config.api.services import api_key_create
+
+    key = api_key_create(name="builders", scope="write", agent_patterns=["builder-*"]).raw
+    theirs, mine = str(uuid.uuid4()), str(uuid.uuid4())
+    hs = Hindsight(gunicorn_server, key, agent="builder-1", spool_dir=tmp_path)
+    for event_id, agent in ((theirs, "deployer-1"), (mine, "builder-1")):
+        hs.spool.append("POST", "/api/v1/outcomes", {"event_id": event_id, "task_id": "t",
+                                                     "agent": agent, "task_type": "x",
+                                                     "outcome": "success"})
+
+    assert hs.flush() == 1
+    assert hs.spool.is_empty()
+    [dead] = [json.loads(line) for line in hs.spool.dead_path.read_text().splitlines()]
+    assert dead["event_id"] == theirs
+    assert Outcome.objects.filter(event_id=mine).exists()
+    assert not Outcome.objects.filter(event_id=theirs).exists()
