@@ -262,3 +262,23 @@ def test_concurrent_reports_count_each_exactly_once():
     link = PatternLink.objects.get(lesson=lesson)
     assert (link.state, link.successes, link.agents) == ("confirmed", 24, 4)
     assert link.evidence.count() == 24
+
+
+def test_a_link_taken_off_the_lessons_patterns_is_not_relinked_by_evidence(api, curator):
+    """The admin's "patterns" field: a pattern taken off (here, one a sample message linked)
+    stays off whatever the fleet reports later; linked again by hand, it is back."""
+    from lessons.curation import lesson_patterns_set
+
+    response = api.post("/api/v1/lessons", {
+        "error_pattern": "deadlock detected", "error_type": "deadlock", "resolution": "Retry.",
+        "error_message": MYSQL.format(1)}, format="json")
+    lesson = Lesson.objects.get(pk=response.json()["id"])
+    [pattern] = lesson.patterns.all()
+    lesson_patterns_set(lesson=lesson, patterns=[], user=curator)
+    for agent in ("agent-a", "agent-b", "agent-c"):
+        worked(api, lesson, agent)
+    assert pattern_matches(api, MYSQL.format(5)) == []
+    assert the_link(lesson).state == "removed"
+    lesson_patterns_set(lesson=lesson, patterns=[pattern], user=curator)
+    assert pattern_matches(api, MYSQL.format(5)) == [str(lesson.pk)]
+    assert (the_link(lesson).state, the_link(lesson).decided_by) == ("confirmed", curator)
