@@ -138,9 +138,12 @@ def _merge_snapshot(lesson: Lesson) -> dict:
 
 
 def _merge_pattern_links(survivor: Lesson, dup_ids: list) -> None:
+    """The duplicates' patterns become the survivor's, except those a curator took off it."""
     links = Lesson.patterns.through
     pattern_ids = set(links.objects.filter(lesson_id__in=dup_ids)
-                      .values_list("failurepattern_id", flat=True))
+                      .values_list("failurepattern_id", flat=True)) - set(
+        PatternLink.objects.filter(lesson=survivor, state=PatternLink.State.REMOVED)
+        .values_list("pattern_id", flat=True))
     links.objects.bulk_create([links(lesson_id=survivor.pk, failurepattern_id=pk)
                                for pk in sorted(pattern_ids)], ignore_conflicts=True)
 

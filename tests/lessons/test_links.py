@@ -12,7 +12,7 @@ from config.api.idempotency import REPLAY_HEADER
 from failures.services import failure_record
 from lessons.curation import pattern_link_confirm, pattern_link_remove
 from lessons.models import Lesson, PatternLink
-from lessons.services import application_report, lesson_record
+from lessons.services import application_report
 from tests.factories import LessonFactory
 
 # The lesson is written from PostgreSQL's wording; MySQL words the same fault apart.
@@ -187,9 +187,14 @@ def test_merging_lessons_carries_their_candidates(api, lesson, curator):
     worked(api, lesson, "agent-a")
     worked(api, duplicate, "agent-b")
     worked(api, duplicate, "agent-c")
+    # The duplicate answers a third wording, which a curator took off the survivor.
+    other = failure_record(agent="agent-a", task="t-x", error="lock wait timeout exceeded").pattern
+    duplicate.patterns.add(other)
+    PatternLink.objects.create(lesson=lesson, pattern=other, state="removed")
     lessons_merge(survivor=lesson, duplicates=[duplicate], user=curator)
     link = PatternLink.objects.get(lesson=lesson, pattern__template__startswith="Deadlock found")
     assert (link.state, link.successes, link.agents) == ("confirmed", 3, 3)
+    assert link.pattern in lesson.patterns.all() and other not in lesson.patterns.all()
 
 
 # --- recording a lesson with several wordings ---------------------------------------------------
