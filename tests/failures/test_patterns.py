@@ -47,6 +47,9 @@ TEMPLATE_CASES = [
     ("hex_sha", "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 not found", "commit <*> not found"),
     ("prefixed_id", "Deleting block blk_-1781953582842324563 of job_1445144423722_0020",
      "Deleting block <*> of <*>"),
+    ("letter_id", "request req_dKbLqtAmlhLHUXKdSuNvqlzt overloaded", "request <*> overloaded"),
+    ("camel_case_name", "ConnectionRefusedError: getElementById failed",
+     "ConnectionRefusedError: getElementById failed"),
     ("uuid", "instance 0673dd71-34c5-4fbb-86c4-40623fbe45b4 not found", "instance <*> not found"),
     ("id_list", "nodes 3 4 5 6 went down", "nodes <*> went down"),
     # network
@@ -68,6 +71,8 @@ TEMPLATE_CASES = [
     ("iso_with_space", "job started 2017-05-16 05:00:00 never finished", "job started <*> never finished"),
     ("syslog_timestamp", "connection from 24.54.76.216 at Fri Jun 17 07:07:00 2005",
      "connection from <*> at <*>"),
+    ("rfc_date", "probe failed at Wed, 12 Nov 2026 07:01:22 GMT", "probe failed at <*>"),
+    ("rfc_date_offset", "Date: 12 Nov 2026 07:01:22 +0000", "Date: <*>"),
     ("clock_time", "[22:32:34.846] playback stalled", "[<*>] playback stalled"),
     ("duration_s", "step exceeded its deadline of 30s", "step exceeded its deadline of <*>"),
     ("duration_ms", "query took 150ms (slow)", "query took <*> (slow)"),
@@ -136,6 +141,9 @@ CROSSING = [
     "2017-05-16 05:00:00", "2017-05-16 05:00", "x=Rect(0, 0 - 720, 1280) y=1", 'tag="View Lock" id=7',
     "KeyError: 'user_id'", "name: 'bob smith' age=3", "it's 5 o'clock", "eth0 up", "eth12 up",
     "a\tb 12", "line 1\nline 2", "two  blanks 12 KB", "nbsp\xa012", "2005 Jun 17 07:07:00 2005",
+    "Wed, 12 Nov 2026 07:01:22 GMT", "Thu, 1 Jan 2026 07:01 +0100", "12 Nov 2026 07:01:22 -0500",
+    "Wed, 12-Nov-26 07:01:22 UT", "Wed Nov 12 2026 07:01:22 GMT+0000", "Sat, 5 Dec 2026",
+    "3 Jan 2026 INFO", "12 Nov 99:01:22 EST", "req_dKbLqtAmlhLHUXKdSuNvqlzt.", "(XPGjrrQSlBdvIcAqGsHAz)",
 ]
 
 
