@@ -102,12 +102,12 @@ RULES = [
      r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
      r"(?:Z|[+-]\d{2}:?\d{2})?)?\b"),
     # Syslog / ctime style timestamps: ``[Fri ]Jun 17 07:07:00[ PDT][ 2005]``, one value;
-    # also with the year before the clock, as JavaScript prints dates
-    # (``Wed Nov 12 2026 07:01:22``).
+    # also with the year before the clock, as JavaScript and Java print dates
+    # (``Wed Nov 12 2026 07:01:22``, ``Nov 12, 2026 7:01:22 AM``).
     ("syslog_time", MASK,
      rf"(?:(?:{_DAYS}),?\s+)?"
      rf"(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:\d{{4}}\s+)?"
-     r"\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?:\s+[A-Z]{3,4}\s+\d{4}|\s+\d{4})?\b"),
+     r"\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?:\s+[AP]M)?(?:\s+[A-Z]{3,4}\s+\d{4}|\s+\d{4})?\b"),
     # RFC 1123 / 2822 dates, as HTTP ``Date:`` headers, mail and ``kubectl describe`` print
     # them: ``[Wed, ]12 Nov 2026[ 07:01:22][ GMT|+0000]``, and the RFC 850 / cookie form
     # ``Wed, 12-Nov-26 07:01:22 GMT``. The weekday and the month belong to the value: kept,
@@ -117,9 +117,10 @@ RULES = [
      rf"(?:(?:{_DAYS}),\s*)?\d{{1,2}}(?:\s+(?:{_MONTHS})\s+\d{{4}}|-(?:{_MONTHS})-\d\d(?:\d\d)?)"
      r"(?:\s+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
      r"(?:\s+(?:[+-]\d{4}|GMT|UTC|UT|[ECMP][SD]T))?\b"),
-    # Clock times and elapsed times (``07:07:00``, ``22:32:34.846``, ``00:01``) and slash
-    # dates (``2017/7/1``).
-    ("clock_time", MASK, r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\b|\d{4}/\d{1,2}/\d{1,2}\b"),
+    # Clock times and elapsed times (``07:07:00``, ``22:32:34.846``, ``00:01``, ``7:01 PM``:
+    # half the day is no reason for two patterns) and slash dates (``2017/7/1``).
+    ("clock_time", MASK,
+     r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\b(?:\s+[AP]M\b)?|\d{4}/\d{1,2}/\d{1,2}\b"),
     # IPv6 addresses: 3 to 8 hex groups separated by ':' (allowing '::'), with at least one
     # digit so that C++/Ruby ``Foo::bar`` scopes are not taken for addresses.
     ("ipv6", MASK,
@@ -238,13 +239,14 @@ BRIDGES = [
     # http_status: ``HTTP 404``, ``code: 429``, ``status 500`` and ``status code 403``.
     ("status_code", rf"(?:{_STATUS_WORDS}):?", r"\d\d\d\b"),
     ("status_words", r"[Ss]tatus", r"[Cc]ode"),
-    # syslog_time: ``Fri, Jun 17 07:07:00 PDT 2005`` (or ``Wed Nov 12 2026 07:01:22``) and
-    # rfc_date: ``Wed, 12 Nov 2026 07:01:22 GMT`` (``+0000``), blank by blank.
+    # syslog_time: ``Fri, Jun 17 07:07:00 PDT 2005`` (or ``Nov 12, 2026 7:01:22 AM``),
+    # rfc_date: ``Wed, 12 Nov 2026 07:01:22 GMT`` (``+0000``), blank by blank; clock_zone
+    # also covers clock_time's ``AM``/``PM``.
     ("day_month", rf"(?:{_DAYS}),?", rf"(?:{_MONTHS})"),
     ("day_date", rf"(?:{_DAYS}),", r"\d"),
     ("month_day", rf"(?:{_MONTHS})", r"\d"),
     ("date_month", r"\d", rf"(?:{_MONTHS})\b"),
-    ("day_year", r"\d", r"\d{4}\b"),
+    ("day_year", r"\d,?", r"\d{4}\b"),
     ("day_clock", r"\d,?", r"\d\d?:\d\d"),
     ("clock_zone", r":\d\d(?:\.\d+)?", r"[A-Z]{2,4}\b"),
     ("clock_offset", r":\d\d(?:\.\d+)?", r"[+-]\d{4}\b"),

@@ -153,6 +153,8 @@ def test_messages_differing_only_by_date_share_a_fingerprint(wording):
     ("set Wed, 12 Nov 2026", "set <*>"),
     ("at Wed Nov 12 2026 07:01:22 GMT+0000 (Coordinated Universal Time)",
      "at <*> (Coordinated Universal Time)"),
+    ("job ran at Nov 12, 2026 7:01:22 PM and failed", "job ran at <*> and failed"),
+    ("retry at 7:01 AM", "retry at <*>"),
     # A log level or a word after the date is not a zone; a day and month alone are no date.
     ("Wed, 12 Nov 2026 07:01:22 INFO started", "<*> INFO started"),
     ("retried 3 Jan times", "retried <*> Jan times"),

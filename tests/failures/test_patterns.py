@@ -144,6 +144,7 @@ CROSSING = [
     "Wed, 12 Nov 2026 07:01:22 GMT", "Thu, 1 Jan 2026 07:01 +0100", "12 Nov 2026 07:01:22 -0500",
     "Wed, 12-Nov-26 07:01:22 UT", "Wed Nov 12 2026 07:01:22 GMT+0000", "Sat, 5 Dec 2026",
     "3 Jan 2026 INFO", "12 Nov 99:01:22 EST", "req_dKbLqtAmlhLHUXKdSuNvqlzt.", "(XPGjrrQSlBdvIcAqGsHAz)",
+    "Nov 12, 2026 7:01:22 AM", "11/12/2026, 7:01 PM", "at 7:01:22 AMD",
 ]
 
 
