@@ -111,12 +111,13 @@ RULES = [
     # RFC 1123 / 2822 dates, as HTTP ``Date:`` headers, mail and ``kubectl describe`` print
     # them: ``[Wed, ]12 Nov 2026[ 07:01:22][ GMT|+0000]``, and the RFC 850 / cookie form
     # ``Wed, 12-Nov-26 07:01:22 GMT``. The weekday and the month belong to the value: kept,
-    # one fault would make one pattern per day. Zones are the RFC's names and numeric
-    # offsets only, so that a log level or a word after the date stays a word.
+    # one fault would make one pattern per day. A zone follows a time, and is one of the
+    # RFC's names or a numeric offset, so that a log level or a word after a date stays.
     ("rfc_date", MASK,
-     rf"(?:(?:{_DAYS}),\s*)?\d{{1,2}}(?:\s+(?:{_MONTHS})\s+\d{{4}}|-(?:{_MONTHS})-\d\d(?:\d\d)?)"
-     r"(?:\s+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
-     r"(?:\s+(?:[+-]\d{4}|GMT|UTC|UT|[ECMP][SD]T))?\b"),
+     rf"(?:(?:{_DAYS}),\s*)?\d{{1,2}}"
+     rf"(?:\s+(?:{_MONTHS})\s+\d{{4}}|-(?:{_MONTHS})-\d\d(?:\d\d)?)"
+     r"(?:\s+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+     r"(?:\s+(?:[+-]\d{4}|GMT|UTC|UT|[ECMP][SD]T))?)?\b"),
     # Clock times and elapsed times (``07:07:00``, ``22:32:34.846``, ``00:01``, ``7:01 PM``:
     # half the day is no reason for two patterns) and slash dates (``2017/7/1``).
     ("clock_time", MASK,

@@ -5,6 +5,7 @@ cases marked ``xfail(strict=True)`` so that fixing one of them makes the suite s
 the must-not-merge pairs, the grouper and the command's input parsing.
 """
 import json
+import random
 import re
 
 import pytest
@@ -145,6 +146,7 @@ CROSSING = [
     "Wed, 12-Nov-26 07:01:22 UT", "Wed Nov 12 2026 07:01:22 GMT+0000", "Sat, 5 Dec 2026",
     "3 Jan 2026 INFO", "12 Nov 99:01:22 EST", "req_dKbLqtAmlhLHUXKdSuNvqlzt.", "(XPGjrrQSlBdvIcAqGsHAz)",
     "Nov 12, 2026 7:01:22 AM", "11/12/2026, 7:01 PM", "at 7:01:22 AMD",
+    "12-Nov-26 UTC", "12 Nov 2026 GMT 1",
 ]
 
 
@@ -167,6 +169,16 @@ def test_piecewise_templates_equal_whole_scans(monkeypatch):
         for message in _corpus() * 2:  # the second time from the caches
             assert template_of(message) == tidy(scan(message)), message
     normalise.clear_caches()
+
+
+def test_piecewise_templates_equal_whole_scans_for_random_neighbours():
+    from failures.patterns.scan import scan, tidy
+
+    rng = random.Random(22)
+    words = sorted({word for message in CROSSING for word in message.split()})
+    for _ in range(5000):
+        message = " ".join(rng.choice(words) for _ in range(rng.randint(2, 8)))
+        assert template_of(message) == tidy(scan(message)), message
 
 
 def test_scanner_shortcuts_change_no_match():
