@@ -55,6 +55,26 @@ LOOK_ALIKES = """
     tool_use tool_result overloaded_error rate_limit_error invalid_request_error
     context_length_exceeded Authentication unrecognized internationalization Unfortunately
     KafkaBackend SqlJinjaLexer VpcEndpointId IPvAnyNetwork MisbehavedRawIO
+    InProgress NotStarted CANCELLED BackOff Evicted ErrImageNeverPull InvalidImageName
+    InvalidClientTokenId SignatureDoesNotMatch UnrecognizedClientException ValidationException
+    ConditionalCheckFailedException TransactionCanceledException FAILED_PRECONDITION
+    AuthorizationFailed SubscriptionNotFound ResourceGroupNotFound UniqueViolation
+    DeadlockDetected QueryCanceled LockNotAvailable ER_LOCK_DEADLOCK insufficient_quota
+    model_not_found SQLIntegrityConstraintViolationException SocketTimeoutException
+    UnknownHostException SSLHandshakeException EOFException CompletionException
+    HttpClientErrorException MethodArgumentNotValidException DataIntegrityViolationException
+    BeanCreationException NoSuchBeanDefinitionException UnsatisfiedDependencyException
+    NullReferenceException InvalidOperationException TaskCanceledException HttpRequestException
+    DbUpdateConcurrencyException TypeError ReferenceError ERR_MODULE_NOT_FOUND EADDRINUSE
+    ENOTFOUND DeadlineExceeded ConnectionAborted WouldBlock UnexpectedEof NSCocoaErrorDomain
+    kCFStreamErrorDomainSSL NSURLErrorCannotFindHost NSURLErrorTimedOut If-None-Match
+    X-GitHub-Request-Id CF-RAY X-Request-ID x-goog-api-client Strict-Transport-Security
+    X-XSS-Protection X-Content-Type-Options Sec-WebSocket-Accept GOOGLE_APPLICATION_CREDENTIALS
+    HF_HUB_OFFLINE CUDA_VISIBLE_DEVICES PYTORCH_CUDA_ALLOC_CONF NODE_OPTIONS GraphQLError
+    JWTExpiredSignatureError PKIXPathBuildingFailed SunCertPathBuilderException
+    NoClassDefFoundError UnsupportedClassVersionError ExceptionInInitializerError
+    PrismaClientKnownRequestError SequelizeConnectionRefusedError MongoServerSelectionError
+    ECONNREFUSED ESOCKETTIMEDOUT PostgreSQL MySQLdb RabbitMQ wxPython
 """.split()
 
 # Wordings that carry such ids.
