@@ -45,8 +45,10 @@ _REASONS = (
     "Gateway Timeout"
 )
 
-# A run of letters, ``_`` and ``-`` up to a lowercase letter before a capital (letter_id).
-_MIXED_CASE = r"[A-Za-z_\-]*?[a-z][A-Z]"
+# A run of letters, ``_`` and ``-`` up to a lowercase letter before a capital (letter_id),
+# written to scan each character once: capitals and dashes, or lowercase runs that end at a
+# dash, then a lowercase run that ends at a capital.
+_MIXED_CASE = r"(?:[A-Z_\-]|[a-z]++[_\-])*+[a-z]++[A-Z]"
 
 _UNITS = r"[KMGTP]i?B|B|bytes|ms|us|µs|ns|s|sec|secs|min|mins|h|hrs"
 
@@ -188,8 +190,8 @@ _SCAN_START = rf"(?<![^{_SEP}])(?!\s)"
 # Fast path: a plain word (letters, ``_`` or ``-``, maybe opening/closing punctuation, then a
 # blank or the end; or ``word=``) can only start a rule if it is one of these keywords, so
 # any other plain word is skipped with one look-ahead instead of trying every rule. Words
-# before a quote (``KeyError: '...'``), values after ``=`` and mixed-case words (letter_id)
-# are not skipped. Keep in sync with the rules that can start with such a word: http_status,
+# before a quote (``KeyError: '...'``), values after ``=`` and words with a lowercase letter
+# before a capital (letter_id; the word stops there, short of a blank) are not skipped. Keep in sync with the rules that can start with such a word: http_status,
 # syslog_time, rfc_date, boolean, letter_id.
 _KEYWORDS = (
     f"HTTP|[Ss]tatus|STATUS|[Cc]ode|{_DAYS}|"
@@ -197,8 +199,8 @@ _KEYWORDS = (
     "true|false|True|False|TRUE|FALSE|null|NULL|None|nil"
 )
 _PLAIN_WORD = (
-    rf"(?:(?<==)|(?![(\[{{]*+(?!(?:{_KEYWORDS})\b)(?!{_MIXED_CASE})"
-    rf"[A-Za-z][A-Za-z_\-]*+"
+    rf"(?:(?<==)|(?![(\[{{]*+(?!(?:{_KEYWORDS})\b)"
+    rf"(?=[A-Za-z])(?:[A-Z_\-]++|[a-z]++(?![A-Z]))*+"
     rf"(?:=|[,.;:)\]}}!?]*+(?:\s(?![\'\"])|$))))"
 )
 

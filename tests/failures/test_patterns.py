@@ -192,6 +192,18 @@ def test_scanner_shortcuts_change_no_match():
         assert got == [(m.span(), m.lastgroup) for m in plain.finditer(message)], message
 
 
+def test_plain_word_shortcut_skips_no_value():
+    from failures.patterns import rules, scan
+
+    # The scanner without the plain-word shortcut: every rule tried at every boundary.
+    unfiltered = re.compile(rf"(?<![^{rules._SEP}])(?!\s)(?:"
+                            + "|".join(f"(?:{p})(?P<{n}>)" for n, _, p in rules.RULES) + ")")
+    messages = _corpus() + ["request req_dKbLqtAmlhLHUXKdSuNvqlzt failed: ConnectionRefusedError",
+                            "got XPGjrrQSlBdvIcAqGsHAz, then abc-XPGjrrQSlBdvIcAqGsHAz."]
+    for message in messages:
+        assert unfiltered.sub(scan._replace, message) == scan.scan(message), message
+
+
 def test_values_share_a_shape_but_kept_digits_do_not():
     assert template_of("block blk_-1608999687919862906 stored") == "block <*> stored"
     assert template_of("block blk_-7508999687919862906 stored") == "block <*> stored"
