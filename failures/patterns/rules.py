@@ -191,8 +191,9 @@ _SCAN_START = rf"(?<![^{_SEP}])(?!\s)"
 # blank or the end; or ``word=``) can only start a rule if it is one of these keywords, so
 # any other plain word is skipped with one look-ahead instead of trying every rule. Words
 # before a quote (``KeyError: '...'``), values after ``=`` and words with a lowercase letter
-# before a capital (letter_id; the word stops there, short of a blank) are not skipped. Keep in sync with the rules that can start with such a word: http_status,
-# syslog_time, rfc_date, boolean, letter_id.
+# before a capital (letter_id; the word stops there, short of a blank) are not skipped. Keep
+# in sync with the rules that can start with such a word: http_status, syslog_time,
+# rfc_date, boolean, letter_id.
 _KEYWORDS = (
     f"HTTP|[Ss]tatus|STATUS|[Cc]ode|{_DAYS}|"
     f"{_MONTHS}|"
