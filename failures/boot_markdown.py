@@ -92,11 +92,11 @@ def _loop(item: Mapping) -> str:
 
 def _advice(item: Mapping) -> str:
     if item["retryable"] is None:
-        verdict = "unknown"
+        verdict = "No advice yet"
     elif not item["retryable"]:
-        verdict = "do not retry"
+        verdict = "Don't retry"
     else:
-        verdict = f"retry after {item['after_seconds']}s" if item["after_seconds"] else "retry"
+        verdict = f"Retry after {item['after_seconds']} s" if item["after_seconds"] else "Retry"
     return f"- {_task(item)} — {verdict}: {item['reason']}."  # the service's own words
 
 
