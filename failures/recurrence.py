@@ -75,11 +75,6 @@ def verdict_of(evidence: Evidence) -> str:
     return RECURRING
 
 
-def verdict_next(current: str | None, found: str) -> str:
-    """The verdict to keep: a regression stays one, anything else follows the evidence."""
-    return current if current in REGRESSED else found
-
-
 def span_of(since_fix: timedelta) -> timedelta:
     """The span rates are compared over, for a fix this long ago."""
     return min(max(since_fix, timedelta(0)), RATE_SPAN)

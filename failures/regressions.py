@@ -83,15 +83,16 @@ def regressions_detect(*, now: datetime | None = None) -> RegressionResult:
         unfixed = {pk: at for pk, at in firsts.items() if pk not in approved}
         episodes = [*_after_approval(firsts, lessons),
                     *_latest(_after_resolution(unfixed), unfixed)]
-        verdicts = [_judge(episode, lessons.get(episode.pattern_id, []), now)
-                    for episode in episodes]
+        judged = [_judge(episode, lessons.get(episode.pattern_id, []), now)
+                  for episode in episodes]
         state.failure_watermark = watermark_settled(
             rows=failures, time_field="recorded_at", now=now, current=state.failure_watermark)
         state.ran_at = now
         state.save()
     loops = loops_fleet_detect(now=now)
-    return RegressionResult(patterns=len(firsts), flagged=verdicts.count("regressed"),
-                            handled=verdicts.count(recurrence.HANDLED), loops=len(loops))
+    return RegressionResult(patterns=len(firsts), flagged=sum(new for _, new in judged),
+                            handled=sum(verdict == recurrence.HANDLED for verdict, _ in judged),
+                            loops=len(loops))
 
 
 def _live() -> Coalesce:
@@ -165,21 +166,21 @@ def _latest(found: list[Episode], patterns: dict[int, datetime]) -> list[Episode
     return list(latest.values())
 
 
-def _judge(episode: Episode, lessons: list[dict], now: datetime) -> str:
-    """Store the episode's verdict on the evidence so far; "regressed" when it newly became a
-    regression, else the verdict kept."""
+def _judge(episode: Episode, lessons: list[dict], now: datetime) -> tuple[str, bool]:
+    """Store the episode's verdict on the evidence so far (a regression stays one); the
+    verdict, and whether it newly became a regression."""
     row, created = Regression.objects.get_or_create(
         pattern_id=episode.pattern_id, kind=episode.kind, fixed_at=episode.fixed_at,
         defaults={"since": episode.since, "detected_at": now})
     if not created and row.verdict in recurrence.REGRESSED:
-        return row.verdict
+        return row.verdict, False
     evidence = _evidence(episode, [lesson["id"] for lesson in lessons], now)
     row.verdict = recurrence.verdict_of(evidence)
     row.evidence = {**episode.evidence, **evidence.as_json()}
     regressed = row.verdict in recurrence.REGRESSED
     row.regressed_at = now if regressed else None
     row.save(update_fields=["verdict", "evidence", "regressed_at"])
-    return "regressed" if regressed else row.verdict
+    return row.verdict, regressed
 
 
 def _evidence(episode: Episode, lesson_ids: list[str], now: datetime) -> recurrence.Evidence:
