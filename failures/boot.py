@@ -256,7 +256,8 @@ def _skips(tasks, skip_after, now) -> list[dict]:
         entries.append({
             "task": task, "task_type": last.task_type, "pattern": _ref(pattern),
             "failures": count, "last_failed_at": last.occurred_at, "skip_until": until,
-            "why": f'failed {count} times with "{pattern.template[:120]}" and no success since',
+            "why": (f'this task failed {count} times with "{pattern.template[:120]}" and no '
+                    "success since"),
         })
     return entries
 

@@ -1,5 +1,6 @@
-"""Retry advice in words an agent acts on: each rule, and whose every count is (this task, this
-agent's own report, the fleet), the same in the boot briefing and the failure answer."""
+"""Boot advice in words an agent acts on: each retry rule, skips, loops and the fleet view, and
+whose every count is (this task, this agent's own report, the fleet); retry advice is the same
+in the boot briefing and the failure answer."""
 from datetime import timedelta
 
 import pytest
@@ -7,6 +8,7 @@ from django.utils import timezone
 
 from failures.boot import boot_context_build
 from failures.boot_markdown import boot_markdown
+from failures.markdown import timestamp
 from failures.services import failure_record, failures_resolve
 
 pytestmark = pytest.mark.django_db
@@ -61,10 +63,14 @@ CASES = [
 ]
 
 
-def advice_line(scope="agent") -> str:
+def section(title: str, scope: str = "agent") -> list[str]:
+    """The lines of one section of the briefing for agent "me"."""
     text = boot_markdown(boot_context_build(agent="me", scope=scope, now=NOW))
-    section = text.split("### Retry advice\n\n")[1].split("\n\n")[0]
-    [line] = section.splitlines()
+    return text.split(f"### {title}\n\n")[1].split("\n\n")[0].splitlines()
+
+
+def advice_line(scope="agent") -> str:
+    [line] = section("Retry advice", scope)
     return line
 
 
@@ -102,3 +108,38 @@ def test_the_failure_answer_gives_the_same_advice_as_the_briefing(api):
                   + TASK.format("2 times")}
     [briefed] = boot_context_build(agent="me", now=timezone.now())["retry_advice"]
     assert briefed["reason"] == body["retry_advice"]["reason"]
+
+
+def test_a_skip_and_a_repeat_loop_say_it_is_this_tasks_count():
+    others(2)
+    for minutes_ago in (30, 20, 10):
+        last = fail(minutes_ago=minutes_ago)
+    first = NOW - timedelta(minutes=30)
+    [skip] = section("Skip")
+    assert skip == (
+        f"- **deploy** — skip until {timestamp(last.occurred_at + timedelta(minutes=30))}: this "
+        f"task failed 3 times with “{ERROR}” and no success since. Last failed "
+        f"{timestamp(last.occurred_at)}.")
+    assert section("Loops") == [
+        f"- **deploy** — this task failed the same way 3 times in a row since "
+        f"{timestamp(first)}: “{ERROR}”. Change the approach instead of retrying."]
+
+
+def test_an_alternating_loop_says_it_is_this_task_and_what_to_do():
+    other = "Deploy failed: health check timed out on canary"
+    for minutes_ago, error in zip((40, 30, 20, 10), (ERROR, other) * 2):
+        failure_record(agent="me", task="deploy", error=error, task_type="release",
+                       occurred_at=NOW - timedelta(minutes=minutes_ago))
+    assert section("Loops") == [
+        f"- **deploy** — this task alternates between “{ERROR}” and “{other}”: 4 failures since "
+        f"{timestamp(NOW - timedelta(minutes=40))}, no success between. Change the approach "
+        "instead of retrying."]
+
+
+def test_the_fleet_view_says_the_counts_are_other_agents():
+    fail()
+    others(2)
+    fail(agent="peer-0", task="again", minutes_ago=30)
+    assert section("Fleet", scope="fleet") == [
+        f"- “{ERROR}” — across the fleet, 2 other agents failed 3 times with it in these task "
+        f"types, last seen {timestamp(NOW - timedelta(minutes=30))}."]
