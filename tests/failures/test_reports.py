@@ -55,6 +55,31 @@ def test_group_evidence_reads_as_sentences():
     assert "#1 and #2 both name “host:db”" in text
 
 
+def test_each_regression_and_handled_recurrence_says_why_in_words():
+    lesson = {"id": "x", "error_pattern": "stripe_signature", "approved_at": "2026-02-27T00:00:00Z"}
+    judged = {"failures_since": 9, "failures_recent": 9, "failures_before": 4, "span_hours": 48.0,
+              "applications": 8, "worked": 5, "recent_applications": 5, "recent_worked": 2}
+    base = {"pattern": {"id": 3, "template": "Webhook signature mismatch"},
+            "kind": "lesson_approved", "fixed_at": "2026-02-27T00:00:00Z",
+            "since": "2026-02-28T10:00:00Z", "evidence": {"lessons": [lesson], **judged}}
+    text = report_markdown({**EMPTY, "regressions": [
+        {**base, "verdict": "failing"},
+        {**base, "verdict": "returned", "kind": "resolved", "evidence": {
+            **judged, "worked": 0, "resolved_failures": 4, "quiet_hours": 30.0}}],
+        "recurring_handled": [{**base, "verdict": "handled"}]})
+    fixed = "fixed by lesson approval (stripe\\_signature) from 2026-02-27T00:00:00Z"
+    assert text.count("- #3 “Webhook signature mismatch”: ") == 3
+    assert ("its lesson stopped working: 2 of the latest 5 applications worked; back since "
+            f"2026-02-28T10:00:00Z, {fixed}") in text
+    assert ("back at its pre-fix rate with no application that worked: 9 failures in the last "
+            "48.0 h, 4 in as long before the fix; back since 2026-02-28T10:00:00Z, fixed when "
+            "all its failures were closed (4 resolved, quiet for 30.0 h) from "
+            "2026-02-27T00:00:00Z") in text
+    assert ("recurring, handled: 9 failures since the fix, its lesson worked in 5 of 8 "
+            f"applications; {fixed}") in text
+    assert "regressions: 2 · recurring, handled: 1" in text
+
+
 # --- sections -------------------------------------------------------------------------------------
 
 def at(hours_ago: float):
