@@ -14,7 +14,7 @@ from lessons.serializers import checked_lessons_json
 from outcomes.services import outcome_append_for_failure
 
 from .models import Failure
-from .selectors import retry_advice, task_failures_count
+from .selectors import retry_advice
 from .services import failure_record
 
 # Lessons returned with a failure; the same default as the check endpoint.
@@ -32,8 +32,7 @@ def failure_answer(failure: Failure) -> dict:
         "status": failure.status,
         "pattern": {"id": pattern.pk, "fingerprint": pattern.fingerprint,
                     "template": pattern.template},
-        "retry_advice": retry_advice(pattern=pattern, failure=failure,
-                                     task_failures=task_failures_count(failure=failure)),
+        "retry_advice": retry_advice(pattern=pattern, failure=failure),
         "lessons": checked_lessons_json(lessons),
         "has_resolution": bool(lessons),
     }

@@ -87,19 +87,22 @@ def template_known_sql(fingerprint: str) -> tuple[str, list]:
             f" WHERE {quote('fingerprint')} = %s)", [fingerprint])
 
 
-def retry_advice(*, pattern: FailurePattern, failure: Failure | None = None,
-                 task_failures: int) -> dict:
+def retry_advice(*, pattern: FailurePattern, failure: Failure,
+                 task_failures: int | None = None) -> dict:
     """Whether to retry a failure of this pattern, after how long, and why, in words that say
     whose each count is: this task's (``task_failures``: its failures of this pattern since its
-    last success), this agent's word for this failure, or the fleet's (the pattern's counts).
+    last success, counted from ``failure`` when not given), this agent's word for this failure,
+    or the fleet's (the pattern's counts).
 
     The agent's own word for this failure comes first; then the pattern's history: any report
     of "unsafe to retry", or a pattern that never recovered in NEVER_RECOVERED_MIN tries.
     """
-    after = (failure.retry_after if failure and failure.retry_after else None) or pattern.retry_after
+    after = failure.retry_after or pattern.retry_after
+    if task_failures is None:
+        task_failures = task_failures_count(failure=failure)
     task = f"this task failed {_times(task_failures)} with this error since its last success"
     events, recovered = pattern.event_count, min(pattern.resolved_count, pattern.event_count)
-    if failure is not None and failure.retry_safe is False:
+    if failure.retry_safe is False:
         return _advice(False, None, f"this agent reported this failure as unsafe to retry; {task}")
     if pattern.unsafe_count:
         return _advice(False, None, "across the fleet, failures of this kind were reported unsafe "
@@ -111,7 +114,7 @@ def retry_advice(*, pattern: FailurePattern, failure: Failure | None = None,
         return _advice(True, after, f"across the fleet, a retry succeeded after {recovered} of "
                                     f"{_failures(events)} of this kind; {task}")
     so_far = f"across the fleet, {_failures(events)} of this kind so far, none recovered yet"
-    if failure is not None and failure.retry_safe:
+    if failure.retry_safe:
         return _advice(True, after, f"this agent reported this failure as safe to retry; {so_far}; "
                                     f"{task}")
     return _advice(None, after, f"{so_far}: too few to advise ({NEVER_RECOVERED_MIN} with no "
