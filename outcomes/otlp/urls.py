@@ -1,8 +1,8 @@
 """The OTLP/HTTP route, at the root: exporters append /v1/traces to their endpoint."""
-from config.api.routing import api_path
+from django.urls import path
 
 from .views import TracesApi
 
 urlpatterns = [
-    *api_path("v1/traces", TracesApi.as_view(), "otlp-traces"),
+    path("v1/traces", TracesApi.as_view(), name="otlp-traces"),
 ]
