@@ -50,18 +50,10 @@ class OtlpJsonParser(_OtlpParser):
     media_type = JSON
 
 
-def _media_type(request) -> str:
-    """The request's media type, one of MEDIA_TYPES, or a 415."""
+def _media_type(request) -> str | None:
+    """The request's media type when it is one of MEDIA_TYPES."""
     media_type = request.content_type.split(";")[0].strip().lower()
-    if media_type not in MEDIA_TYPES:
-        raise UnsupportedMediaType(media_type[:100] or "none",
-                                   detail=f"Send {PROTOBUF} or {JSON} (OTLP/HTTP).")
-    return media_type
-
-
-def _answer_type(request) -> str:
-    media_type = request.content_type.split(";")[0].strip().lower()
-    return media_type if media_type in MEDIA_TYPES else JSON
+    return media_type if media_type in MEDIA_TYPES else None
 
 
 class TracesApi(APIView):
@@ -77,6 +69,9 @@ class TracesApi(APIView):
     @extend_schema(exclude=True)
     def post(self, request):
         media_type = _media_type(request)
+        if media_type is None:
+            raise UnsupportedMediaType(request.content_type[:100] or "none",
+                                       detail=f"Send {PROTOBUF} or {JSON} (OTLP/HTTP).")
         export = request.data
         if not isinstance(export, ExportTraceServiceRequest):  # no body: no parser was called
             if media_type == JSON:
@@ -89,7 +84,7 @@ class TracesApi(APIView):
     def handle_exception(self, exc):
         """The API's answer to ``exc`` (status and headers), its body a google.rpc.Status."""
         answer = super().handle_exception(exc)
-        media_type = _answer_type(self.request)
+        media_type = _media_type(self.request) or JSON
         body = message_encode(status_of(answer.status_code, answer.data["error"]), media_type)
         response = HttpResponse(body, status=answer.status_code, content_type=media_type)
         for header in ("Retry-After", "WWW-Authenticate"):
