@@ -222,3 +222,12 @@ def test_a_database_that_cannot_take_the_batch_is_a_503_with_retry_after(api, mo
     assert response.status_code == 503
     assert response["Retry-After"] == "2"
     assert status_of(response).code == 14  # UNAVAILABLE
+
+
+def test_a_json_export_is_answered_in_json_with_its_partial_success(api):
+    request = json_format.MessageToDict(export(span(status=ERROR), service="unknown_service"))
+    response = post(api, json.dumps(request).encode(), "application/json")
+    assert response.status_code == 200
+    partial = json.loads(response.content)["partialSuccess"]
+    assert partial["rejectedSpans"] == "1"  # int64 in the protobuf JSON mapping
+    assert "no agent" in partial["errorMessage"]
