@@ -2,6 +2,7 @@
 import os
 import time
 
+from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
@@ -51,3 +52,17 @@ def export(*spans: Span, service: str = "agent-svc", resource: dict | None = Non
     return ExportTraceServiceRequest(resource_spans=[ResourceSpans(
         resource=Resource(attributes=attributes(values)),
         scope_spans=[ScopeSpans(spans=list(spans))])])
+
+
+def otlp_json(request: ExportTraceServiceRequest) -> dict:
+    """``request`` in the OTLP/JSON encoding: hex ids, enums as integers."""
+    document = json_format.MessageToDict(request, use_integers_for_enums=True)
+    spans = [span for resource in request.resource_spans for scope in resource.scope_spans
+             for span in scope.spans]
+    encoded = [span for resource in document["resourceSpans"] for scope in resource["scopeSpans"]
+               for span in scope["spans"]]
+    for item, span_json in zip(spans, encoded):
+        span_json.update(traceId=item.trace_id.hex(), spanId=item.span_id.hex())
+        if item.parent_span_id:
+            span_json["parentSpanId"] = item.parent_span_id.hex()
+    return document
