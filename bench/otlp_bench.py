@@ -39,6 +39,7 @@ def outcome_span(item: dict) -> Span:
     if files:
         attributes["hindsight.files"] = files
     failed = item["outcome"] == "failure"
+    status = Status.STATUS_CODE_ERROR if failed else Status.STATUS_CODE_UNSET
     if failed:
         attributes["error.type"] = context["error_type"]
         if "retry_safe" in context:
@@ -48,7 +49,7 @@ def outcome_span(item: dict) -> Span:
                 start_time_unix_nano=end - item["duration_ms"] * 1_000_000,
                 end_time_unix_nano=end,
                 attributes=[KeyValue(key=k, value=_value(v)) for k, v in attributes.items()],
-                status=Status(code=Status.STATUS_CODE_ERROR if failed else Status.STATUS_CODE_UNSET))
+                status=Status(code=status))
     if failed:
         span.events.add(name="exception", time_unix_nano=end, attributes=[
             KeyValue(key="exception.message", value=_value(context["error_message"])),

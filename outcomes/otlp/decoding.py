@@ -36,7 +36,8 @@ def body_inflate(raw: bytes, encoding: str, *, limit: int) -> bytes:
     if encoding in ("", "identity"):
         return raw
     if encoding != "gzip":
-        raise Undecodable(f"Content-Encoding {encoding[:40]!r} is not supported; send gzip or none.")
+        raise Undecodable(f"Content-Encoding {encoding[:40]!r} is not supported; "
+                          "send gzip or none.")
     inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
     try:
         body = inflater.decompress(raw, limit + 1)
