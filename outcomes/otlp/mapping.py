@@ -63,9 +63,15 @@ class Unusable(ValueError):
 class Mapped:
     """What one span gives: outcomes as POST /outcomes/bulk takes them, or why it cannot."""
 
-    span: str  # "<span id> of trace <trace id>", to name the span in a refusal
+    trace_id: str
+    span_id: str
     outcomes: tuple[dict, ...] = ()
     problem: str = ""
+
+    @property
+    def span(self) -> str:
+        """The span as a refusal names it."""
+        return f"{self.span_id} of trace {self.trace_id}"
 
 
 def request_map(request) -> list[Mapped]:
@@ -73,17 +79,28 @@ def request_map(request) -> list[Mapped]:
     (spans that are neither failed nor outcomes are left out)."""
     mapped = []
     for resource_spans in request.resource_spans:
-        resource = {kv.key: kv.value for kv in resource_spans.resource.attributes}
+        agent = resource_agent({kv.key: kv.value for kv in resource_spans.resource.attributes})
         for scope_spans in resource_spans.scope_spans:
             for span in scope_spans.spans:
-                item = span_map(span, resource)
+                item = span_map(span, agent)
                 if item is not None:
                     mapped.append(item)
     return mapped
 
 
-def span_map(span: Span, resource: dict[str, AnyValue]) -> Mapped | None:
-    """The outcomes of one span (None when it gives none), or why it cannot give them."""
+def resource_agent(resource: dict[str, AnyValue]) -> str:
+    """The agent of a resource's spans that do not name theirs: its ``gen_ai.agent.name``, else
+    its service name ("" for none, or the SDK's ``unknown_service``)."""
+    try:
+        service = _text(resource, SERVICE)
+        return _text(resource, AGENT) or ("" if service.startswith(UNKNOWN_SERVICE) else service)
+    except Unusable:
+        return ""
+
+
+def span_map(span: Span, agent: str) -> Mapped | None:
+    """The outcomes of one span (None when it gives none), or why it cannot give them;
+    ``agent``: its resource's (resource_agent)."""
     attributes = {kv.key: kv.value for kv in span.attributes}
     exception = next((event for event in reversed(span.events) if event.name == EXCEPTION), None)
     errored = span.status.code == Status.STATUS_CODE_ERROR
@@ -92,9 +109,8 @@ def span_map(span: Span, resource: dict[str, AnyValue]) -> Mapped | None:
     if not (failed or is_outcome):
         return None
     trace, span_id = hex_id(span.trace_id), hex_id(span.span_id)
-    name = f"{span_id} of trace {trace}"
     try:
-        common = _common(span, attributes, resource)
+        common = _common(span, attributes, agent)
         outcomes = []
         if failed:
             outcomes.append(_outcome(common, trace, span_id, "failure",
@@ -102,8 +118,8 @@ def span_map(span: Span, resource: dict[str, AnyValue]) -> Mapped | None:
         if is_outcome and not errored:
             outcomes.append(_outcome(common, trace, span_id, "success", {}))
     except Unusable as exc:
-        return Mapped(name, problem=str(exc))
-    return Mapped(name, tuple(outcomes))
+        return Mapped(trace, span_id, problem=str(exc))
+    return Mapped(trace, span_id, tuple(outcomes))
 
 
 def refusal_explain(errors: dict[str, list[str]]) -> str:
@@ -112,11 +128,8 @@ def refusal_explain(errors: dict[str, list[str]]) -> str:
                      for field, messages in errors.items())
 
 
-def _common(span: Span, attributes: dict, resource: dict) -> dict:
-    service = _text(resource, SERVICE)
-    if service.startswith(UNKNOWN_SERVICE):
-        service = ""
-    agent = _text(attributes, AGENT) or _text(resource, AGENT) or service
+def _common(span: Span, attributes: dict, agent: str) -> dict:
+    agent = _text(attributes, AGENT) or agent
     if not agent:
         raise Unusable(f"no agent: set the {AGENT} attribute, or the service name "
                        "(OTEL_SERVICE_NAME).")
@@ -166,7 +179,7 @@ def _failure_context(span: Span, attributes: dict, exception) -> dict:
 
 
 def _outcome(common: dict, trace: str, span_id: str, kind: str, failure: dict) -> dict:
-    context = {**common.get("context", {}), **failure, "trace_id": trace, "span_id": span_id}
+    context = {**common.get("context", {}), **failure}
     return {**common, "outcome": kind, "context": context,
             "event_id": str(uuid.uuid5(_EVENT_NAMESPACE, f"{trace}:{span_id}:{kind}"))}
 
@@ -176,7 +189,7 @@ def _moment(unix_nano: int) -> str:
         moment = _EPOCH + timedelta(microseconds=unix_nano // 1000)
     except OverflowError:
         raise Unusable("the span's end time is out of range.") from None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.isoformat(timespec="microseconds")  # one width: the strings sort as times
 
 
 def _text(attributes: dict, name: str) -> str:

@@ -12,6 +12,7 @@ from config.api.services import api_key_create
 from failures.models import Failure
 from outcomes.models import Outcome
 from outcomes.otlp import views as otlp_views
+from outcomes.otlp.mapping import request_map
 from tests.conftest import bearer
 
 from .spans import ERROR, export, otlp_json, span
@@ -64,20 +65,24 @@ def test_a_protobuf_export_stores_its_failure_and_its_outcome(api):
 
 
 def test_a_json_export_is_read_with_hex_ids_and_integer_enums(api):
-    request = otlp_json(export(span(
+    sent = export(span(
         "lookup", trace_id=bytes.fromhex("5b8efff798038103d269b633813fc60c"),
         span_id=bytes.fromhex("eee19b7ec3c1b174"), status=ERROR, status_message="no such order",
-        attrs={"gen_ai.agent.name": "support-bot"})))
+        attrs={"gen_ai.agent.name": "support-bot"}))
+    request = otlp_json(sent)
     span_json = request["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
     span_json["unknownField"] = 1  # receivers ignore fields they do not know
     assert span_json["status"]["code"] == 2
+    assert span_json["traceId"] == "5b8efff798038103d269b633813fc60c"
     response = post(api, json.dumps(request).encode(), "application/json")
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "application/json"
     assert json.loads(response.content) == {}
     failure = Failure.objects.get()
     assert (failure.agent, failure.error) == ("support-bot", "no such order")
-    assert Outcome.objects.get().context["trace_id"] == "5b8efff798038103d269b633813fc60c"
+    # The same ids as the protobuf encoding of the same span: the same event.
+    [[from_protobuf]] = [item.outcomes for item in request_map(sent)]
+    assert str(Outcome.objects.get().event_id) == from_protobuf["event_id"]
 
 
 def test_a_gzip_body_is_decompressed(api):
