@@ -2,6 +2,7 @@
 keys, scopes, bound agents, scrubbing, limits and throttle."""
 import gzip
 import json
+import time
 
 import pytest
 from django.db import OperationalError
@@ -234,3 +235,22 @@ def test_a_json_export_is_answered_in_json_with_its_partial_success(api):
     partial = json.loads(response.content)["partialSuccess"]
     assert partial["rejectedSpans"] == "1"  # int64 in the protobuf JSON mapping
     assert "no agent" in partial["errorMessage"]
+
+
+def test_spans_are_recorded_in_the_order_they_ended_so_a_later_success_closes_the_failure(api):
+    # Exporters send spans as they end, but a batch may hold them in any order.
+    now = time.time_ns()
+    success = span("run", parent=b"", end_ns=now, attrs={"hindsight.task": "ticket-3"})
+    failure = span("call", status=ERROR, end_ns=now - 1_000_000_000,
+                   attrs={"hindsight.task": "ticket-3"}, exception={"exception.message": "boom"})
+    answer_of(post(api, export(success, failure).SerializeToString()))
+    assert Failure.objects.get().status == "resolved"
+
+
+
+def test_a_refusal_message_quotes_the_first_spans_and_counts_the_rest(api):
+    spans = [span(f"s{n}", status=ERROR) for n in range(7)]
+    answer = answer_of(post(api, export(*spans, service="").SerializeToString()))
+    assert answer.partial_success.rejected_spans == 7
+    message = answer.partial_success.error_message
+    assert message.count("no agent") == 5 and message.endswith("; and 2 more")
