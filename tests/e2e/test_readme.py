@@ -16,6 +16,7 @@ Below a command, comment lines that start with ``# {`` (JSON) or ``# #`` (markdo
 output; each is compared with what the command printed (see ``shown_json`` and ``matches``).
 """
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -156,6 +157,25 @@ def shown_headings(shown: list[str]) -> list[str]:
 
 def test_readme_shell_blocks_run_as_written_after_make_run(embedded, tmp_path):
     base, env, _log = embedded
+    tour_run(base, env, tmp_path)
+
+
+def test_readme_shell_blocks_run_as_written_on_postgresql(django_db_reset_sequences,
+                                                          start_gunicorn, tmp_path):
+    """The same tour against gunicorn on the test database (PostgreSQL, Redis), as installed
+    fresh: sequences from 1, the known patterns loaded (as ``make run`` loads them)."""
+    from django.core.management import call_command
+
+    from tests.conftest import database_url
+
+    call_command("seed_lessons", verbosity=0)
+    base = start_gunicorn()
+    tour_run(base, {**os.environ, "DATABASE_URL": database_url()}, tmp_path)
+
+
+def tour_run(base: str, env: dict, tmp_path: Path) -> None:
+    """Every tour block, in order, in one bash session against ``base``; each output shown
+    compared with what was printed."""
     blocks = shell_blocks(README.read_text())
     tour = [block for block in blocks if not block.setup]
     assert [block.line for block in blocks if block.setup], "the set-up blocks were not found"
