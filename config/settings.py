@@ -396,6 +396,7 @@ SPECTACULAR_SETTINGS = {
         "LessonStatusEnum": "lessons.models.Lesson.Status",
         "FailureStatusEnum": "failures.models.Failure.Status",
         "ClosingStatusEnum": ["resolved", "abandoned"],
+        "OpenRootCauseStatusEnum": ["suggested", "confirmed"],
     },
 }
 
