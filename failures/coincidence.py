@@ -8,6 +8,9 @@ burst has a start (first failure), an end (last failure so far) and the agents t
 **Coincidence.** A burst of A and a burst of B coincide when they start within TOLERANCE of each
 other and end within TOLERANCE of each other, and at least MIN_AGENTS agents failed in both (one agent's own run hitting two faults at once is not a shared cause). Only the times
 count, never the clock: an incident inside one hour and one across an hour boundary are alike.
+A burst still going on ends, so far, at its latest failure: symptoms are compared while they
+last. A burst that starts as the observation starts has no known start and coincides with
+nothing.
 
 **Chance.** Independent faults coincide too, the more often the more bursts they have. For each
 burst ``a`` of A, the chance that B coincides with it by accident is computed as if B's bursts,
@@ -200,18 +203,23 @@ def _side_p_value(own: _Series, other: _Series, observed: set[int], span: float,
     return min(1.0, best * len(thresholds)), sum(chances)
 
 
-def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, span: timedelta,
-                      tolerance: timedelta = TOLERANCE, near: timedelta = NEIGHBOURHOOD,
-                      min_agents: int = MIN_AGENTS,
+def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
+                      until: datetime, tolerance: timedelta = TOLERANCE,
+                      near: timedelta = NEIGHBOURHOOD, min_agents: int = MIN_AGENTS,
                       max_p_value: float = MAX_P_VALUE) -> list[Link]:
     """Pairs of patterns that start and stop together beyond chance (see the module), most
-    significant first. ``bursts`` maps each pattern to its bursts over an observation ``span``.
-    Only pairs that coincide at least once are tested, found by a sweep over all bursts in start
-    order, so the cost follows coincidences rather than the square of the patterns."""
+    significant first. ``bursts`` maps each pattern to its bursts observed from ``since`` to
+    ``until``. A burst that starts within ``tolerance`` of ``since`` may have begun before it:
+    its start is unknown, so it coincides with nothing (faults already failing when the
+    observation began did not start together). Only pairs that coincide at least once are
+    tested, found by a sweep over all bursts in start order, so the cost follows coincidences
+    rather than the square of the patterns."""
     series = {pattern: _Series(found) for pattern, found in bursts.items() if found}
-    tol, span_s = tolerance.total_seconds(), max(span.total_seconds(), 2 * tolerance.total_seconds())
+    tol = tolerance.total_seconds()
+    span_s = max((until - since).total_seconds(), 2 * tol)
+    observed = since.timestamp() + tol
     starts = sorted((s.starts[i], pattern) for pattern, s in series.items()
-                    for i in range(len(s.starts)))
+                    for i in range(len(s.starts)) if s.starts[i] > observed)
     times = [start for start, _ in starts]
     candidates = set()
     for index, (start, pattern) in enumerate(starts):
@@ -220,7 +228,8 @@ def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, span: timed
                 candidates.add((min(pattern, other), max(pattern, other)))
     links = []
     for a, b in sorted(candidates):
-        pairs = list(_coinciding(series[a], series[b], tol, min_agents))
+        pairs = [(i, j) for i, j in _coinciding(series[a], series[b], tol, min_agents)
+                 if min(series[a].starts[i], series[b].starts[j]) > observed]
         if not pairs:
             continue
         p_a, mu_a = _side_p_value(series[a], series[b], {i for i, _ in pairs}, span_s, tol,

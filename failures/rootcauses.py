@@ -11,9 +11,10 @@ Two live patterns are linked when, over the last WINDOW_DAYS,
   newest messages (failures.dependencies), unless so many patterns name it that it tells
   nothing (MAX_PATTERNS_PER_DEPENDENCY).
 
-The job runs every five minutes (settings.HINDSIGHT_PERIODIC_JOBS): an incident's symptoms are
-grouped at the first run after they stopped together, or after a few minutes of starting
-together while they last, well within 15 minutes of the start. A run costs what is active:
+The job runs every five minutes (settings.HINDSIGHT_PERIODIC_JOBS). Symptoms are compared while
+they last (a burst ends, so far, at its latest failure), so an incident's symptoms are grouped
+by a run a few minutes after they start together, and at the latest by the first run after
+they stop together: within 15 minutes of the start for an outage of up to ten minutes. A run costs what is active:
 it reads the window's failures of the patterns with failures written since its previous run
 (its watermark, failures.jobstate; the first run reads the window) and of the members of its
 current suggestions, whose links it checks again.
@@ -88,7 +89,7 @@ def root_causes_detect(*, now: datetime | None = None, days: int = WINDOW_DAYS) 
         observed_since = _observed_since(since, now)
         links: dict[tuple, list[dict]] = defaultdict(list)
         bursts = {pattern: bursts_of(rows) for pattern, rows in failures.items()}
-        for link in coincidence_links(bursts, span=now - observed_since):
+        for link in coincidence_links(bursts, since=observed_since, until=now):
             links[(link.a, link.b)].append(_link_evidence(link))
         frequent = {pattern for pattern, rows in failures.items() if len(rows) >= MIN_EVENTS}
         for pair, dependency in _shared_dependencies(frequent, since, now).items():

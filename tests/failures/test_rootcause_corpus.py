@@ -87,7 +87,7 @@ def groups_pure(fleet) -> dict[str, int]:
         failures[name].append((at, agent))
     first = min(at for _, _, at in fleet.failures)
     links = coincidence_links({name: bursts_of(rows) for name, rows in failures.items()},
-                              span=fleet.now - max(first, fleet.now - WEEK))
+                              since=max(first, fleet.now - WEEK), until=fleet.now)
     return {name: number for number, members in enumerate(components(
         (link.a, link.b) for link in links)) for name in members}
 

@@ -22,7 +22,7 @@ from tests.failures.scenario import AGENTS, SPIKE_HOURS_AGO, entry, spike_scenar
 # --- pure: bursts and coincidences ------------------------------------------------------------
 
 T0 = datetime(2026, 3, 2, 10, 0, tzinfo=dt_timezone.utc)
-WEEK = timedelta(days=7)
+WEEK_MINUTES = 7 * 24 * 60
 
 
 def at(minutes: float) -> datetime:
@@ -57,7 +57,7 @@ def outage(shift: float = 0.0) -> dict[str, list[Burst]]:
 
 
 def test_symptoms_that_start_and_stop_together_across_agents_are_linked():
-    (link,) = coincidence_links(outage(), span=WEEK)
+    (link,) = coincidence_links(outage(), since=at(-WEEK_MINUTES), until=at(60))
     assert (link.a, link.b, link.agents) == ("broker", "cache", ("a", "b", "c"))
     assert link.p_value < MAX_P_VALUE / 10
     (seen,) = link.coincidences
@@ -65,8 +65,8 @@ def test_symptoms_that_start_and_stop_together_across_agents_are_linked():
 
 
 def test_the_clock_does_not_matter():
-    inside = coincidence_links(outage(shift=12), span=WEEK)
-    across = coincidence_links(outage(shift=55), span=WEEK)  # from 10:55 to 11:03
+    inside = coincidence_links(outage(shift=12), since=at(-WEEK_MINUTES), until=at(120))
+    across = coincidence_links(outage(shift=55), since=at(-WEEK_MINUTES), until=at(120))
     assert [link.p_value for link in inside] == pytest.approx([link.p_value for link in across])
     assert len(across) == 1
 
@@ -78,21 +78,26 @@ def trickle(every: float, offset: float = 0.0, hours: float = 168) -> list[Burst
             for i, m in enumerate(range(0, int(hours * 60), int(every)))]
 
 
-@pytest.mark.parametrize("name, bursts, span, coincide", [
-    ("one agent's own run", {"x": [burst(0, 9, "a")], "y": [burst(1, 8, "a")]}, WEEK, False),
-    ("start together, stop apart", {"x": [burst(0, 20)], "y": [burst(1, 8)]}, WEEK, False),
+@pytest.mark.parametrize("name, bursts, since, until, coincide", [
+    ("one agent's own run", {"x": [burst(0, 9, "a")], "y": [burst(1, 8, "a")]},
+     -WEEK_MINUTES, 60, False),
+    ("start together, stop apart", {"x": [burst(0, 20)], "y": [burst(1, 8)]},
+     -WEEK_MINUTES, 60, False),
     ("steady trickles coincide as often as their rates say",
-     {"x": trickle(7), "y": trickle(11, offset=2)}, WEEK, True),
+     {"x": trickle(7), "y": trickle(11, offset=2)}, -60, WEEK_MINUTES, True),
     ("a sparse fault inside a three-hour trickle",
      {"x": [burst(60 * h, 60 * h + 1, "ab", 2) for h in range(0, 168, 9)],
-      "y": trickle(6, offset=60 * 45, hours=3)}, WEEK, True),
+      "y": trickle(6, offset=60 * 45, hours=3)}, -60, WEEK_MINUTES, True),
     ("one coincidence on an install three hours old",
-     {"x": [burst(100, 108, "abc")], "y": [burst(101, 107, "abc")]}, timedelta(hours=3), True),
+     {"x": [burst(100, 108, "abc")], "y": [burst(101, 107, "abc")]}, 0, 180, True),
+    ("failing without a pause since the install began a day ago",
+     {"x": [burst(0, 1440, "abc")], "y": [burst(1, 1439, "abc")]}, 0, 1440, False),
 ])
-def test_what_is_not_linked(name, bursts, span, coincide):
-    assert coincidence_links(bursts, span=span) == []
+def test_what_is_not_linked(name, bursts, since, until, coincide):
+    observed = {"since": at(since), "until": at(until)}
+    assert coincidence_links(bursts, **observed) == []
     # Not for want of coinciding: by chance is why.
-    assert bool(coincidence_links(bursts, span=span, max_p_value=1.0)) == coincide
+    assert bool(coincidence_links(bursts, **observed, max_p_value=1.0)) == coincide
 
 
 def test_components_join_pairs_but_never_a_forbidden_pair():
