@@ -6,8 +6,9 @@ less than GAP after the previous one continues its burst, a longer pause starts 
 burst has a start (first failure), an end (last failure so far) and the agents that failed in it.
 
 **Coincidence.** A burst of A and a burst of B coincide when they start within TOLERANCE of each
-other and end within TOLERANCE of each other, and at least MIN_AGENTS agents failed in both (one agent's own run hitting two faults at once is not a shared cause). Only the times
-count, never the clock: an incident inside one hour and one across an hour boundary are alike.
+other and end within TOLERANCE of each other, and at least MIN_AGENTS agents failed in both
+(one agent's own run hitting two faults at once is not a shared cause). Only the times count,
+never the clock: an incident inside one hour and one across an hour boundary are alike.
 A burst still going on ends, so far, at its latest failure: symptoms are compared while they
 last. A burst that starts as the observation starts has no known start and coincides with
 nothing.
@@ -15,12 +16,13 @@ nothing.
 **Chance.** Independent faults coincide too, the more often the more bursts they have. For each
 burst ``a`` of A, the chance that B coincides with it by accident is computed as if B's bursts,
 keeping their lengths, started at random times: a burst of B of length ``d`` coincides with
-``a`` (length ``D``) when it starts in a stretch of ``max(0, 2 * TOLERANCE - |D - d|)``, so the
-expected number is that stretch summed over B's bursts, times B's rate. B's rate is the higher of
-its rate over the whole observation span (the window, or less on a young install) and its rate
-in the NEIGHBOURHOOD of ``a`` (B's bursts starting within that time of ``a``, not counting those
-close enough to coincide): a fault that only began lately, or trickles for a few hours, is judged
-by how busy it is there, not diluted over the week. The chance is ``1 - exp(-expected)``.
+``a`` (length ``D``) when it starts in a stretch of ``max(0, 2 * TOLERANCE - |D - d|)``. The
+expected number of coinciding B bursts is the sum of those stretches over B's bursts divided by
+the time they spread over: the observation span (the window, or less on a young install), or,
+when it gives more, the NEIGHBOURHOOD either side of ``a`` with only B's bursts starting there
+(not those close enough to coincide). So a fault that only began lately, or trickles for a few
+hours, is judged by how busy it is there, not diluted over the week. The chance is
+``1 - exp(-expected)``.
 
 **Test.** Rarer coincidences weigh more: a sustained burst matched start and end is far less
 likely than a single failure landing near another. Taking the observed coincidences of A from
