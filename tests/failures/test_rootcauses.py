@@ -4,6 +4,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 from math import exp
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -11,12 +12,13 @@ from failures import rootcauses
 from failures.coincidence import (MAX_P_VALUE, Burst, bursts_of, coincidence_links, components,
                                   poisson_tail)
 from failures.dependencies import dependencies_of
+from failures.jobstate import SETTLE
 from failures.models import RootCauseGroup, RootCauseSplit
 from failures.rootcauses import (root_cause_group_confirm, root_cause_group_split,
                                  root_causes_detect)
 from failures.services import failures_record_many
 from failures.tasks import root_causes_detect_task
-from tests.failures.scenario import AGENTS, SPIKE_HOURS_AGO, entry, spike_scenario
+from tests.failures.scenario import AGENTS, SPIKE_HOURS_AGO, STEADY, entry, spike_scenario
 
 
 # --- pure: bursts and coincidences ------------------------------------------------------------
@@ -210,6 +212,18 @@ def test_split_group_is_never_suggested_again():
         root_cause_group_confirm(group=group)
 
 
+@pytest.mark.django_db
+def test_a_run_reads_the_patterns_written_since_the_last_and_the_groups_members():
+    now = timezone.now()
+    spike_scenario(now)
+    later = now + SETTLE + timedelta(minutes=1)  # every failure settled: the watermark passes
+    assert root_causes_detect(now=later).patterns == 3
+    quiet = root_causes_detect(now=later + timedelta(minutes=5))
+    assert (quiet.patterns, quiet.groups, quiet.created, quiet.removed) == (2, 1, 0, 0)
+    failures_record_many([entry("a", "new", STEADY, later + timedelta(minutes=6), "key_error")])
+    assert root_causes_detect(now=later + timedelta(minutes=10)).patterns == 3
+
+
 def record_spread(now, error, hours_ago, agent="a"):
     failures_record_many([entry(agent, f"t-{error[:8]}-{h}", error, now - timedelta(hours=h))
                           for h in hours_ago])
@@ -244,6 +258,9 @@ def test_task_and_command():
     now = timezone.now()
     spike_scenario(now)
     assert root_causes_detect_task() == {"patterns": 3, "groups": 1, "created": 1, "removed": 0}
+    # Often enough that an incident is grouped within 15 minutes of its start.
+    assert settings.HINDSIGHT_PERIODIC_JOBS["detect-root-causes"] == (
+        "failures.tasks.root_causes_detect_task", 5 * 60)
     out = io.StringIO()
     call_command("detect_root_causes", stdout=out)
     assert "1 suggested group(s), 0 new, 0 dropped" in out.getvalue()
