@@ -14,10 +14,10 @@ Two live patterns are linked when, over the last WINDOW_DAYS,
 The job runs every five minutes (settings.HINDSIGHT_PERIODIC_JOBS). Symptoms are compared while
 they last (a burst ends, so far, at its latest failure), so an incident's symptoms are grouped
 by a run a few minutes after they start together, and at the latest by the first run after
-they stop together: within 15 minutes of the start for an outage of up to ten minutes. A run costs what is active:
-it reads the window's failures of the patterns with failures written since its previous run
-(its watermark, failures.jobstate; the first run reads the window) and of the members of its
-current suggestions, whose links it checks again.
+they stop together: within 15 minutes of the start for an outage of up to ten minutes. A run
+costs what is active: it reads the window's failures of the patterns with failures written since
+its previous run (its watermark, failures.jobstate; the first run reads the window) and of the
+members of its current suggestions, whose links it checks again.
 
 Linked patterns are grouped (union-find) and stored with the evidence of every link.
 Recomputing is idempotent: a suggested group with the same members keeps its id and row;
