@@ -30,7 +30,9 @@ the least to the most likely, for each threshold the observed count ``k`` is com
 number expected by chance over all bursts of A at least as unlikely (``mu``, the sum of their
 chances): the p-value is the Poisson tail ``P(K >= k | mu)``, the smallest over thresholds
 times the number of thresholds tried. The same is done from B's side; the larger p-value counts.
-Two patterns are linked when it is at most MAX_P_VALUE.
+Two patterns are linked when it is at most MAX_P_VALUE, or at most FALSE_LINKS divided by the
+number of pairs that coincide at all, when that is smaller: however many pairs are tested, the
+false links expected among them stay under FALSE_LINKS.
 
 An eight-minute outage seen by four agents, after a week of history, is one coincidence with a
 chance near ``2 * TOLERANCE / week`` (about 1e-3): linked at its first occurrence. A pair of
@@ -58,9 +60,13 @@ TOLERANCE = timedelta(minutes=3)
 NEIGHBOURHOOD = timedelta(hours=1)
 # The issue's "two or more agents": one agent's run can hit two faults at once by itself.
 MIN_AGENTS = 2
-# At most this p-value links two patterns. One expected false link per hundred independent pairs
-# that coincide at all; the scan over thresholds is conservative, so fewer in practice.
+# At most this p-value links two patterns: one expected false link per hundred independent pairs
+# that coincide at all (the scan over thresholds is conservative, so fewer in practice)...
 MAX_P_VALUE = 0.01
+# ...and less when more pairs coincide: the threshold is at most this many false links expected
+# among all the pairs tested (a busy fleet of hundreds of patterns tests thousands; a fleet where
+# coincidences across two agents are rare, a few dozen, and keeps MAX_P_VALUE).
+FALSE_LINKS = 0.2
 
 
 @dataclass(frozen=True)
@@ -172,27 +178,39 @@ class _Series:
         return total
 
 
-def _coinciding(a: _Series, b: _Series, tolerance: float, min_agents: int):
-    """Pairs of burst indexes (i of a, j of b) that coincide."""
-    for i, (start, end) in enumerate(zip(a.starts, a.ends)):
-        for j in range(bisect_left(b.starts, start - tolerance),
-                       bisect_right(b.starts, start + tolerance)):
-            if abs(b.ends[j] - end) <= tolerance and \
-                    len(a.bursts[i].agents & b.bursts[j].agents) >= min_agents:
-                yield i, j
+class _Chance:
+    """The chance that ``other`` coincides by accident with each burst of ``own`` (see the
+    module: B's bursts, keeping their lengths, at random times, at its overall or local rate)."""
+
+    def __init__(self, own: _Series, other: _Series, *, span: float, tolerance: float,
+                 near: float):
+        self.own, self.other, self.span, self.tolerance, self.near = (
+            own, other, span, tolerance, near)
+
+    def __call__(self, index: int) -> float:
+        width, tol = 2 * self.tolerance, self.tolerance
+        start, length = self.own.starts[index], self.own.lengths[index]
+        rate = max(self.other.overlap(length, width) / self.span,
+                   self.other.local_overlap(start, length, width, self.near, tol)
+                   / (2 * (self.near - tol)))
+        return 1.0 - exp(-rate)
 
 
-def _side_p_value(own: _Series, other: _Series, observed: set[int], span: float,
-                  tolerance: float, near: float) -> tuple[float, float]:
-    """(p-value, expected coincidences) from ``own``'s side: ``observed`` are its bursts that
-    coincide with one of ``other``'s."""
-    width = 2 * tolerance
-    local_span = 2 * (near - tolerance)
-    chances = []
-    for start, length in zip(own.starts, own.lengths):
-        rate = max(other.overlap(length, width) / span,
-                   other.local_overlap(start, length, width, near, tolerance) / local_span)
-        chances.append(1.0 - exp(-rate))
+def _p_value_at_least(chance: _Chance, observed: set[int]) -> float:
+    """A lower bound of ``_side_p_value`` from the observed bursts' chances alone (the expected
+    count only grows with the other bursts): cheap, and enough to rule most pairs out."""
+    chances = sorted(chance(i) for i in observed)
+    mu, best = 0.0, 1.0
+    for k, value in enumerate(chances, 1):
+        mu += value
+        best = min(best, poisson_tail(k, mu))
+    return best
+
+
+def _side_p_value(chance: _Chance, observed: set[int]) -> tuple[float, float]:
+    """(p-value, expected coincidences) from ``chance.own``'s side: ``observed`` are its bursts
+    that coincide with one of ``chance.other``'s."""
+    chances = [chance(i) for i in range(len(chance.own.starts))]
     order = sorted(range(len(chances)), key=chances.__getitem__)
     thresholds = sorted({chances[i] for i in observed})
     best, mu, k, position = 1.0, 0.0, 0, 0
@@ -208,40 +226,47 @@ def _side_p_value(own: _Series, other: _Series, observed: set[int], span: float,
 def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
                       until: datetime, tolerance: timedelta = TOLERANCE,
                       near: timedelta = NEIGHBOURHOOD, min_agents: int = MIN_AGENTS,
-                      max_p_value: float = MAX_P_VALUE) -> list[Link]:
+                      max_p_value: float = MAX_P_VALUE,
+                      false_links: float = FALSE_LINKS) -> list[Link]:
     """Pairs of patterns that start and stop together beyond chance (see the module), most
     significant first. ``bursts`` maps each pattern to its bursts observed from ``since`` to
     ``until``. A burst that starts within ``tolerance`` of ``since`` may have begun before it:
     its start is unknown, so it coincides with nothing (faults already failing when the
-    observation began did not start together). Only pairs that coincide at least once are
-    tested, found by a sweep over all bursts in start order, so the cost follows coincidences
-    rather than the square of the patterns."""
+    observation began did not start together). Coincidences are found by one sweep over all
+    bursts in start order, and only pairs that coincide are tested, so the cost follows
+    coincidences rather than the square of the patterns."""
     series = {pattern: _Series(found) for pattern, found in bursts.items() if found}
     tol = tolerance.total_seconds()
-    span_s = max((until - since).total_seconds(), 2 * tol)
-    observed = since.timestamp() + tol
-    starts = sorted((s.starts[i], pattern) for pattern, s in series.items()
-                    for i in range(len(s.starts)) if s.starts[i] > observed)
-    times = [start for start, _ in starts]
-    candidates = set()
-    for index, (start, pattern) in enumerate(starts):
-        for _, other in starts[index + 1:bisect_right(times, start + tol)]:
-            if other != pattern:
-                candidates.add((min(pattern, other), max(pattern, other)))
+    span = max((until - since).total_seconds(), 2 * tol)
+    observed_from = since.timestamp() + tol
+    starts = sorted((s.starts[i], pattern, i) for pattern, s in series.items()
+                    for i in range(len(s.starts)) if s.starts[i] > observed_from)
+    times = [start for start, _, _ in starts]
+    coinciding: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+    for index, (start, pattern, i) in enumerate(starts):
+        for _, other, j in starts[index + 1:bisect_right(times, start + tol)]:
+            if other == pattern:
+                continue
+            (a, x), (b, y) = sorted(((pattern, i), (other, j)))
+            if abs(series[a].ends[x] - series[b].ends[y]) <= tol and len(
+                    series[a].bursts[x].agents & series[b].bursts[y].agents) >= min_agents:
+                coinciding[(a, b)].append((x, y))
+    # Many pairs tested, some pass by chance: their threshold shrinks so that the false links
+    # expected among them stay within ``false_links``.
+    threshold = min(max_p_value, false_links / max(1, len(coinciding)))
     links = []
-    for a, b in sorted(candidates):
-        pairs = [(i, j) for i, j in _coinciding(series[a], series[b], tol, min_agents)
-                 if min(series[a].starts[i], series[b].starts[j]) > observed]
-        if not pairs:
+    for (a, b), pairs in sorted(coinciding.items()):
+        sides = [(_Chance(series[a], series[b], span=span, tolerance=tol,
+                          near=near.total_seconds()), {x for x, _ in pairs}),
+                 (_Chance(series[b], series[a], span=span, tolerance=tol,
+                          near=near.total_seconds()), {y for _, y in pairs})]
+        if any(_p_value_at_least(*side) > threshold for side in sides):
             continue
-        p_a, mu_a = _side_p_value(series[a], series[b], {i for i, _ in pairs}, span_s, tol,
-                                  near.total_seconds())
-        p_b, mu_b = _side_p_value(series[b], series[a], {j for _, j in pairs}, span_s, tol,
-                                  near.total_seconds())
-        p_value = max(p_a, p_b)
-        if p_value <= max_p_value:
-            links.append(Link(a, b, p_value, round(max(mu_a, mu_b), 4), tuple(
-                _coincidence(series[a].bursts[i], series[b].bursts[j]) for i, j in pairs)))
+        (p_a, mu_a), (p_b, mu_b) = (_side_p_value(*side) for side in sides)
+        if max(p_a, p_b) <= threshold:
+            links.append(Link(a, b, max(p_a, p_b), round(max(mu_a, mu_b), 4), tuple(
+                _coincidence(series[a].bursts[x], series[b].bursts[y])
+                for x, y in sorted(pairs))))
     return sorted(links, key=lambda link: (link.p_value, link.a, link.b))
 
 

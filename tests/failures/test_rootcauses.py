@@ -2,6 +2,7 @@
 import io
 from datetime import datetime, timedelta, timezone as dt_timezone
 from math import exp
+from random import Random
 
 import pytest
 from django.conf import settings
@@ -99,7 +100,25 @@ def test_what_is_not_linked(name, bursts, since, until, coincide):
     observed = {"since": at(since), "until": at(until)}
     assert coincidence_links(bursts, **observed) == []
     # Not for want of coinciding: by chance is why.
-    assert bool(coincidence_links(bursts, **observed, max_p_value=1.0)) == coincide
+    assert bool(coincidence_links(bursts, **observed, max_p_value=1.0, false_links=1.0)) == coincide
+
+
+def test_the_more_pairs_coincide_the_stronger_a_link_must_be():
+    """120 independent faults, each meeting two of twelve agents about once an hour and a half:
+    thousands of pairs coincide now and then, and tested alone at MAX_P_VALUE two would be
+    linked; with the threshold shared among all the pairs tested, none is."""
+    rng = Random(3)
+    agents = [f"agent-{n}" for n in range(12)]
+    bursts = {}
+    for fault in range(120):
+        moment, failures = at(0), []
+        while (moment := moment + timedelta(hours=rng.expovariate(1.5))) < at(WEEK_MINUTES):
+            failures += [(moment, rng.choice(agents)),
+                         (moment + timedelta(seconds=30), rng.choice(agents))]
+        bursts[fault] = bursts_of(failures)
+    observed = {"since": at(0), "until": at(WEEK_MINUTES)}
+    assert len(coincidence_links(bursts, **observed, false_links=float("inf"))) == 2
+    assert coincidence_links(bursts, **observed) == []
 
 
 def test_components_join_pairs_but_never_a_forbidden_pair():
