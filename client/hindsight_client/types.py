@@ -46,7 +46,8 @@ class RetryAdvice(TypedDict):
 
 
 class FailureRecorded(TypedDict, total=False):
-    """A recorded failure with its pattern, retry advice and matching lessons."""
+    """A recorded failure with its pattern, retry advice and matching lessons; ``root_cause``
+    names the other symptoms of its open root-cause group, if any."""
 
     id: int
     status: str
@@ -54,6 +55,7 @@ class FailureRecorded(TypedDict, total=False):
     retry_advice: RetryAdvice
     lessons: list[Lesson]
     has_resolution: bool
+    root_cause: dict[str, Any] | None
     event_id: str
     spooled: bool
 
@@ -106,6 +108,7 @@ class BootBriefing(TypedDict, total=False):
     resume: list[dict[str, Any]]
     hints: list[dict[str, Any]]
     loops: list[dict[str, Any]]
+    root_causes: list[dict[str, Any]]
     retry_advice: list[dict[str, Any]]
     recent_failures: list[dict[str, Any]]
     fleet: list[dict[str, Any]] | None
