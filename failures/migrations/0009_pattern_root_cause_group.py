@@ -16,7 +16,7 @@ def open_groups_mark(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('failures', '0007_failure_api_key'),
+        ('failures', '0008_regression_verdict'),
     ]
 
     operations = [
