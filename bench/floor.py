@@ -268,7 +268,7 @@ def checking_cpu(batches: list[list[dict]]) -> float:
     for body in bodies:
         parsed = [item for item, _ in outcomes_parse(json.loads(body))]
         for item in parsed:
-            Stored.of(item)
+            Stored.of(item, None)
         items += len(parsed)
     return (time.process_time() - started) / items if items else 0.0
 

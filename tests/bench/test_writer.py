@@ -46,3 +46,17 @@ def test_without_the_client_time_ordered_ids_are_refused_by_name(monkeypatch):
     with pytest.raises(SystemExit, match="make install-dev"):
         _event_ids(None)
     assert _event_ids("v4")
+
+
+def test_the_floor_measures_the_api_checks_of_the_writers_batches():
+    """The bulk floor's CPU figures run the API's own per-item checks on the writer's batches:
+    a change to those checks' signatures must not leave the suite's last table failing."""
+    from bench import floor
+
+    makers = all_makers()
+    connection.ensure_connection()
+    writer = Writer(connection.connection, ROWS, (makers, list(accumulate([1] * len(makers))),
+                                                  []), random.Random(5))
+    batches = [writer.batch(50) for _ in range(2)]
+    assert floor.checking_cpu(batches) > 0
+    assert floor.decoding_cpu(batches) > 0
