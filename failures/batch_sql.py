@@ -35,7 +35,9 @@ UPDATE failures_failurepattern AS pattern SET
                       ELSE LEAST(pattern.first_seen, batch.earliest) END,
     last_seen = CASE WHEN pattern.event_count = 0 THEN batch.latest
                      ELSE GREATEST(pattern.last_seen, batch.latest) END,
-    retry_after = COALESCE(batch.retry_after, pattern.retry_after)
+    retry_after = COALESCE(batch.retry_after, pattern.retry_after),
+    -- A resolved pattern that fails again is open again (failures.triage).
+    status = CASE WHEN pattern.status = 'resolved' THEN 'open' ELSE pattern.status END
 FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::timestamptz[], %s::timestamptz[], %s::int[])
      AS batch(id, events, unsafe, earliest, latest, retry_after)
      LEFT JOIN agents ON agents.pattern_id = batch.id
