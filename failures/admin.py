@@ -1,9 +1,14 @@
 """Curating failure patterns in the admin, and reading failures, root causes, regressions and
 reports. Every change goes through a service (failures.curation, failures.rootcauses,
 lessons.curation); failures themselves are read-only here."""
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef
+from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -15,10 +20,9 @@ from .admin_tools import ReadOnlyAdmin, RecentFilter
 from .curation import pattern_unmerge, patterns_merge_selected
 from .dashboard import dashboard_invalidate
 from .models import Failure, FailurePattern, PatternReport, Regression, RootCauseGroup
+from .pattern_page import pattern_overview
 from .rootcauses import root_cause_group_confirm, root_cause_group_split
-
-# Example failures shown on a pattern's page: the newest, read through failure_pattern_time_idx.
-EXAMPLES = 20
+from .triage import pattern_is_muted, pattern_triage
 
 
 def _pattern_link(pattern: FailurePattern | None):
@@ -81,19 +85,88 @@ class LessonLinkInline(admin.TabularInline):
     verbose_name_plural = "linked lessons"
 
 
+class PatternActionForm(helpers.ActionForm):
+    """The list's action bar, with the time a snooze lasts until."""
+
+    snooze_until = forms.DateTimeField(
+        required=False, label="snooze until (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+
+
 @admin.register(FailurePattern)
 class FailurePatternAdmin(GuardedAdmin):
     list_display = ["id", "template_short", "error_type", "event_count", "agent_count",
-                    "task_count", "last_seen", "has_approved_lesson", "merged_into_id"]
-    list_filter = [MergedFilter, ApprovedLessonFilter, "error_type"]
+                    "task_count", "last_seen", "triage_state", "has_approved_lesson",
+                    "merged_into_id"]
+    list_filter = ["status", MergedFilter, ApprovedLessonFilter, "error_type"]
     search_fields = ["template", "=fingerprint"]
     ordering = ["-event_count", "pk"]
     fields = ["template", "fingerprint", "error_type", "event_count", "agent_count", "task_count",
               "resolved_count", "unsafe_count", "retry_after", "first_seen", "last_seen",
-              "merged_into", "aliases_list", "example_failures"]
+              "merged_into", "aliases_list"]
     readonly_fields = fields
     inlines = [LessonLinkInline]
-    actions = ["merge", "unmerge"]
+    actions = ["merge", "unmerge", "resolve", "ignore", "snooze", "reopen"]
+    action_form = PatternActionForm
+    change_form_template = "admin/failures/failurepattern/change_form.html"
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        pattern = self.get_object(request, object_id)
+        if pattern is not None:
+            now = timezone.now()
+            extra_context = {**(extra_context or {}),
+                             "overview": pattern_overview(pattern=pattern, now=now),
+                             "triage": _triage_context(pattern, now),
+                             "may_triage": self.has_triage_permission(request),
+                             "action_form": PatternActionForm(auto_id=None)}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description="triage", ordering="status")
+    def triage_state(self, obj):
+        return _triage_label(obj, timezone.now())
+
+    @admin.action(description="Resolve: fixed (reopens if it fails again)",
+                  permissions=["triage"])
+    def resolve(self, request, queryset):
+        return self._triage(request, queryset, FailurePattern.Status.RESOLVED)
+
+    @admin.action(description="Ignore: leave out of the queue and boot", permissions=["triage"])
+    def ignore(self, request, queryset):
+        return self._triage(request, queryset, FailurePattern.Status.IGNORED)
+
+    @admin.action(description="Snooze until the time given", permissions=["triage"])
+    def snooze(self, request, queryset):
+        field = PatternActionForm.base_fields["snooze_until"]
+        try:
+            until = field.clean(field.widget.value_from_datadict(request.POST, {},
+                                                                 "snooze_until"))
+        except ValidationError as exc:
+            self.message_user(request, f"snooze until: {' '.join(exc.messages)}", messages.ERROR)
+            return None
+        return self._triage(request, queryset, FailurePattern.Status.SNOOZED, until)
+
+    @admin.action(description="Reopen", permissions=["triage"])
+    def reopen(self, request, queryset):
+        return self._triage(request, queryset, FailurePattern.Status.OPEN)
+
+    def _triage(self, request, queryset, status, until=None):
+        patterns = list(queryset.order_by("pk"))
+        try:
+            for pattern in patterns:
+                pattern_triage(pattern=pattern, status=status, user=request.user, until=until)
+        except ValueError as exc:
+            self.message_user(request, str(exc), messages.ERROR)
+        else:
+            dashboard_invalidate()
+            when = f" until {until:%Y-%m-%d %H:%M} UTC" if until else ""
+            self.message_user(request, f"Marked {len(patterns)} pattern(s) {status}{when}.")
+        if request.POST.get("back_to") == "page" and len(patterns) == 1:
+            return HttpResponseRedirect(reverse("admin:failures_failurepattern_change",
+                                                args=[patterns[0].pk]))
+        return None
+
+    def has_triage_permission(self, request):
+        return request.user.has_perm("failures.triage_failurepattern")
 
     def get_queryset(self, request):
         approved = Lesson.patterns.through.objects.filter(
@@ -114,14 +187,6 @@ class FailurePatternAdmin(GuardedAdmin):
         return format_html_join(", ", '<a href="{}">#{}</a>', (
             (reverse("admin:failures_failurepattern_change", args=[a.pk]), a.pk)
             for a in aliases)) or "–"
-
-    @admin.display(description=f"latest {EXAMPLES} failures")
-    def example_failures(self, obj):
-        rows = Failure.objects.filter(pattern=obj).order_by("-occurred_at")[:EXAMPLES]
-        items = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
-            (f"{f.occurred_at:%Y-%m-%d %H:%M}", f.agent, f.task, f.error[:200]) for f in rows))
-        return format_html("<table><tr><th>when</th><th>agent</th><th>task</th><th>error</th>"
-                           "</tr>{}</table>", items) if items else "none"
 
     @admin.action(description="Merge selected patterns into one", permissions=["merge"])
     def merge(self, request, queryset):
@@ -172,6 +237,21 @@ class FailurePatternAdmin(GuardedAdmin):
             dashboard_invalidate()
         # What formset.save() would have recorded, for the admin's change message.
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+
+def _triage_label(pattern: FailurePattern, now) -> str:
+    """The triage state as the list and the page say it; a snooze that ran out is open."""
+    if pattern.status == FailurePattern.Status.SNOOZED:
+        if not pattern_is_muted(pattern, now=now):
+            return "open (snooze ended)"
+        return f"snoozed until {pattern.snoozed_until:%Y-%m-%d %H:%M} UTC"
+    return pattern.status
+
+
+def _triage_context(pattern: FailurePattern, now) -> dict:
+    return {"label": _triage_label(pattern, now), "muted": pattern_is_muted(pattern, now=now),
+            "by": pattern.triaged_by, "at": pattern.triaged_at,
+            "status": pattern.status}
 
 
 @admin.register(Failure)
