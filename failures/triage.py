@@ -3,8 +3,9 @@
 The rule, written once here:
 
 * a pattern is *muted* while it is ignored, or snoozed and its ``snoozed_until`` is still ahead;
-  a muted pattern is left out of what asks for attention: the dashboard's curation queue and
-  the boot briefing's recent failures;
+  a muted pattern is left out of what asks for attention: the curation queues (the dashboard's
+  and the pattern report's), the boot briefing's recent failures and its fleet view (within
+  the fleet view's cache lifetime, a few seconds);
 * a resolved pattern is left out of the curation queue too, but it is not muted: when it fails
   again the failure write reopens it (``status`` back to open), and it shows everywhere again;
 * triage never changes what the fleet is told about the fault itself: the lesson check and the
@@ -44,10 +45,13 @@ def triaged_q(*, now: datetime, prefix: str = "") -> Q:
 
 def pattern_is_muted(pattern: FailurePattern, *, now: datetime | None = None) -> bool:
     """Whether the pattern is left out of what asks for attention (see the module's rule)."""
-    now = now or timezone.now()
-    return pattern.status == Status.IGNORED or (
-        pattern.status == Status.SNOOZED and pattern.snoozed_until is not None
-        and pattern.snoozed_until > now)
+    return is_muted(pattern.status, pattern.snoozed_until, now=now or timezone.now())
+
+
+def is_muted(status: str, snoozed_until: datetime | None, *, now: datetime) -> bool:
+    """pattern_is_muted over the two columns, for reads that hold them without a model."""
+    return status == Status.IGNORED or (
+        status == Status.SNOOZED and snoozed_until is not None and snoozed_until > now)
 
 
 def pattern_triage(*, pattern: FailurePattern, status: str, user,

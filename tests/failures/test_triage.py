@@ -107,3 +107,12 @@ def test_the_check_still_answers_with_an_ignored_patterns_lessons(django_user_mo
                           {"error_message": MESSAGES["ignored"]}).json()
     assert [lesson["error_pattern"] for lesson in answer["lessons"]] == ["evictions"]
     assert answer["has_approved_resolution"] is True
+
+
+def test_boots_fleet_view_leaves_muted_patterns_out(django_user_model):
+    patterns = triaged(django_user_model)
+    for message in MESSAGES.values():
+        record(message, agent="a2")
+    fleet = boot_context_build(agent="a1", scope="fleet", now=NOW)["fleet"]
+    assert {entry["pattern"]["id"] for entry in fleet} == {
+        patterns[state].pk for state in ("open", "resolved", "snooze_over")}
