@@ -110,6 +110,9 @@ class FailurePatternAdmin(GuardedAdmin):
     action_form = PatternActionForm
     change_form_template = "admin/failures/failurepattern/change_form.html"
 
+    class Media:
+        css = {"all": ["dashboard/pattern.css"]}
+
     def change_view(self, request, object_id, form_url="", extra_context=None):
         pattern = self.get_object(request, object_id)
         if pattern is not None:

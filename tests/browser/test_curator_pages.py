@@ -189,6 +189,7 @@ def test_pattern_page_and_its_triage(live_server, browser_page, world, visit):
     failure_record(agent="agent-0", task="sync-again", error=FAULT)
     visit(page, url, "pattern-page-reopened")
     assert page.locator("#triage-state").inner_text() == "open"
+    assert "reopened by a failure" in page.locator("#triage-reopened").inner_text()
 
 
 def test_dashboard_bars_at_zero_carry_their_label(live_server, browser_page, world, visit,
@@ -203,3 +204,29 @@ def test_dashboard_bars_at_zero_carry_their_label(live_server, browser_page, wor
     assert zero["width"] > 0 and chart["x"] + 170 <= zero["x"] < chart["x"] + chart["width"]
     screenshot(page, "dashboard-pages-drawn")
     assert page_faults(page) == []
+
+
+def test_every_other_curator_page_shows_nothing_broken(live_server, browser_page, world, visit):
+    """The lists and pages not covered above, each checked and screenshotted."""
+    lesson, group = world["lesson"], world["group"]
+    proposal = lesson.proposals.get()
+    pages = {"pattern-list": "/admin/failures/failurepattern/",
+             "failure-list": "/admin/failures/failure/",
+             "failure-page": f"/admin/failures/failure/{world['pattern'].failures.first().pk}/"
+                             "change/",
+             "root-cause-list": "/admin/failures/rootcausegroup/",
+             "root-cause-page": f"/admin/failures/rootcausegroup/{group.pk}/change/",
+             "proposal-list": "/admin/lessons/lessonproposal/",
+             "proposal-page": f"/admin/lessons/lessonproposal/{proposal.pk}/change/",
+             "application-list": f"/admin/lessons/application/?lesson__id__exact={lesson.pk}",
+             "outcome-list": "/admin/outcomes/outcome/",
+             "report-list": "/reports/"}
+    for name, path in pages.items():
+        visit(browser_page, f"{live_server.url}{path}", name)
+    # The list of patterns says each one's triage and offers the snooze time with the actions.
+    visit(browser_page, f"{live_server.url}/admin/failures/failurepattern/", "pattern-list")
+    assert browser_page.locator("td.field-triage_state").first.inner_text() == "open"
+    assert browser_page.locator("input[name=snooze_until]").count() == 1
+    # The applications list behind the lesson page's "all 12 application(s)" holds its 12.
+    visit(browser_page, f"{live_server.url}{pages['application-list']}", "application-list")
+    assert browser_page.locator("#result_list tbody tr").count() == 12

@@ -80,6 +80,8 @@ def test_a_resolved_pattern_that_fails_again_reopens_an_ignored_one_stays(django
     states = dict(FailurePattern.objects.filter(pk__in=[p.pk for p in patterns.values()])
                   .values_list("pk", "status"))
     assert states[patterns["resolved"].pk] == "open"
+    reopened = FailurePattern.objects.get(pk=patterns["resolved"].pk)
+    assert (reopened.triaged_by, reopened.triaged_at) == (None, reopened.last_seen)
     assert states[patterns["ignored"].pk] == "ignored"
     assert states[patterns["snoozed"].pk] == "snoozed"
 
