@@ -100,8 +100,10 @@ def test_boot_leaves_muted_patterns_out_of_recent_failures(django_user_model):
         patterns[state].pk for state in ("open", "resolved", "snooze_over")}
 
 
-def test_the_check_still_answers_with_an_ignored_patterns_lessons(django_user_model, read_api):
-    """Ignoring is a curator's triage: an agent meeting the error still gets what is known."""
+def test_the_check_still_answers_with_an_ignored_patterns_lessons(django_user_model, read_api,
+                                                                  api):
+    """Ignoring is a curator's triage: an agent meeting the error still gets what is known,
+    from the check and in the answer to the failure it posts."""
     patterns = triaged(django_user_model)
     LessonFactory(error_pattern="evictions", error_type="cache", status="approved",
                   resolution="Raise the cache's memory limit").patterns.add(patterns["ignored"])
@@ -109,6 +111,11 @@ def test_the_check_still_answers_with_an_ignored_patterns_lessons(django_user_mo
                           {"error_message": MESSAGES["ignored"]}).json()
     assert [lesson["error_pattern"] for lesson in answer["lessons"]] == ["evictions"]
     assert answer["has_approved_resolution"] is True
+    posted = api.post("/api/v1/failures", {"agent": "a3", "task": "warm-cache",
+                                           "error": MESSAGES["ignored"]}, format="json").json()
+    assert posted["pattern"]["id"] == patterns["ignored"].pk
+    assert [lesson["error_pattern"] for lesson in posted["lessons"]] == ["evictions"]
+    assert FailurePattern.objects.get(pk=patterns["ignored"].pk).status == "ignored"
 
 
 def test_boots_fleet_view_leaves_muted_patterns_out(django_user_model):
