@@ -1,5 +1,4 @@
 """Curating lessons in the admin; every change goes through lessons.curation."""
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
@@ -11,92 +10,19 @@ from failures.admin_tools import ReadOnlyAdmin
 from failures.dashboard import dashboard_invalidate
 from failures.models import Failure
 
-from .models import Application, Lesson, LessonCuration, LessonProposal, PatternLink
-from .scoring import FLAG_BELOW, effectiveness_text
 from .curation import (
     lesson_approve, lesson_create, lesson_edit, lesson_patterns_set, lesson_reject,
-    lessons_delete, lessons_merge, pattern_link_confirm, pattern_link_remove, proposal_accept,
-    proposal_dismiss,
+    lessons_delete, lessons_merge, proposal_accept, proposal_dismiss,
 )
+from .lesson_inlines import CurationInline, PatternLinkForm, PatternLinkInline, ProposalInline
+from .models import Application, Lesson, LessonProposal, PatternLink
+from .scoring import FLAG_BELOW, effectiveness_text
 
 # Where a lesson "works": it succeeds at least seven times in ten (the upper band).
 WORKS_FROM = 0.7
 # Characters of a resolution in the list, and rows in each table on a lesson's page.
 RESOLUTION_CHARS = 90
 LISTED = 20
-
-
-class ProposalInline(admin.TabularInline):
-    model = LessonProposal
-    fields = ["resolution", "resolution_code", "proposed_by", "times_proposed", "created_at",
-              "status"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-class CurationInline(admin.TabularInline):
-    model = LessonCuration
-    fields = ["at", "user", "action", "before", "after"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-class PatternLinkForm(forms.ModelForm):
-    """A curator's decision on one link; the link itself changes only through lessons.curation."""
-
-    DECISIONS = {"confirm": pattern_link_confirm, "remove": pattern_link_remove}
-    decision = forms.ChoiceField(required=False, choices=[("", "---------"),
-                                                          ("confirm", "confirm: link it"),
-                                                          ("remove", "remove: never link it")])
-
-    class Meta:
-        model = PatternLink
-        fields = []
-
-
-class PatternLinkInline(admin.TabularInline):
-    """The patterns the fleet reported the lesson worked for, with the evidence (successes, the
-    agents behind them), and what was decided. Deciding is editing the lesson: view-only staff
-    see the evidence, those who may change lessons confirm or remove links."""
-
-    model = PatternLink
-    form = PatternLinkForm
-    verbose_name, verbose_name_plural = "pattern link", "pattern links learned from the fleet"
-    fields = ["pattern", "state", "successes", "agents", "first_seen", "last_seen",
-              "decided_by", "decided_at", "decision"]
-    readonly_fields = fields[:-1]
-    extra = 0
-    can_delete = False
-
-    def get_fields(self, request, obj=None):
-        if self.has_change_permission(request, obj):
-            return self.fields
-        return self.readonly_fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("pattern", "decided_by")
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.has_perm("lessons.view_lesson") or self.has_change_permission(
-            request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return request.user.has_perm("lessons.change_lesson")
-
-    def has_add_permission(self, request, obj=None):
-        return False  # a curator links a new pattern with the lesson's "patterns" field
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class EffectivenessBandFilter(admin.SimpleListFilter):
