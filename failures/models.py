@@ -45,8 +45,8 @@ class FailurePattern(models.Model):
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="aliases"
     )
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN,
-                              editable=False)
+    status = models.CharField("triage", max_length=8, choices=Status.choices,
+                              default=Status.OPEN, editable=False)
     snoozed_until = models.DateTimeField(null=True, blank=True, editable=False)
     triaged_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+", editable=False)
