@@ -57,7 +57,8 @@ def is_muted(status: str, snoozed_until: datetime | None, *, now: datetime) -> b
 def pattern_triage(*, pattern: FailurePattern, status: str, user,
                    until: datetime | None = None) -> FailurePattern:
     """Set a pattern's triage status; ``until`` is required for (and only kept by) a snooze, and
-    must be in the future. Raises ValueError for a bad status or time."""
+    must be in the future. Raises ValueError for a bad status or time, or a merged-away
+    pattern."""
     if status not in Status.values:
         raise ValueError(f"unknown status {status!r}")
     now = timezone.now()
@@ -65,6 +66,9 @@ def pattern_triage(*, pattern: FailurePattern, status: str, user,
         raise ValueError("snooze until a time in the future")
     with transaction.atomic():
         pattern = FailurePattern.objects.select_for_update().get(pk=pattern.pk)
+        if pattern.merged_into_id is not None:  # its failures and lessons are the live one's
+            raise ValueError(f"pattern {pattern.pk} is merged into {pattern.merged_into_id}:"
+                             " triage that one")
         pattern.status = status
         pattern.snoozed_until = until if status == Status.SNOOZED else None
         pattern.triaged_by, pattern.triaged_at = user, now

@@ -58,6 +58,10 @@ def test_triage_records_who_and_when_and_refuses_a_bad_snooze(django_user_model)
     assert (pattern.status, pattern.snoozed_until, pattern.triaged_by) == ("snoozed", until,
                                                                            curator)
     assert pattern_triage(pattern=pattern, status="open", user=curator).snoozed_until is None
+    alias = record(MESSAGES["resolved"])
+    FailurePattern.objects.filter(pk=alias.pk).update(merged_into=pattern)
+    with pytest.raises(ValueError, match=f"merged into {pattern.pk}"):
+        pattern_triage(pattern=alias, status="ignored", user=curator)
 
 
 def test_muted_means_ignored_or_snoozed_until_a_time_still_ahead(django_user_model):
