@@ -23,6 +23,9 @@ def has_nul(params) -> bool:
 class HindsightAdminSite(admin.AdminSite):
     """The stock site, with every page refusing a query string that holds a NUL byte (400)."""
 
+    # The lists and pattern pages need the width; the index and breadcrumbs lead everywhere.
+    enable_nav_sidebar = False
+
     def admin_view(self, view, cacheable=False):
         wrapped = super().admin_view(view, cacheable)
 

@@ -1,24 +1,17 @@
-"""Curating failure patterns in the admin, and reading failures, root causes, regressions and
-reports. Every change goes through a service (failures.curation, failures.rootcauses,
-lessons.curation); failures themselves are read-only here."""
+"""Reading failures, root causes, regressions and reports in the admin, and deciding on root-cause
+groups; the patterns' own admin is failures.pattern_admin. Every change goes through a service
+(failures.rootcauses); failures themselves are read-only here."""
 from django.contrib import admin, messages
-from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from config.staff_admin import GuardedAdmin
-from lessons.models import Lesson
-from lessons.curation import lesson_pattern_link, lesson_pattern_unlink
 
+from . import pattern_admin  # noqa: F401  (registers the patterns' admin)
 from .admin_tools import ReadOnlyAdmin, RecentFilter
-from .curation import pattern_unmerge, patterns_merge_selected
-from .dashboard import dashboard_invalidate
 from .models import Failure, FailurePattern, PatternReport, Regression, RootCauseGroup
 from .rootcauses import root_cause_group_confirm, root_cause_group_split
-
-# Example failures shown on a pattern's page: the newest, read through failure_pattern_time_idx.
-EXAMPLES = 20
 
 
 def _pattern_link(pattern: FailurePattern | None):
@@ -43,135 +36,6 @@ class ErrorTypeFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         return queryset.filter(error_type=self.value()) if self.value() else queryset
-
-
-class MergedFilter(admin.SimpleListFilter):
-    title = "merged"
-    parameter_name = "merged"
-
-    def lookups(self, request, model_admin):
-        return [("live", "live patterns"), ("alias", "merged into another")]
-
-    def queryset(self, request, queryset):
-        if self.value() in ("live", "alias"):
-            return queryset.filter(merged_into__isnull=self.value() == "live")
-        return queryset
-
-
-class ApprovedLessonFilter(admin.SimpleListFilter):
-    title = "approved lesson"
-    parameter_name = "approved_lesson"
-
-    def lookups(self, request, model_admin):
-        return [("yes", "has one"), ("no", "has none")]
-
-    def queryset(self, request, queryset):
-        if self.value() in ("yes", "no"):
-            return queryset.filter(has_approved=self.value() == "yes")
-        return queryset
-
-
-class LessonLinkInline(admin.TabularInline):
-    """Lessons that answer this pattern; links are added and removed through lessons.curation."""
-
-    model = Lesson.patterns.through
-    autocomplete_fields = ["lesson"]
-    extra = 1
-    verbose_name = "linked lesson"
-    verbose_name_plural = "linked lessons"
-
-
-@admin.register(FailurePattern)
-class FailurePatternAdmin(GuardedAdmin):
-    list_display = ["id", "template_short", "error_type", "event_count", "agent_count",
-                    "task_count", "last_seen", "has_approved_lesson", "merged_into_id"]
-    list_filter = [MergedFilter, ApprovedLessonFilter, "error_type"]
-    search_fields = ["template", "=fingerprint"]
-    ordering = ["-event_count", "pk"]
-    fields = ["template", "fingerprint", "error_type", "event_count", "agent_count", "task_count",
-              "resolved_count", "unsafe_count", "retry_after", "first_seen", "last_seen",
-              "merged_into", "aliases_list", "example_failures"]
-    readonly_fields = fields
-    inlines = [LessonLinkInline]
-    actions = ["merge", "unmerge"]
-
-    def get_queryset(self, request):
-        approved = Lesson.patterns.through.objects.filter(
-            failurepattern_id=OuterRef("pk"), lesson__status=Lesson.Status.APPROVED)
-        return super().get_queryset(request).annotate(has_approved=Exists(approved))
-
-    @admin.display(description="template", ordering="template")
-    def template_short(self, obj):
-        return obj.template[:120]
-
-    @admin.display(description="approved lesson", boolean=True, ordering="has_approved")
-    def has_approved_lesson(self, obj):
-        return obj.has_approved
-
-    @admin.display(description="merged here")
-    def aliases_list(self, obj):
-        aliases = obj.aliases.order_by("pk")
-        return format_html_join(", ", '<a href="{}">#{}</a>', (
-            (reverse("admin:failures_failurepattern_change", args=[a.pk]), a.pk)
-            for a in aliases)) or "–"
-
-    @admin.display(description=f"latest {EXAMPLES} failures")
-    def example_failures(self, obj):
-        rows = Failure.objects.filter(pattern=obj).order_by("-occurred_at")[:EXAMPLES]
-        items = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
-            (f"{f.occurred_at:%Y-%m-%d %H:%M}", f.agent, f.task, f.error[:200]) for f in rows))
-        return format_html("<table><tr><th>when</th><th>agent</th><th>task</th><th>error</th>"
-                           "</tr>{}</table>", items) if items else "none"
-
-    @admin.action(description="Merge selected patterns into one", permissions=["merge"])
-    def merge(self, request, queryset):
-        try:
-            result = patterns_merge_selected(patterns=list(queryset), user=request.user)
-        except ValueError as exc:
-            self.message_user(request, str(exc), messages.ERROR)
-            return
-        dashboard_invalidate()
-        self.message_user(request, f"Merged {result.merged} pattern(s) into #{result.survivor.pk}:"
-                                   f" {result.template}")
-
-    @admin.action(description="Unmerge: restore selected merged patterns",
-                  permissions=["merge"])
-    def unmerge(self, request, queryset):
-        for pattern in queryset.order_by("pk"):
-            try:
-                result = pattern_unmerge(pattern=pattern, user=request.user)
-            except ValueError as exc:
-                self.message_user(request, str(exc), messages.WARNING)
-                continue
-            self.message_user(request, f"Restored #{pattern.pk} from #{result.survivor.pk}: "
-                                       f"{result.templates} shape(s), {result.failures} failure(s)")
-        dashboard_invalidate()
-
-    def has_merge_permission(self, request):
-        return request.user.has_perm("failures.merge_failurepattern")
-
-    def has_add_permission(self, request):
-        return False  # patterns come from failures
-
-    def has_delete_permission(self, request, obj=None):
-        return False  # failures point at them; merge instead
-
-    def save_model(self, request, obj, form, change):
-        pass  # every field is read-only; only the lesson links change (save_formset)
-
-    def save_formset(self, request, form, formset, change):
-        pattern = form.instance
-        before = set(pattern.lessons.all())
-        after = {f.cleaned_data["lesson"] for f in formset.forms
-                 if f.cleaned_data.get("lesson") and not f.cleaned_data.get("DELETE")}
-        for lesson in after - before:
-            lesson_pattern_link(lesson=lesson, pattern=pattern, user=request.user)
-        for lesson in before - after:
-            lesson_pattern_unlink(lesson=lesson, pattern=pattern, user=request.user)
-        if before != after:
-            dashboard_invalidate()
-        # What formset.save() would have recorded, for the admin's change message.
-        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
 
 
 @admin.register(Failure)

@@ -35,7 +35,13 @@ UPDATE failures_failurepattern AS pattern SET
                       ELSE LEAST(pattern.first_seen, batch.earliest) END,
     last_seen = CASE WHEN pattern.event_count = 0 THEN batch.latest
                      ELSE GREATEST(pattern.last_seen, batch.latest) END,
-    retry_after = COALESCE(batch.retry_after, pattern.retry_after)
+    retry_after = COALESCE(batch.retry_after, pattern.retry_after),
+    -- A resolved pattern that fails again is open again (failures.triage), by no one, then.
+    status = CASE WHEN pattern.status = 'resolved' THEN 'open' ELSE pattern.status END,
+    triaged_by_id = CASE WHEN pattern.status = 'resolved' THEN NULL
+                         ELSE pattern.triaged_by_id END,
+    triaged_at = CASE WHEN pattern.status = 'resolved' THEN batch.latest
+                      ELSE pattern.triaged_at END
 FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::timestamptz[], %s::timestamptz[], %s::int[])
      AS batch(id, events, unsafe, earliest, latest, retry_after)
      LEFT JOIN agents ON agents.pattern_id = batch.id

@@ -7,7 +7,8 @@ failures since its last success; abandoned ones are given up on and ignored.
 
 Every query has a limit (see the caps below) and rides an index on Failure:
 
-* recent failures: ``(agent, -occurred_at)``, within the window, newest RECENT_CAP;
+* recent failures: ``(agent, -occurred_at)``, within the window, newest RECENT_CAP, leaving out
+  those of patterns a curator muted (failures.triage: one primary-key probe per row read);
 * open failures: the partial ``(agent, -occurred_at) WHERE status='open'`` (an agent's open set stays
   small while it resolves what succeeds), newest OPEN_CAP; skip, resume, hints, loops and
   retry advice are all derived from these rows in Python;
@@ -43,6 +44,7 @@ from .loops import loop_detect
 from .models import Failure, FailurePattern
 from .rootcause_notes import root_cause_note, root_causes_of
 from .selectors import retry_advice
+from .triage import muted_q, muted_sql
 
 # Defaults when neither the request nor the settings say: a day of history, and three failures
 # of one task with one pattern before it is skipped (the seed's "N times with the same error").
@@ -131,7 +133,8 @@ def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
     failures with their patterns, each newest first."""
     if connection.vendor == "postgresql":
         return _failures_postgresql(agent, task_type, since, now)
-    recent = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now)
+    recent = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now
+                                    ).exclude(muted_q(now=now, prefix="pattern__"))
     open_ = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
     if task_type:
         recent, open_ = recent.filter(task_type=task_type), open_.filter(task_type=task_type)
@@ -170,7 +173,9 @@ def _failures_sql(task_type: bool) -> str:
         f" UNION ALL (SELECT false, f.id, {shared}, {recent},"
         f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}, NULL"
         f" FROM {failures} f WHERE f.agent = %(agent)s AND f.occurred_at >= %(since)s"
-        f" AND f.occurred_at <= %(now)s{typed} {newest} LIMIT {RECENT_CAP})")
+        f" AND f.occurred_at <= %(now)s{typed} AND NOT EXISTS (SELECT 1 FROM {patterns} mp"
+        f" WHERE mp.id = f.pattern_id AND {muted_sql(alias='mp', now='now')})"
+        f" {newest} LIMIT {RECENT_CAP})")
 
 
 _FAILURES_SQL = {typed: _failures_sql(typed) for typed in (False, True)}

@@ -12,9 +12,11 @@ from operator import itemgetter
 
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import Case, When
 from django.db.models.functions import Coalesce
 
 from .models import Failure, FailurePattern
+from .triage import is_muted
 
 FLEET_PER_TYPE = 50  # other agents' newest failures read per task type
 FLEET_CAP = 10  # fleet patterns listed, most agents first
@@ -30,11 +32,14 @@ FLEET_SCAN_PER_TYPE = 4 * FLEET_PER_TYPE
 
 
 def fleet_build(*, agent, task_types, since, now) -> list[dict]:
-    """Other agents' recent failures in these task types, aggregated per pattern."""
+    """Other agents' recent failures in these task types, aggregated per pattern; patterns a
+    curator muted (failures.triage) are left out."""
     rows, patterns = _fleet_rows(agent, task_types, since, now)
     # pattern id -> [agents, failures, last seen, newest hint, the agent that wrote it]
     stats: dict[int, list] = {}
     for pattern_id, other, occurred_at, hint in sorted(rows, key=itemgetter(2), reverse=True):
+        if is_muted(*patterns[pattern_id][2:], now=now):
+            continue
         seen = stats.get(pattern_id)
         if seen is None:
             seen = stats[pattern_id] = [set(), 0, occurred_at, "", ""]
@@ -78,7 +83,8 @@ def _views(task_types, since, now) -> dict[str, tuple]:
     cache still names it, so it is exactly what the cache holds.
     """
     window = int((now - since).total_seconds())
-    keys = {t: f"boot:fleet:name:{window}:{hashlib.sha1(t.encode()).hexdigest()}"
+    # v2: a view's patterns carry their triage (a view cached in the older shape is not read).
+    keys = {t: f"boot:fleet:name:v2:{window}:{hashlib.sha1(t.encode()).hexdigest()}"
             for t in task_types}
     names = cache.get_many(list(keys.values()))
     views, unread = {}, {}
@@ -116,15 +122,15 @@ def _views_refresh(task_types, keys, since, views) -> None:
 def _fleet_scan(task_types, since) -> dict[str, tuple[list[tuple], dict]]:
     """Per type, its newest FLEET_SCAN_PER_TYPE failures since ``since`` of all agents as
     (pattern id, agent, occurred_at, recovery_hint), newest first, with each pattern's
-    (fingerprint, template) once: the cached view of that type."""
+    (fingerprint, template, triage status, snoozed until) once: the cached view of that type."""
     views: dict[str, tuple[list, dict]] = {t: ([], {}) for t in task_types}
     found = _scan_postgresql(task_types, since) if connection.vendor == "postgresql" else \
         _scan_orm(task_types, since)
-    for live, other, occurred_at, hint, fingerprint, template, task_type in sorted(
+    for live, other, occurred_at, hint, *pattern, task_type in sorted(
             found, key=lambda row: row[2], reverse=True):
         rows, patterns = views[task_type]
         rows.append((live, other, occurred_at, hint))
-        patterns[live] = (fingerprint, template)
+        patterns[live] = tuple(pattern)
     return views
 
 
@@ -132,7 +138,9 @@ def _fleet_scan(task_types, since) -> dict[str, tuple[list[tuple], dict]]:
 # pattern or what that was merged into.
 _SCAN_PART = (
     "(SELECT COALESCE(p.merged_into_id, f.pattern_id), f.agent, f.occurred_at, f.recovery_hint,"
-    " COALESCE(m.fingerprint, p.fingerprint), COALESCE(m.template, p.template), f.task_type"
+    " COALESCE(m.fingerprint, p.fingerprint), COALESCE(m.template, p.template),"
+    " COALESCE(m.status, p.status), CASE WHEN m.id IS NULL THEN p.snoozed_until"
+    " ELSE m.snoozed_until END, f.task_type"
     f" FROM {Failure._meta.db_table} f JOIN {FailurePattern._meta.db_table} p"
     " ON p.id = f.pattern_id"
     f" LEFT JOIN {FailurePattern._meta.db_table} m ON m.id = p.merged_into_id"
@@ -156,8 +164,13 @@ def _scan_orm(task_types, since) -> list[tuple]:
             live=Coalesce("pattern__merged_into_id", "pattern_id"),
             live_fingerprint=Coalesce("pattern__merged_into__fingerprint", "pattern__fingerprint"),
             live_template=Coalesce("pattern__merged_into__template", "pattern__template"),
+            live_status=Coalesce("pattern__merged_into__status", "pattern__status"),
+            live_snoozed_until=Case(When(pattern__merged_into__isnull=True,
+                                         then="pattern__snoozed_until"),
+                                    default="pattern__merged_into__snoozed_until"),
         ).values_list("live", "agent", "occurred_at", "recovery_hint", "live_fingerprint",
-                      "live_template", "task_type").order_by("-occurred_at")[:FLEET_SCAN_PER_TYPE]
+                      "live_template", "live_status", "live_snoozed_until",
+                      "task_type").order_by("-occurred_at")[:FLEET_SCAN_PER_TYPE]
         for task_type in task_types
     ]
     if len(scans) > 1 and connection.features.supports_slicing_ordering_in_compound:

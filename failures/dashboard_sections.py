@@ -17,6 +17,7 @@ from outcomes.models import Outcome
 from . import recurrence, report_sections
 from .loops import MIN_REPEAT, loop_detect
 from .models import Failure, FailurePattern, Regression
+from .triage import triaged_q
 
 # Rising: the last day against the day before, with the pattern report's thresholds.
 RISING_WINDOW = timedelta(hours=24)
@@ -85,14 +86,16 @@ def _rates(table: dict, limit: int) -> list[dict]:
 
 def curation_queue(*, now: datetime) -> list[dict]:
     """The most frequent live patterns seen in the pattern report's curation window that have
-    no approved lesson, with how many unverified lessons already wait on each."""
+    no approved lesson and are not triaged (failures.triage), with how many unverified lessons
+    already wait on each."""
     approved = Lesson.patterns.through.objects.filter(
         failurepattern_id=OuterRef("pk"), lesson__status=Lesson.Status.APPROVED)
     # Read most frequent first from pattern_frequent_idx, stopping after LISTED rows: no count
     # or sort over every pattern (which the report's own query does, once a day).
     queue = list(FailurePattern.objects.filter(
         merged_into__isnull=True, last_seen__gte=now - report_sections.CURATION_WINDOW)
-        .exclude(Exists(approved)).order_by("-event_count", "pk")[:LISTED])
+        .exclude(Exists(approved)).exclude(triaged_q(now=now))
+        .order_by("-event_count", "pk")[:LISTED])
     unverified = dict(Lesson.patterns.through.objects.filter(
         failurepattern_id__in=[p.pk for p in queue], lesson__status=Lesson.Status.UNVERIFIED)
         .values_list("failurepattern_id").annotate(n=Count("pk")).order_by())

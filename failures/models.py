@@ -12,6 +12,15 @@ from . import recurrence
 class FailurePattern(models.Model):
     """One fault, possibly with many shapes: the merged template of the templates linked to it."""
 
+    class Status(models.TextChoices):
+        """A curator's triage (failures.triage): resolved reopens when the pattern fails again;
+        ignored stays until a curator reopens it; snoozed lasts until ``snoozed_until``."""
+
+        OPEN = "open"
+        RESOLVED = "resolved"
+        IGNORED = "ignored"
+        SNOOZED = "snoozed"
+
     fingerprint = models.CharField(max_length=32, unique=True)
     template = models.TextField()
     error_type = models.CharField(max_length=100, blank=True)
@@ -41,10 +50,17 @@ class FailurePattern(models.Model):
     # it with the pattern, and look further only when it is set.
     root_cause_group = models.ForeignKey("RootCauseGroup", null=True, blank=True,
                                          on_delete=models.SET_NULL, related_name="open_patterns")
+    status = models.CharField("triage", max_length=8, choices=Status.choices,
+                              default=Status.OPEN, editable=False)
+    snoozed_until = models.DateTimeField(null=True, blank=True, editable=False)
+    triaged_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+", editable=False)
+    triaged_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         permissions = [
             ("merge_failurepattern", "Can merge and unmerge failure patterns"),
+            ("triage_failurepattern", "Can resolve, ignore, snooze and reopen failure patterns"),
             # The dashboard reads every app; it hangs here, with the patterns it is built on.
             ("view_dashboard", "Can view the fleet dashboard"),
         ]

@@ -12,6 +12,7 @@ from lessons.models import Lesson
 
 from . import recurrence
 from .models import Failure, FailurePattern, Regression, RootCauseGroup
+from .triage import triaged_q
 
 # Entries per section: a report is read by a human in a few minutes.
 SECTION_CAP = 20
@@ -114,11 +115,12 @@ def lessons_fell() -> list[dict]:
 
 
 def curation_queue(*, until: datetime) -> list[dict]:
-    """The most frequent live patterns seen lately with no approved lesson, and how many
-    unverified lessons already wait for review on each."""
+    """The most frequent live patterns seen lately with no approved lesson and not triaged
+    (failures.triage), and how many unverified lessons already wait for review on each."""
     found = (FailurePattern.objects.filter(merged_into__isnull=True,
                                            last_seen__gte=until - CURATION_WINDOW)
              .exclude(lessons__status=Lesson.Status.APPROVED)
+             .exclude(triaged_q(now=until))
              .annotate(unverified=Count("lessons", filter=Q(
                  lessons__status=Lesson.Status.UNVERIFIED)))
              .order_by("-event_count", "pk")[:SECTION_CAP])

@@ -248,6 +248,13 @@ def _pattern_count(pk: int, *, events: int, agents: int, tasks: int, unsafe: int
         # A new pattern (no events yet) takes the failures' own times, not its row's creation.
         "first_seen": Case(When(event_count=0, then=first), default=Least(F("first_seen"), first)),
         "last_seen": Case(When(event_count=0, then=last), default=Greatest(F("last_seen"), last)),
+        # A resolved pattern that fails again is open again (failures.triage), by no one, then.
+        "status": Case(When(status=FailurePattern.Status.RESOLVED,
+                            then=Value(FailurePattern.Status.OPEN)), default=F("status")),
+        "triaged_by": Case(When(status=FailurePattern.Status.RESOLVED, then=None),
+                           default=F("triaged_by")),
+        "triaged_at": Case(When(status=FailurePattern.Status.RESOLVED, then=last),
+                           default=F("triaged_at")),
     }
     if retry_after is not None:
         changes["retry_after"] = Value(retry_after)

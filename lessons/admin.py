@@ -1,96 +1,28 @@
 """Curating lessons in the admin; every change goes through lessons.curation."""
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from config.staff_admin import GuardedAdmin
 from failures.admin_tools import ReadOnlyAdmin
 from failures.dashboard import dashboard_invalidate
+from failures.models import Failure
 
-from .models import Application, Lesson, LessonCuration, LessonProposal, PatternLink
-from .scoring import FLAG_BELOW
 from .curation import (
     lesson_approve, lesson_create, lesson_edit, lesson_patterns_set, lesson_reject,
-    lessons_delete, lessons_merge, pattern_link_confirm, pattern_link_remove, proposal_accept,
-    proposal_dismiss,
+    lessons_delete, lessons_merge, proposal_accept, proposal_dismiss,
 )
+from .lesson_inlines import CurationInline, PatternLinkForm, PatternLinkInline, ProposalInline
+from .models import Application, Lesson, LessonProposal, PatternLink
+from .scoring import FLAG_BELOW, effectiveness_text
 
 # Where a lesson "works": it succeeds at least seven times in ten (the upper band).
 WORKS_FROM = 0.7
-
-
-class ProposalInline(admin.TabularInline):
-    model = LessonProposal
-    fields = ["resolution", "resolution_code", "proposed_by", "times_proposed", "created_at",
-              "status"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-class CurationInline(admin.TabularInline):
-    model = LessonCuration
-    fields = ["at", "user", "action", "before", "after"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-class PatternLinkForm(forms.ModelForm):
-    """A curator's decision on one link; the link itself changes only through lessons.curation."""
-
-    DECISIONS = {"confirm": pattern_link_confirm, "remove": pattern_link_remove}
-    decision = forms.ChoiceField(required=False, choices=[("", "---------"),
-                                                          ("confirm", "confirm: link it"),
-                                                          ("remove", "remove: never link it")])
-
-    class Meta:
-        model = PatternLink
-        fields = []
-
-
-class PatternLinkInline(admin.TabularInline):
-    """The patterns the fleet reported the lesson worked for, with the evidence (successes, the
-    agents behind them), and what was decided. Deciding is editing the lesson: view-only staff
-    see the evidence, those who may change lessons confirm or remove links."""
-
-    model = PatternLink
-    form = PatternLinkForm
-    verbose_name, verbose_name_plural = "pattern link", "pattern links learned from the fleet"
-    fields = ["pattern", "state", "successes", "agents", "first_seen", "last_seen",
-              "decided_by", "decided_at", "decision"]
-    readonly_fields = fields[:-1]
-    extra = 0
-    can_delete = False
-
-    def get_fields(self, request, obj=None):
-        if self.has_change_permission(request, obj):
-            return self.fields
-        return self.readonly_fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("pattern", "decided_by")
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.has_perm("lessons.view_lesson") or self.has_change_permission(
-            request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return request.user.has_perm("lessons.change_lesson")
-
-    def has_add_permission(self, request, obj=None):
-        return False  # a curator links a new pattern with the lesson's "patterns" field
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+# Characters of a resolution in the list, and rows in each table on a lesson's page.
+RESOLUTION_CHARS = 90
+LISTED = 20
 
 
 class EffectivenessBandFilter(admin.SimpleListFilter):
@@ -113,20 +45,23 @@ class EffectivenessBandFilter(admin.SimpleListFilter):
 
 @admin.register(Lesson)
 class LessonAdmin(GuardedAdmin):
-    list_display = ["error_pattern", "error_type", "skill_name", "status", "source",
-                    "occurrences", "effectiveness", "applications_count", "flagged",
-                    "last_occurred"]
+    list_display = ["error_pattern", "resolution_short", "error_type", "status", "seen",
+                    "effectiveness_shown", "flag", "last_occurred_short"]
     list_filter = ["status", "source", "error_type", "skill_name", EffectivenessBandFilter,
                    "flagged", "api_key"]
     search_fields = ["error_pattern", "resolution", "error_type", "skill_name"]
     ordering = ["-last_occurred"]
     fields = ["error_pattern", "error_type", "skill_name", "resolution", "resolution_code",
-              "patterns", "context", "status", "source", "occurrences", "effectiveness",
-              "rank_score", "applications_count", "flagged", "flagged_reason", "last_occurred",
-              "created_at", "reviewed_by", "reviewed_at", "api_key"]
-    readonly_fields = ["error_pattern", "context", "source", "occurrences", "effectiveness",
-                       "rank_score", "applications_count", "flagged", "flagged_reason",
-                       "last_occurred", "created_at", "reviewed_by", "reviewed_at", "api_key"]
+              "patterns", "context", "status", "source", "occurrences", "effectiveness_shown",
+              "rank_score", "flagged", "flagged_reason", "last_occurred", "created_at",
+              "reviewed_by", "reviewed_at", "api_key", "applications_recent", "failures_recent"]
+    readonly_fields = ["error_pattern", "context", "source", "occurrences", "effectiveness_shown",
+                       "rank_score", "flagged", "flagged_reason", "last_occurred", "created_at",
+                       "reviewed_by", "reviewed_at", "api_key", "applications_recent",
+                       "failures_recent"]
+    # What a curator writes: the rest is measured, or set by writing it (source, review).
+    add_fields = ["error_pattern", "error_type", "skill_name", "resolution", "resolution_code",
+                  "patterns"]
     autocomplete_fields = ["patterns"]
     inlines = [PatternLinkInline, ProposalInline, CurationInline]
     actions = ["approve", "reject", "accept_proposal", "merge"]
@@ -185,6 +120,65 @@ class LessonAdmin(GuardedAdmin):
             "lessons": lessons, "survivor": lessons[0], "opts": self.model._meta,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME})
 
+    @admin.display(description="resolution", ordering="resolution")
+    def resolution_short(self, obj):
+        text = obj.resolution
+        return text if len(text) <= RESOLUTION_CHARS else f"{text[:RESOLUTION_CHARS - 1]}…"
+
+    @admin.display(description="seen", ordering="occurrences")
+    def seen(self, obj):
+        return obj.occurrences
+
+    @admin.display(description="last seen", ordering="last_occurred")
+    def last_occurred_short(self, obj):
+        return f"{obj.last_occurred:%Y-%m-%d %H:%M}"
+
+    @admin.display(description="effectiveness", ordering="effectiveness")
+    def effectiveness_shown(self, obj):
+        return effectiveness_text(obj.effectiveness, obj.applications_count)
+
+    @admin.display(description="flagged", ordering="-flagged", empty_value="")
+    def flag(self, obj):
+        if not obj.flagged:
+            return None
+        return format_html('<span class="lesson-flagged" title="{}">⚑ flagged</span>',
+                           obj.flagged_reason)
+
+    @admin.display(description=f"applications (latest {LISTED})")
+    def applications_recent(self, obj):
+        rows = obj.applications.order_by("-applied_at", "-pk")[:LISTED]
+        items = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
+            (a.agent or "–", f"{a.applied_at:%Y-%m-%d %H:%M}", "worked" if a.worked else
+             "did not work", a.task_id or "–") for a in rows))
+        if not items:
+            return "never applied"
+        every = reverse("admin:lessons_application_changelist") + f"?lesson__id__exact={obj.pk}"
+        return format_html('<table class="lesson-applications"><tr><th>agent</th><th>when</th>'
+                           '<th>worked?</th><th>task</th></tr>{}</table><a href="{}">all {} '
+                           'application(s)</a>', items, every, obj.applications.count())
+
+    @admin.display(description=f"example failures (latest {LISTED} of its patterns)")
+    def failures_recent(self, obj):
+        rows = (Failure.objects.filter(pattern__in=obj.patterns.all())
+                .order_by("-occurred_at", "-id")[:LISTED])
+        items = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
+            (f"{f.occurred_at:%Y-%m-%d %H:%M}", f.agent, f.task, f.error[:200]) for f in rows))
+        if not items:
+            return "none: it answers no pattern with failures yet"
+        return format_html('<table class="lesson-failures"><tr><th>when</th><th>agent</th>'
+                           '<th>task</th><th>message</th></tr>{}</table>', items)
+
+    class Media:
+        css = {"all": ["lessons/admin.css"]}
+
+    def get_fieldsets(self, request, obj=None):
+        if obj:
+            return super().get_fieldsets(request, obj)
+        saved_as = ("It is saved approved, with you as its reviewer."
+                    if self.has_review_permission(request) else
+                    "It is saved unverified, until someone who may review lessons approves it.")
+        return [(None, {"fields": self.add_fields, "description": saved_as})]
+
     def has_review_permission(self, request):
         return request.user.has_perm("lessons.review_lesson")
 
@@ -195,8 +189,11 @@ class LessonAdmin(GuardedAdmin):
         if not change:
             fields = {name: form.cleaned_data[name] for name in form.cleaned_data
                       if name in {"error_pattern", "error_type", "skill_name", "resolution",
-                                  "resolution_code", "status"}}
-            created = lesson_create(user=request.user, **fields)
+                                  "resolution_code"}}
+            # A curator's own lesson is approved at once; staff who may not review write one
+            # that waits for review like an agent's.
+            created = lesson_create(user=request.user,
+                                    approve=self.has_review_permission(request), **fields)
             obj.pk = created.pk
             obj.refresh_from_db()
             return
@@ -241,9 +238,10 @@ class LessonAdmin(GuardedAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # error_pattern is the lesson's identity once agents count occurrences against it.
-        if obj:
-            return self.readonly_fields
-        return [name for name in self.readonly_fields if name not in ("error_pattern", "context")]
+        return self.readonly_fields if obj else []
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj else []  # a lesson being written has no history yet
 
 
 @admin.register(LessonProposal)

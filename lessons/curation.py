@@ -78,11 +78,18 @@ def proposal_dismiss(*, proposal: LessonProposal, user) -> None:
         )
 
 
-def lesson_create(*, user, **fields) -> Lesson:
-    """A lesson written by a human (admin): scrubbed, marked source human."""
+def lesson_create(*, user, approve: bool = True, **fields) -> Lesson:
+    """A lesson written by a human (admin): scrubbed, marked source human and, when ``approve``
+    (the writer may review lessons), approved with the writer as its reviewer. Its history
+    starts with the writing."""
     cleaned = {k: lesson_text_clean(v) if isinstance(v, str) else v for k, v in fields.items()}
+    reviewed = {"status": Lesson.Status.APPROVED, "reviewed_by": user,
+                "reviewed_at": timezone.now()} if approve else {
+        "status": Lesson.Status.UNVERIFIED}
     with transaction.atomic():
-        lesson = Lesson.objects.create(**cleaned, source=Lesson.Source.HUMAN)
+        lesson = Lesson.objects.create(**cleaned, **reviewed, source=Lesson.Source.HUMAN)
+        LessonCuration.objects.create(lesson=lesson, action=LessonCuration.Action.WRITE,
+                                      user=user, before={}, after=_snapshot(lesson))
         lessons_changed()
     return lesson
 

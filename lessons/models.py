@@ -144,7 +144,8 @@ class LessonProposal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"proposal for {self.lesson_id}"
+        text = self.resolution if len(self.resolution) <= 60 else f"{self.resolution[:59]}…"
+        return f"{self.status} proposal: {text}"
 
 
 class LessonCuration(models.Model):
@@ -157,6 +158,7 @@ class LessonCuration(models.Model):
         ACCEPT_PROPOSAL = "accept_proposal"
         DISMISS_PROPOSAL = "dismiss_proposal"
         MERGE = "merge"  # duplicates folded into this lesson (lessons_merge)
+        WRITE = "write"  # written by a curator (lesson_create)
 
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="curations")
     action = models.CharField(max_length=16, choices=Action.choices)
@@ -223,7 +225,7 @@ class PatternLink(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.state} link of {self.lesson_id} to pattern {self.pattern_id}"
+        return f"{self.state} link to pattern #{self.pattern_id}"
 
 
 class PatternLinkEvidence(models.Model):

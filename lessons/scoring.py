@@ -59,3 +59,12 @@ def flag_reason(worked: float, total: float) -> str:
         return (f"worked in {worked:.1f} of {total:.1f} recent (decay-weighted) applications; "
                 f"effectiveness {effectiveness(worked, total):.2f}")
     return ""
+
+
+def effectiveness_text(effectiveness: float, applications: int) -> str:
+    """Effectiveness as a person reads it, with its evidence: "83% of 12 applications"; a lesson
+    never applied shows no measured rate (its 0.5 is the prior, not a measurement)."""
+    if not applications:
+        return "not applied yet"
+    return f"{round(100 * effectiveness)}% of {applications} application" + (
+        "s" if applications != 1 else "")

@@ -24,15 +24,22 @@ def migration_rows(request, django_db_blocker):
                for item in request.session.items):
         return
     request.getfixturevalue("django_db_setup")
-    from importlib import import_module
     from types import SimpleNamespace
 
     from django.apps import apps
     from django.db import connection
 
-    curators = import_module("lessons.migrations.0008_curators_group")
     with django_db_blocker.unblock():
-        curators.curators_create(apps, SimpleNamespace(connection=connection))
+        curators_make(apps, SimpleNamespace(connection=connection))
+
+
+def curators_make(apps, schema_editor) -> None:
+    """The curators group as its data migrations leave it (each is idempotent)."""
+    from importlib import import_module
+
+    import_module("lessons.migrations.0008_curators_group").curators_create(apps, schema_editor)
+    import_module("failures.migrations.0011_curators_triage").curators_triage_grant(
+        apps, schema_editor)
 
 
 @pytest.fixture(autouse=True)

@@ -56,3 +56,46 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("browser screenshots")
         for path in _saved:
             terminalreporter.write_line(str(path))
+
+
+# A link is "wrapped one letter per line" when its box is narrower than this many of its font's
+# em but spans at least WRAPPED_LINES lines: a word of four or more letters cannot fit that box
+# on fewer lines.
+WRAPPED_EM = 2.0
+WRAPPED_LINES = 3
+_BROKEN_LINKS = """(limits) => Array.from(document.querySelectorAll("a")).filter((a) => {
+    const text = a.textContent.trim();
+    const box = a.getBoundingClientRect();
+    if (text.length < 4 || box.width === 0 || box.height === 0) { return false; }
+    const style = getComputedStyle(a);
+    const size = parseFloat(style.fontSize);
+    const line = parseFloat(style.lineHeight) || size * 1.2;
+    return box.width < limits.em * size && box.height >= limits.lines * line;
+}).map((a) => a.textContent.trim())"""
+
+
+def page_faults(page) -> list[str]:
+    """What is visibly broken on the page: a Python object's repr, a traceback, a link wrapped
+    one letter per line."""
+    text = page.locator("body").inner_text()
+    faults = [f"shows {needle!r}" for needle in ("object at 0x", "Traceback (most recent call")
+              if needle in text]
+    faults += [f"link {name!r} wrapped one letter per line" for name in page.evaluate(
+        _BROKEN_LINKS, {"em": WRAPPED_EM, "lines": WRAPPED_LINES})]
+    return faults
+
+
+@pytest.fixture
+def visit(screenshot):
+    """Open a URL, fail on any fault page_faults finds, and save its screenshot as NAME."""
+
+    def go(page, url: str, name: str):
+        response = page.goto(url)
+        assert response is not None and response.status < 400, f"{url}: {response and response.status}"
+        page.wait_for_load_state("load")
+        faults = page_faults(page)
+        screenshot(page, name)
+        assert not faults, f"{url}: {faults}"
+        return page
+
+    return go

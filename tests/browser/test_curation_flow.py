@@ -10,6 +10,7 @@ from failures.services import failures_record_many
 from lessons.models import Lesson
 from lessons.services import lesson_record
 from outcomes.models import Outcome
+from tests.browser.conftest import page_faults
 from tests.factories import LessonFactory
 
 PASSWORD = "curator-password-7f3a"
@@ -122,7 +123,9 @@ def test_curator_round(live_server, browser_page, screenshot):
     assert page.locator("text=tasks looping now").count() == 1
     assert "deploy-web" in page.locator("#content-main").inner_text()
     screenshot(page, "dashboard")
+    assert page_faults(page) == []
 
     page.goto(f"{live_server.url}/admin/lessons/lesson/")
     page.wait_for_selector("#result_list")
-    screenshot(page, "lesson-list")
+    screenshot(page, "lesson-list-fleet")
+    assert page_faults(page) == []

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from failures.curation import pattern_template_merged, pattern_unmerge, patterns_merge_selected
 from failures.models import Failure, FailurePattern, FailureTemplate, RootCauseGroup
+from failures.pattern_page import LATEST
 from failures.rootcauses import root_causes_detect
 from failures.services import failures_record_many
 from lessons.models import LessonCuration
@@ -96,7 +97,7 @@ def test_pattern_page_shows_the_latest_failures_and_links_a_lesson(admin_client,
     pattern = record(REFUSED, n=25)
     lesson = LessonFactory(error_pattern="db_down")
     page = admin_client.get(f"{PATTERNS}{pattern.pk}/change/").content.decode()
-    assert page.count("connection refused to db-primary:5432</td>") == 20
+    assert page.count("connection refused to db-primary:5432</td>") == LATEST
     prefix = "Lesson_patterns-"  # the inline formset prefix of the auto-created through model
     response = admin_client.post(f"{PATTERNS}{pattern.pk}/change/", {
         f"{prefix}TOTAL_FORMS": 1, f"{prefix}INITIAL_FORMS": 0,

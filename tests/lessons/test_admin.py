@@ -52,3 +52,27 @@ def test_accepting_a_proposal_in_the_admin(admin_client):
     admin_client.post("/admin/lessons/lessonproposal/", {
         "action": "accept", "_selected_action": [proposal.pk]})
     assert Lesson.objects.get().resolution == "agent idea"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("reviews, status", [(True, "approved"), (False, "unverified")])
+def test_a_written_lesson_is_approved_when_its_writer_may_review(client, django_user_model,
+                                                                 reviews, status):
+    from django.contrib.auth.models import Permission
+
+    writer = django_user_model.objects.create_user("writer", is_staff=True)
+    writer.user_permissions.set(Permission.objects.filter(
+        codename__in=["add_lesson", "view_lesson", *(["review_lesson"] if reviews else [])]))
+    client.force_login(writer)
+    form = client.get(f"{CHANGELIST}add/").content.decode()
+    assert "object at 0x" not in form and "Agent" not in form
+    assert ("saved approved, with you as its reviewer" in form) == reviews
+    response = client.post(f"{CHANGELIST}add/", {
+        "error_pattern": "written", "error_type": "disk", "resolution": "Free some space",
+        "status": "approved"})  # not a field of the form: it cannot pick its own review
+    assert response.status_code == 302
+    lesson = Lesson.objects.get(error_pattern="written")
+    assert (lesson.status, lesson.source) == (status, "human")
+    assert lesson.reviewed_by == (writer if reviews else None)
+    written = lesson.curations.get()
+    assert (written.action, written.user, written.after["status"]) == ("write", writer, status)

@@ -135,5 +135,10 @@ def test_add_form_is_prefilled_and_links_the_pattern_through_the_service(admin_c
     assert response.status_code == 302, response.content.decode()[:2000]
     lesson = Lesson.objects.get(error_pattern=pattern.template)
     assert lesson.source == "human" and list(lesson.patterns.all()) == [pattern]
-    curation = LessonCuration.objects.get(lesson=lesson)
+    # Written by someone who may review lessons: approved, with the writer as its reviewer
+    # (a posted status is not the writer's to pick).
+    assert (lesson.status, lesson.reviewed_by.username) == ("approved", "admin")
+    written = LessonCuration.objects.get(lesson=lesson, action="write")
+    assert (written.before, written.after["status"]) == ({}, "approved")
+    curation = LessonCuration.objects.get(lesson=lesson, action="edit")
     assert curation.after == {"patterns": [pattern.pk]}

@@ -23,6 +23,7 @@ from failures.reports import pattern_report_build
 from failures.services import failure_record
 from lessons.models import Application, LessonProposal, PatternLink
 from outcomes.models import Outcome
+from tests.conftest import curators_make
 from tests.factories import LessonFactory
 from tests.security.access_table import ADMIN_ACTIONS, CURATOR, LOGIN, ROLES, role_pages
 
@@ -30,7 +31,8 @@ CURATION = {
     "lessons": {"view_lesson", "add_lesson", "change_lesson", "review_lesson", "merge_lesson",
                 "view_lessonproposal", "view_lessoncuration", "view_application"},
     "failures": {"view_failure", "view_failurepattern", "change_failurepattern",
-                 "merge_failurepattern", "view_rootcausegroup", "decide_rootcausegroup",
+                 "merge_failurepattern", "triage_failurepattern", "view_rootcausegroup",
+                 "decide_rootcausegroup",
                  "view_regression", "view_patternreport", "view_dashboard"},
     "outcomes": {"view_outcome"},
 }
@@ -194,16 +196,20 @@ def test_the_curators_group_holds_exactly_the_curation_permissions(db):
     assert by_app == CURATION
 
 
-def test_the_curators_migration_undoes_and_redoes(db):
-    """Reversed, the group is gone; applied again (over an existing group too), it holds exactly
-    the curation permissions."""
+def test_the_curators_migrations_undo_and_redo(db):
+    """Reversed, the group is gone (and the triage grant with it); applied again (over an
+    existing group too), it holds exactly the curation permissions."""
     migration = import_module("lessons.migrations.0008_curators_group")
+    triage = import_module("failures.migrations.0011_curators_triage")
     editor = SimpleNamespace(connection=connection)
+    triage.curators_triage_revoke(django_apps, editor)
+    held = Group.objects.get(name="curators").permissions.values_list("codename", flat=True)
+    assert set(held) == set().union(*CURATION.values()) - {"triage_failurepattern"}
     migration.curators_remove(django_apps, editor)
     assert not Group.objects.filter(name="curators").exists()
     Group.objects.create(name="curators").permissions.set(
         Permission.objects.filter(codename="delete_outcome"))
-    migration.curators_create(django_apps, editor)
+    curators_make(django_apps, editor)
     held = Group.objects.get(name="curators").permissions.values_list("codename", flat=True)
     assert set(held) == set().union(*CURATION.values())
 
@@ -268,3 +274,14 @@ def test_the_lesson_page_shows_learned_links_with_their_evidence(role, decides, 
     assert "pattern links learned from the fleet" in page.lower()
     assert "Stripe card declined for customer" in page  # the candidate's pattern
     assert ("pattern_links-0-decision" in page) == decides
+
+
+@pytest.mark.parametrize("role, triages", [("curator", True), ("viewer", False),
+                                           ("superuser", True)])
+def test_the_pattern_page_offers_triage_to_those_who_may(role, triages, clients, rows):
+    page = clients[role].get(
+        f"/admin/failures/failurepattern/{rows['failures/failurepattern']}/change/")
+    assert page.status_code == 200
+    content = page.content.decode()
+    assert 'id="triage-state"' in content  # everyone who sees the pattern sees its state
+    assert ('value="ignore"' in content) == triages

@@ -8,6 +8,8 @@
   var COLOURS = ["#2f6690", "#d1495b", "#edae49", "#00798c", "#66a182", "#8e6c8a", "#e07a5f",
                  "#3d405b"];
   var OTHER = "#b8b8b8";
+  // Rates (percent) from which a bar is wide enough to hold its "successes / total" label.
+  var INSIDE_FROM = 25;
   // Effectiveness bands: flagged below 0.35, works from 0.7 (lessons.scoring).
   var BANDS = [[0, 0.35, "rgba(209,73,91,0.10)"], [0.35, 0.7, "rgba(237,174,73,0.10)"],
                [0.7, 1, "rgba(102,161,130,0.12)"]];
@@ -66,7 +68,10 @@
       type: "bar", orientation: "h", x: ordered.map(function (r) { return r.rate; }),
       y: ordered.map(function (r) { return short(r.name, 28); }),
       text: ordered.map(function (r) { return r.successes + " / " + r.total; }),
-      textposition: "auto",
+      // Inside a bar wide enough for it, else just past its end: a bar at 0% has no inside,
+      // and "auto" would drop its label.
+      textposition: ordered.map(function (r) { return r.rate >= INSIDE_FROM ? "inside" : "outside"; }),
+      cliponaxis: false,
       marker: {color: ordered.map(function (r) { return r.rate >= 70 ? "#66a182" : r.rate >= 35 ? "#edae49" : "#d1495b"; })},
       hovertemplate: "%{y}: %{x}% (%{text})<extra>" + what + "</extra>"
     };
