@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('failures', '0008_regression_verdict'),
+        ('failures', '0009_pattern_root_cause_group'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

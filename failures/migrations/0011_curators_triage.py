@@ -28,7 +28,7 @@ def curators_triage_revoke(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("failures", "0009_pattern_triage"),
+        ("failures", "0010_pattern_triage"),
         ("lessons", "0008_curators_group"),
     ]
 
