@@ -10,7 +10,7 @@ from config.api.models import ApiKey
 from config.api.idempotency import run_idempotent
 from lessons.selectors import lesson_check, lesson_ids_missing
 from lessons.services import applications_record
-from lessons.serializers import checked_lessons_json
+from lessons.serializers import check_answer_json
 from outcomes.services import outcome_append_for_failure
 
 from .models import Failure
@@ -22,9 +22,10 @@ LESSONS_PER_ANSWER = 5
 
 
 def failure_answer(failure: Failure) -> dict:
-    """The answer to a recorded failure: id, pattern, retry advice, matching lessons."""
+    """The answer to a recorded failure: id, pattern, retry advice, the lessons that match it
+    and, apart, those that share only its type."""
     pattern = failure.pattern  # its message's live pattern: the check need not look it up
-    lessons = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
+    checked = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
                            error_message=failure.error, limit=LESSONS_PER_ANSWER,
                            pattern=pattern)
     return {
@@ -33,8 +34,7 @@ def failure_answer(failure: Failure) -> dict:
         "pattern": {"id": pattern.pk, "fingerprint": pattern.fingerprint,
                     "template": pattern.template},
         "retry_advice": retry_advice(pattern=pattern, failure=failure),
-        "lessons": checked_lessons_json(lessons),
-        "has_resolution": bool(lessons),
+        **check_answer_json(checked),
     }
 
 

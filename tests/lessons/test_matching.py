@@ -1,0 +1,96 @@
+"""lessons.matching: which patterns fit which messages, and how. Pure, no database.
+
+One table of (name, pattern, message, expected kind or None), the known-wrong fits listed too.
+"""
+import pytest
+
+from lessons.matching import TEMPLATE, WORDS, compile_pattern, match_fit
+
+CASES = [
+    # A quoted name is the fault: another module is another fault.
+    ("quoted name", "No module named 'cv2'", "ModuleNotFoundError: No module named 'cv2'",
+     TEMPLATE),
+    ("other quoted name", "No module named 'cv2'", "ModuleNotFoundError: No module named 'yaml'",
+     None),
+    ("quoted name, words", "cv2 not installed: No module named 'cv2'",
+     "ModuleNotFoundError: No module named 'cv2'", WORDS),
+    ("other quoted name, words", "cv2 not installed: No module named 'cv2'",
+     "ModuleNotFoundError: No module named 'yaml'", None),
+    ("dotted name", "No module named 'google.generativeai'",
+     "ModuleNotFoundError: No module named 'google.generativeai'", TEMPLATE),
+    ("dotted name, another", "No module named 'google.generativeai'",
+     "ModuleNotFoundError: No module named 'google'", None),
+    # The kind of timeout: each word of the pattern occurs in the message, not in its place.
+    ("statement timeout", "canceling statement due to statement timeout",
+     "psycopg.errors.QueryCanceled: canceling statement due to statement timeout", TEMPLATE),
+    ("lock timeout for statement timeout", "canceling statement due to statement timeout",
+     "psycopg.errors.LockNotAvailable: canceling statement due to lock timeout", None),
+    ("kind of timeout, words", "statement timeout postgres",
+     "postgres: canceling statement due to lock timeout", None),
+    ("kind of timeout kept, words", "statement timeout postgres",
+     "postgres canceled the query: statement timeout", WORDS),
+    # Generic words shared across faults make no fit.
+    ("git auth for postgres auth", "fatal: Authentication failed for <*>",
+     'psycopg2.OperationalError: connection to server at "localhost" (127.0.0.1), port 5432 '
+     'failed: FATAL:  password authentication failed for user "postgres"', None),
+    ("git auth", "fatal: Authentication failed for <*>",
+     "fatal: Authentication failed for 'https://github.com/acme/api.git/'", TEMPLATE),
+    ("generic words only", "request failed with error", "the request failed with an error", None),
+    # Identifiers stay whole.
+    ("identifier holds the word", "url property is required", "tool read_url failed: bad input",
+     None),
+    ("identifier whole", "read_url returned <*>", "tool read_url returned 404", TEMPLATE),
+    ("words inside a word", "limit exceeded", "rate limiting exceeded for tenant", None),
+    # Templates align in order, their literal tokens in place.
+    ("template", "Twilio API timeout after <*> seconds",
+     "Twilio API timeout after 30 seconds (req 8f3a9c2e11)", TEMPLATE),
+    ("template out of order", "Twilio API timeout after <*> seconds",
+     "after 30 seconds the Twilio API timeout fired", WORDS),
+    ("glued wildcard", "KeyError: '<*>_id'", "KeyError: 'user_id' in client", TEMPLATE),
+    ("glued wildcard, other word", "KeyError: '<*>_id'", "KeyError: 'user_name' in client", None),
+    ("status code literal", "http 401 unauthorized", "HTTP 401 Unauthorized", TEMPLATE),
+    ("other status code", "http 401 unauthorized", "HTTP 403 Forbidden", None),
+    ("numbers normalised", "order 12345 not found in shard 7", "order 99812 not found in shard 3",
+     TEMPLATE),
+    ("punctuation between words", "Errno 111 Connection refused",
+     "[Errno 111] Connection refused", TEMPLATE),
+    # Slugs: their words as a contiguous run, or whole as one identifier; else by their words.
+    ("slug as a run", "litellm_timeout", "litellm timeout after 600s", TEMPLATE),
+    ("slug whole", "rate_limit_exceeded", "error code rate_limit_exceeded from upstream", TEMPLATE),
+    ("slug by words", "api_429_rate_limit", "HTTP 429 from api.openai.com: rate limit reached",
+     WORDS),
+    ("slug, other code", "api_429_rate_limit", "HTTP 503 from api.openai.com: rate limit", None),
+    # A single generic word is no fit at all; one distinctive word is.
+    ("one generic word", "timeout", "read timeout on socket", None),
+    ("one distinctive word", "deadlock", "ERROR: deadlock detected", TEMPLATE),
+    ("wildcard only", "<*>", "anything at all", None),
+    ("empty", "", "anything at all", None),
+]
+
+
+@pytest.mark.parametrize("name, pattern, message, expected", CASES,
+                         ids=[case[0] for case in CASES])
+def test_fit(name, pattern, message, expected):
+    found = match_fit(pattern, message)
+    assert (found.kind if found else None) == expected
+
+
+def test_a_template_fit_scores_one_and_a_words_fit_its_share():
+    assert match_fit("Twilio API timeout after <*> seconds",
+                     "Twilio API timeout after 30 seconds").score == 1.0
+    partial = match_fit("stripe webhook signature mismatch",
+                        "Stripe: the webhook signature did not verify")
+    assert partial.kind == WORDS and partial.score == pytest.approx(3 / 4)
+
+
+def test_a_more_specific_pattern_is_larger():
+    assert compile_pattern("canceling statement due to statement timeout").size > \
+        compile_pattern("statement timeout").size > compile_pattern("timeout").size
+
+
+def test_the_literal_tokens_a_pattern_requires():
+    assert set(compile_pattern("No module named 'cv2'").strong) == {"cv2"}
+    assert set(compile_pattern("tool read_url got HTTP 404").strong) == {"read_url", "404"}
+    assert compile_pattern("canceling statement due to statement timeout").kinds == (
+        ("statement", "timeout"),)
+    assert compile_pattern("KeyError: '<*>_id'").strong == ()  # glued to a wildcard
