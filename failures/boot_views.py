@@ -15,11 +15,14 @@ from .serializers import PatternRefSerializer
 
 
 
-def _boot_lessons(help_text: str):
-    return inline_serializer("BootLesson", many=True, help_text=help_text, fields={
-        "id": serializers.UUIDField(), "error_pattern": serializers.CharField(),
-        "resolution": serializers.CharField(), "effectiveness": serializers.FloatField(),
-        "match": serializers.CharField()})
+class BootLessonSerializer(serializers.Serializer):
+    """A lesson in the briefing's hints (documentation only)."""
+
+    id = serializers.UUIDField()
+    error_pattern = serializers.CharField()
+    resolution = serializers.CharField()
+    effectiveness = serializers.FloatField()
+    match = serializers.CharField()
 
 
 _Advice = {"retryable": serializers.BooleanField(allow_null=True),
@@ -43,9 +46,10 @@ BootBriefing = inline_serializer("BootBriefing", {
     "hints": inline_serializer("BootHints", many=True, fields={
         "task": serializers.CharField(),
         "recovery_hints": serializers.ListField(child=serializers.CharField()),
-        "lessons": _boot_lessons("Approved lessons that match the error."),
-        "related": _boot_lessons(
-            "Approved lessons that share only the error type: not a known resolution.")}),
+        "lessons": BootLessonSerializer(many=True,
+                                        help_text="Approved lessons that match the error."),
+        "related": BootLessonSerializer(many=True, help_text=(
+            "Approved lessons that share only the error type: not a known resolution."))}),
     "loops": inline_serializer("BootLoop", many=True, fields={
         "task": serializers.CharField(), "kind": serializers.ChoiceField(["repeat", "alternating"]),
         "length": serializers.IntegerField(), "patterns": PatternRefSerializer(many=True),

@@ -58,11 +58,14 @@ error errors err exception exceptions failed fail fails failure failures fatal w
 critical info debug notice traceback most recent call last raise raised unexpected unknown
 occurred occur invalid timeout timeouts timed out authentication auth request requests response
 code status message reason detail details value http https connection connect server client
-service user host port file line operation process
+service user host port file line operation process api
 """.split())
-# Generic nouns a fault has several kinds of: the word just before one names the kind, and
-# the message must name the same kind (``statement timeout`` is not ``lock timeout``).
+# Generic nouns a fault has several kinds of: the distinctive word just before one names the
+# kind, and the message must name the same kind there (``statement timeout`` is not ``lock
+# timeout``, though the message says "canceling statement" elsewhere).
 KIND_HEADS = frozenset({"timeout", "timeouts", "lock", "locks", "limit", "limits"})
+# How far before its head a message may name the kind, past generic words ("Twilio API timeout").
+KIND_REACH = 3
 # A words fit needs at least this share of the pattern's distinctive words in the message:
 # three of four, or both of two; one shared name out of several is a different fault.
 MIN_WORD_SHARE = 0.6
@@ -127,7 +130,7 @@ class Message:
     normal: str
     words: tuple[str, ...]
     word_set: frozenset[str]
-    pairs: frozenset[tuple[str, str]]
+    kinds: frozenset[tuple[str, str]]  # (kind, head) it names (see KIND_HEADS)
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,20 @@ class Fit:
 def prepare_message(message: str) -> Message:
     normal = normalise(message)
     words = tuple(_WORD.findall(normal))
-    return Message(normal, words, frozenset(words), frozenset(zip(words, words[1:])))
+    return Message(normal, words, frozenset(words), frozenset(_kinds(words)))
+
+
+def _kinds(words) -> list[tuple[str, str]]:
+    """(kind, head) for each head word: the nearest distinctive word before it, within
+    KIND_REACH words."""
+    found = []
+    for i, word in enumerate(words):
+        if word in KIND_HEADS:
+            before = (w for w in reversed(words[max(0, i - KIND_REACH):i]) if distinctive(w))
+            kind = next(before, None)
+            if kind is not None:
+                found.append((kind, word))
+    return found
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -156,7 +172,7 @@ def compile_pattern(pattern: str) -> CompiledPattern:
         anchored.add(slug)
     strong = _strong(normal, slug)
     kinds = tuple((a, b) for a, b in zip(words, words[1:])
-                  if b in KIND_HEADS and distinctive(a))
+                  if b in KIND_HEADS and distinctive(a))  # named just before, in a pattern
     size = sum(1.0 if distinctive(word) else GENERIC_WEIGHT for word in words)
     return CompiledPattern(runs, gaps, slug, words,
                            frozenset(w for w in words if distinctive(w)), strong, kinds, size,
@@ -226,7 +242,7 @@ def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
         return None
     if _aligned(compiled, message):
         return Fit(TEMPLATE, 1.0, compiled.size)
-    if not compiled.distinctive or not all(pair in message.pairs for pair in compiled.kinds):
+    if not compiled.distinctive or not all(kind in message.kinds for kind in compiled.kinds):
         return None
     shared = len(compiled.distinctive & message.word_set) / len(compiled.distinctive)
     if shared < MIN_WORD_SHARE:

@@ -29,6 +29,10 @@ CASES = [
      "postgres: canceling statement due to lock timeout", None),
     ("kind of timeout kept, words", "statement timeout postgres",
      "postgres canceled the query: statement timeout", WORDS),
+    ("kind named past a generic word", "twilio_timeout", "Twilio API timeout after 30 seconds",
+     WORDS),
+    ("another kind nearer the head", "twilio_timeout",
+     "twilio webhook sent; redis lock timeout after 30 seconds", None),
     # Generic words shared across faults make no fit.
     ("git auth for postgres auth", "fatal: Authentication failed for <*>",
      'psycopg2.OperationalError: connection to server at "localhost" (127.0.0.1), port 5432 '
