@@ -17,11 +17,14 @@ from typing import NamedTuple
 
 from django.db import connection
 
-from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, CompiledPattern, compile_pattern, fit,
-                       prepare_message)
+from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, CompiledPattern, Message,
+                       compile_pattern, fit, prepare_message)
 from .models import Lesson, MatchIndexVersion
 
 BUILD_CHUNK = 2000  # rows read at a time while building: the rows never all sit in memory
+# Literal words in order that make a template of generic words alone fit across error types:
+# "fatal: Authentication failed for <*>" does, "connection refused" does not.
+CROSS_TYPE_WORDS = 3
 
 
 class Entry(NamedTuple):
@@ -47,12 +50,12 @@ class MatchIndex:
             for key in keys:
                 self._filed.setdefault(key, []).append(i)
 
-    def fits(self, message: str, *, error_type: str | None, skill_name: str | None,
+    def fits(self, message: str | Message, *, error_type: str | None, skill_name: str | None,
              approved_only: bool) -> dict:
         """``{pk: Fit}`` of the lessons whose pattern fits ``message``, of the skill or generic
         ones, approved ones only when asked. A lesson of another error type than ``error_type``
-        fits only by template."""
-        prepared = prepare_message(message)
+        fits only by a strong template (see ``strong``)."""
+        prepared = message if isinstance(message, Message) else prepare_message(message)
         tried = set(self._always)
         for word in prepared.word_set:
             tried.update(self._filed.get(word, ()))
@@ -64,40 +67,55 @@ class MatchIndex:
             if skill_name and entry.skill_name not in (None, skill_name):
                 continue
             fitted = fit(entry.compiled, prepared)
-            if fitted is not None and (fitted.kind == TEMPLATE or _same_type(entry, error_type)):
+            if fitted is not None and (_same_type(entry.error_type, error_type)
+                                       or (fitted.kind == TEMPLATE and strong(entry.compiled))):
                 found[entry.pk] = fitted
         return found
 
 
-def _same_type(entry: Entry, error_type: str | None) -> bool:
-    """Whether a words fit may count: the check or the lesson names no type, or the same one."""
-    return not error_type or not entry.error_type or entry.error_type == error_type
+def _same_type(lesson_type: str, error_type: str | None) -> bool:
+    """Whether a fit needs no more than it has: the check or the lesson names no type, or the
+    same class (``openai.RateLimitError`` is a ``RateLimitError``). Across types only a template
+    fit with a distinctive word counts."""
+    return not error_type or not lesson_type or type_name(lesson_type) == type_name(error_type)
+
+
+def strong(compiled: CompiledPattern) -> bool:
+    """Whether a template fit of this pattern holds across error types: it has a distinctive
+    word, or CROSS_TYPE_WORDS literal words in order (two generic words are not enough)."""
+    return bool(compiled.sequence) or len(compiled.words) >= CROSS_TYPE_WORDS
+
+
+def type_name(error_type: str) -> str:
+    """An error type without its module path, lower case."""
+    return error_type.rsplit(".", 1)[-1].lower()
 
 
 def _keys(compiled: CompiledPattern, frequency: Counter) -> set[str]:
     """Words one of which every message the pattern fits holds (none: try it on every message).
 
     A fit needs every literal distinctive token whole, so one of their words does. Without
-    those, a template fit needs every anchored word, so the rarest one does; a words fit shares
-    at least ceil(MIN_WORD_SHARE * n) of n distinctive words, missing at most the rest, so one
-    of the rarest (that many + 1) does.
+    those, a template fit needs every anchored word, so the rarest one does; a words fit holds
+    at least ceil(MIN_WORD_SHARE * n) of its n distinctive words in order, so at least that
+    many less the repeated ones of its d different words, missing at most the rest: one of the
+    rarest (that many + 1) does.
     """
     def rarest(words):
         return sorted(words, key=lambda word: (frequency[word], word))
 
     keys = {compiled.slug} if compiled.slug else set()  # a slug may fit whole, as one word
-    required = {word for token in compiled.strong for word in _WORD.findall(token)
-                if not word.startswith("<")}
+    required = {word for token in compiled.names + compiled.codes + compiled.quoted
+                for word in _WORD.findall(token) if not word.startswith("<")}
     if required:
         return keys | set(rarest(required)[:1])
     anchored = compiled.anchored - keys
     if not anchored:
         return keys
     keys |= set(rarest(anchored)[:1])
-    n = len(compiled.distinctive)
+    n, different = len(compiled.sequence), compiled.distinctive
     if n:
-        spare = n - math.ceil(MIN_WORD_SHARE * n - 1e-9)
-        keys |= set(rarest(compiled.distinctive)[:spare + 1])
+        needed = max(1, math.ceil(MIN_WORD_SHARE * n - 1e-9) - (n - len(different)))
+        keys |= set(rarest(different)[:len(different) - needed + 1])
     return keys
 
 

@@ -45,8 +45,8 @@ _QUOTED = re.compile(r"'([^'\s]+)'")
 # A dotted identifier (module path, host name): one literal however many words it has.
 _DOTTED = re.compile(r"\w+(?:\.\w+)+")
 
-# Words every kind of error shares: function words, log levels, and the vocabulary of failure
-# itself. They never make a ``words`` fit and are not distinctive tokens; a pattern made only of
+# Words every kind of error shares: function words, log levels, the vocabulary of failure itself
+# and the outcomes many faults share (refused, denied, expired...). They never make a ``words`` fit and are not distinctive tokens; a pattern made only of
 # them fits by template or not at all.
 GENERIC = frozenset("""
 a an the to of in on at for from by with without and or but nor not no is are was were be been
@@ -56,6 +56,10 @@ again also any all some each other such only very can could cannot couldn should
 shall may might must unable please try retry retrying later got get gets expected given found
 error errors err exception exceptions failed fail fails failure failures fatal warning warn
 critical info debug notice traceback most recent call last raise raised unexpected unknown
+you your yours we our us i me my they them he she his her him here now just still yet more less
+much many few used using same first
+refused denied reset expired exceeded aborted closed interrupted canceled cancelled rejected
+unavailable exist exists missing required
 occurred occur invalid timeout timeouts timed out authentication auth request requests response
 code status message reason detail details value http https connection connect server client
 service user host port file line operation process api
@@ -64,7 +68,8 @@ service user host port file line operation process api
 # kind, and the message must name the same kind there (``statement timeout`` is not ``lock
 # timeout``, though the message says "canceling statement" elsewhere).
 KIND_HEADS = frozenset({"timeout", "timeouts", "lock", "locks", "limit", "limits"})
-# How far before its head a message may name the kind, past generic words ("Twilio API timeout").
+# How far before its head a message may name the kind, past generic words ("Twilio API timeout"),
+# and how many words before it a pattern's kind may have ("secondary rate limit").
 KIND_REACH = 3
 # A words fit needs at least this share of the pattern's distinctive words in the message:
 # three of four, or both of two; one shared name out of several is a different fault.
@@ -112,15 +117,19 @@ class CompiledPattern:
     gaps: tuple[int, ...]  # least message words each wildcard between runs stands for
     slug: str | None  # a slug, which may also occur whole as one message word
     words: tuple[str, ...]  # every literal word, in order
-    distinctive: frozenset[str]
-    strong: tuple[str, ...]  # literal tokens that must occur whole in the message
-    kinds: tuple[tuple[str, str], ...]  # (kind, head) word pairs the message must hold
+    sequence: tuple[str, ...]  # the distinctive whole words, in order
+    names: tuple[str, ...]  # dotted and underscored identifiers, which must occur whole
+    codes: tuple[str, ...]  # words holding a digit, which must occur whole
+    classes: tuple[str, ...]  # CamelCase names, which must begin a message word
+    quoted: tuple[str, ...]  # quoted names, which must occur quoted
+    fragments: tuple[tuple[str, bool], ...]  # (part of a word glued to a wildcard, at its start)
+    kinds: frozenset[tuple[str, str]]  # (kind, head) word pairs the message must name
     size: float  # how specific the pattern is (see GENERIC_WEIGHT)
     anchored: frozenset[str]  # words a template fit finds as whole message words
 
     @property
-    def wordless(self) -> bool:
-        return not self.words
+    def distinctive(self) -> frozenset[str]:
+        return frozenset(self.sequence)
 
 
 @dataclass(frozen=True)
@@ -143,20 +152,13 @@ class Fit:
 def prepare_message(message: str) -> Message:
     normal = normalise(message)
     words = tuple(_WORD.findall(normal))
-    return Message(normal, words, frozenset(words), frozenset(_kinds(words)))
+    return Message(normal, words, frozenset(words), frozenset(_message_kinds(words)))
 
 
-def _kinds(words) -> list[tuple[str, str]]:
-    """(kind, head) for each head word: the nearest distinctive word before it, within
-    KIND_REACH words."""
-    found = []
-    for i, word in enumerate(words):
-        if word in KIND_HEADS:
-            before = (w for w in reversed(words[max(0, i - KIND_REACH):i]) if distinctive(w))
-            kind = next(before, None)
-            if kind is not None:
-                found.append((kind, word))
-    return found
+def _message_kinds(words) -> list[tuple[str, str]]:
+    """(kind, head) for each head word and each distinctive word within KIND_REACH before it."""
+    return [(kind, word) for i, word in enumerate(words) if word in KIND_HEADS
+            for kind in words[max(0, i - KIND_REACH):i] if distinctive(kind)]
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -165,18 +167,35 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     slug = normal if _SLUG.fullmatch(normal) else None
     runs, gaps = _runs(normal.replace("_", " ") if slug else normal)
     words = tuple(word for run in runs for word in run.words)
-    anchored = {word for run in runs for i, word in enumerate(run.words)
-                if not (i == 0 and run.open_start) and not (i == len(run.words) - 1
-                                                            and run.open_end)}
-    if slug:
-        anchored.add(slug)
-    strong = _strong(normal, slug)
-    kinds = tuple((a, b) for a, b in zip(words, words[1:])
-                  if b in KIND_HEADS and distinctive(a))  # named just before, in a pattern
+    whole = [(word, i, run) for run in runs for i, word in enumerate(run.words)
+             if not (i == 0 and run.open_start) and not (i == len(run.words) - 1 and run.open_end)]
+    fragments = tuple((word, i == 0 and run.open_start) for run in runs
+                      for i, word in enumerate(run.words)
+                      if (i == 0 and run.open_start) or (i == len(run.words) - 1 and run.open_end))
+    anchored = {word for word, _i, _run in whole} | ({slug} if slug else set())
+    quoted = tuple(dict.fromkeys(
+        f"'{name}'" for name in _QUOTED.findall(normal) if WILDCARD not in name and len(name) > 1))
     size = sum(1.0 if distinctive(word) else GENERIC_WEIGHT for word in words)
-    return CompiledPattern(runs, gaps, slug, words,
-                           frozenset(w for w in words if distinctive(w)), strong, kinds, size,
-                           frozenset(anchored))
+    names, codes, classes = _literals(pattern, normal, slug)
+    return CompiledPattern(
+        runs, gaps, slug, words, tuple(word for word, _i, _run in whole if distinctive(word)),
+        names, codes, classes, quoted, tuple(dict.fromkeys(fragments)), _kinds(runs),
+        size, frozenset(anchored))
+
+
+def _kinds(runs) -> frozenset[tuple[str, str]]:
+    """(kind, head): the distinctive words that run right up to a head word in the pattern."""
+    found = set()
+    for run in runs:
+        for i, word in enumerate(run.words):
+            if word not in KIND_HEADS:
+                continue
+            for kind in reversed(run.words[max(0, i - KIND_REACH):i]):
+                if not distinctive(kind) or kind in KIND_HEADS:
+                    break
+                if kind.isalpha():  # a code before it (429) is a literal token already
+                    found.add((kind, word))
+    return frozenset(found)
 
 
 def _runs(normal: str) -> tuple[tuple[Run, ...], tuple[int, ...]]:
@@ -198,15 +217,19 @@ def _runs(normal: str) -> tuple[tuple[Run, ...], tuple[int, ...]]:
     return tuple(runs), tuple(gaps)
 
 
-def _strong(normal: str, slug: str | None) -> tuple[str, ...]:
-    """The literal tokens of a pattern that must occur whole in a message (see the module
-    docstring); none inside a slug, whose words are read apart."""
+# A name written in CamelCase (an error code or class: ``ExpiredToken``, ``OOMKilled``).
+_CAMEL = re.compile(r"(?<![\w<])(?=\w*(?:[a-z][A-Z]|[A-Z]{2}[a-z]))\w+(?![\w>])")
+
+
+def _literals(pattern: str, normal: str, slug: str | None) -> tuple[tuple[str, ...], ...]:
+    """The literal tokens of a pattern a message must hold (see the module docstring): names
+    (dotted and underscored identifiers), codes (words holding a digit) and CamelCase classes;
+    of a slug, only its codes."""
     if slug:
-        return tuple(word for word in slug.split("_") if _has_digit(word))
-    found = []
-    for text in _QUOTED.findall(normal) + _DOTTED.findall(normal):
-        if WILDCARD not in text and "<" not in text and len(text) > 1:
-            found.append(text)
+        return (), tuple(word for word in slug.split("_") if _has_digit(word)), ()
+    names = [text for text in _DOTTED.findall(normal) if len(text) > 1]
+    classes = [name.lower() for part in pattern.split(WILDCARD) for name in _CAMEL.findall(part)]
+    codes = []
     parts = normal.split(WILDCARD)
     for i, part in enumerate(parts):
         words = list(re.finditer(r"<[a-z*]+>|\w+", part))
@@ -214,9 +237,13 @@ def _strong(normal: str, slug: str | None) -> tuple[str, ...]:
             word = match.group()
             glued = ((j == 0 and i > 0 and match.start() == 0)
                      or (j == len(words) - 1 and i < len(parts) - 1 and match.end() == len(part)))
-            if not glued and not word.startswith("<") and (_has_digit(word) or "_" in word.strip("_")):
-                found.append(word)
-    return tuple(dict.fromkeys(found))
+            if glued or word.startswith("<") or word in classes:
+                continue
+            if "_" in word.strip("_"):
+                names.append(word)
+            elif _has_digit(word):
+                codes.append(word)
+    return tuple(dict.fromkeys(names)), tuple(dict.fromkeys(codes)), tuple(dict.fromkeys(classes))
 
 
 def _has_digit(word: str) -> bool:
@@ -232,30 +259,72 @@ def _holds(message: Message, token: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(token)}(?!\w)", message.normal) is not None
 
 
+def names_held(compiled: CompiledPattern, message: Message) -> bool:
+    """Whether the message names what the pattern names: its identifiers whole, its quoted
+    names quoted (another module, file or host is another fault)."""
+    return (all(_holds(message, name) for name in compiled.names)
+            and all(name in message.normal for name in compiled.quoted))
+
+
+def literals_held(compiled: CompiledPattern, message: Message) -> bool:
+    """Whether the message holds every literal distinctive token of the pattern: its names
+    (names_held), its codes whole, its classes (as a word or the start of one, ExpiredToken in
+    ExpiredTokenException), and the parts of words glued to its wildcards."""
+    return (names_held(compiled, message)
+            and all(code in message.word_set for code in compiled.codes)
+            and all(any(word.startswith(name) for word in message.words)
+                    for name in compiled.classes)
+            and all(any(word.endswith(part) if at_start else word.startswith(part)
+                        for word in message.words) for part, at_start in compiled.fragments))
+
+
 def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
     """How ``compiled`` fits the message, or None."""
     if not compiled.words:
         return None
     if compiled.slug and compiled.slug in message.word_set:
         return Fit(TEMPLATE, 1.0, compiled.size)
-    if not all(_holds(message, token) for token in compiled.strong):
+    if not literals_held(compiled, message):
         return None
-    if _aligned(compiled, message):
+    words = message.words
+    if compiled.classes:  # a message word a class begins reads as the class
+        words = tuple(next((name for name in compiled.classes if word.startswith(name)), word)
+                      for word in words)
+    if _aligned(compiled, words):
         return Fit(TEMPLATE, 1.0, compiled.size)
-    if not compiled.distinctive or not all(kind in message.kinds for kind in compiled.kinds):
+    if not compiled.sequence or not compiled.kinds <= message.kinds:
         return None
-    shared = len(compiled.distinctive & message.word_set) / len(compiled.distinctive)
+    if compiled.slug:  # a slug names a fault with its words, in whatever order
+        found = sum(word in message.word_set for word in compiled.sequence)
+    else:  # a phrase or template says them in order
+        found = _in_order(compiled.sequence, words)
+    shared = found / len(compiled.sequence)
     if shared < MIN_WORD_SHARE:
         return None
     return Fit(WORDS, shared, compiled.size)
 
 
-def _aligned(compiled: CompiledPattern, message: Message) -> bool:
+def _in_order(sequence: tuple[str, ...], words: tuple[str, ...]) -> int:
+    """How many of ``sequence`` occur in ``words`` in the same order (longest common
+    subsequence), reading only the message words the sequence holds."""
+    wanted = set(sequence)
+    other = [word for word in words if word in wanted]
+    previous = [0] * (len(other) + 1)
+    for word in sequence:
+        current = [0]
+        for j, theirs in enumerate(other):
+            current.append(previous[j] + 1 if word == theirs
+                           else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+def _aligned(compiled: CompiledPattern, words: tuple[str, ...]) -> bool:
     """A template fit: the runs in order, as contiguous word runs, each wildcard in between
     standing for at least its gap; one generic word alone does not count."""
     if len(compiled.words) == 1 and not compiled.distinctive:
         return False
-    words, at = message.words, 0
+    at = 0
     for i, run in enumerate(compiled.runs):
         if i:
             at += compiled.gaps[i - 1]
@@ -264,7 +333,6 @@ def _aligned(compiled: CompiledPattern, message: Message) -> bool:
             return False
         at = found + len(run.words)
     return True
-
 
 def _find_run(run: Run, words: tuple[str, ...], start: int) -> int | None:
     """The first position from ``start`` where the run occurs in ``words``."""

@@ -10,6 +10,7 @@ from failures.selectors import pattern_of_message
 
 from .filters import LessonFilter
 from .match_index import MatchIndex, match_index
+from .matching import compile_pattern, names_held, prepare_message
 from .models import Lesson
 from .ranking import FIT, lessons_ranked, rank_key
 
@@ -89,7 +90,9 @@ def lesson_check(
                            index=index or match_index())
     related = []
     if error_type:
-        typed = candidates.filter(error_type=error_type).exclude(
+        # Of the type, or of its class named without the module (as lessons often record it).
+        types = {error_type, error_type.rsplit(".", 1)[-1]}
+        typed = candidates.filter(error_type__in=types).exclude(
             pk__in=[entry.lesson.pk for entry in matched])
         related = [CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
                    for lesson in lessons_ranked(typed, skill_name=skill_name)[:limit]]
@@ -98,8 +101,11 @@ def lesson_check(
 
 def _matched(candidates, *, error_type, error_message, skill_name, approved_only, pattern,
              index: MatchIndex) -> list[CheckedLesson]:
-    """Every candidate linked to the message's pattern or fitting the message, ranked."""
-    fits = index.fits(error_message, error_type=error_type, skill_name=skill_name,
+    """Every candidate linked to the message's pattern or fitting the message, ranked. A link
+    counts only when the message names what the lesson's pattern names (another module, host
+    or quoted name is another fault, whatever the template says)."""
+    message = prepare_message(error_message)
+    fits = index.fits(message, error_type=error_type, skill_name=skill_name,
                               approved_only=approved_only)
     if len(fits) > MESSAGE_CANDIDATES:
         best = sorted(fits.items(), key=lambda item: (
@@ -119,9 +125,9 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
     found: dict = {}
     for lesson in rows:
         own = _own(lesson, skill_name)
-        if lesson.linked:
+        if lesson.linked and names_held(compile_pattern(lesson.error_pattern), message):
             found[lesson.pk] = CheckedLesson(lesson, "pattern", 1.0, own_skill=own)
-        elif lesson.pk not in found:
+        elif lesson.pk not in found and lesson.pk in fits:
             fitted = fits[lesson.pk]
             found[lesson.pk] = CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own)
     matched = list(found.values())

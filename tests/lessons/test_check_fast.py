@@ -15,7 +15,7 @@ from rest_framework.renderers import JSONRenderer
 from failures.models import FailurePattern
 from failures.selectors import pattern_of_message
 from failures.services import pattern_for_message
-from lessons.matching import TEMPLATE, match_fit
+from lessons.matching import TEMPLATE, compile_pattern, fit, names_held, prepare_message
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer, checked_lessons_json
@@ -42,10 +42,11 @@ FIT_ORDER = {"pattern": 3, "template": 2, "words": 1}
 
 def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
                     approved_only=False):
-    """The check as documented, lesson by lesson: linked to the message's pattern, or fitting
-    it (by words only within its error type), ranked by fit, score and size, then approval,
-    the skill's own, ranking score, occurrences, recency and primary key; then the lessons of
-    the type that do not match, ranked the same way from approval on."""
+    """The check as documented, lesson by lesson: linked to the message's pattern (the names of
+    its error_pattern in the message), or fitting it (across error classes only by a template
+    with a distinctive word or three words), ranked by fit, score and size, then approval, the skill's own, ranking
+    score, occurrences, recency and primary key; then the lessons of the type that do not
+    match, ranked the same way from approval on."""
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
     if approved_only:
         candidates = candidates.filter(status=Lesson.Status.APPROVED)
@@ -55,12 +56,16 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
     linked = set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) \
         if pattern else set()
     matched, typed = [], []
+    message = prepare_message(error_message)
     for lesson in candidates:
-        fitted = match_fit(lesson.error_pattern, error_message)
-        if fitted and fitted.kind != TEMPLATE and error_type and lesson.error_type and \
-                lesson.error_type != error_type:
+        compiled = compile_pattern(lesson.error_pattern)
+        fitted = fit(compiled, message)
+        same = not error_type or not lesson.error_type or (
+            lesson.error_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
+        strong = compiled.sequence or len(compiled.words) >= 3
+        if fitted and not same and not (fitted.kind == TEMPLATE and strong):
             fitted = None
-        if lesson.pk in linked:
+        if lesson.pk in linked and names_held(compiled, message):
             matched.append(CheckedLesson(lesson, "pattern", 1.0))
         elif fitted:
             matched.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size))

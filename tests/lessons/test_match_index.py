@@ -19,15 +19,19 @@ pytestmark = pytest.mark.django_db
 VOCABULARY = ["error", "error", "failed", "timeout", "statement", "lock", "api", "rate",
               "limit", "limiting", "db", "refused", "token", "expired", "quota", "429", "503",
               "stripe", "'cv2'", "'yaml'", "read_url", "url", "12345", "for", "connection"]
-TYPES = ["timeout", "quota", ""]
+TYPES = ["timeout", "quota", "", "acme.Timeout"]
 
 
 def brute_force(lessons, message, error_type):
+    """Every lesson that fits, by words only of the same type (any, when one names none)."""
     found = {}
     for pk, (pattern, lesson_type) in lessons.items():
         fitted = match_fit(pattern, message)
-        if fitted and (fitted.kind == TEMPLATE or not error_type or not lesson_type
-                       or lesson_type == error_type):
+        same = not error_type or not lesson_type or (  # the class, without its module
+            lesson_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
+        compiled = compile_pattern(pattern)  # across types: a template of a distinctive word or 3
+        strong = compiled.sequence or len(compiled.words) >= 3
+        if fitted and (same or (fitted.kind == TEMPLATE and strong)):
             found[pk] = fitted
     return found
 

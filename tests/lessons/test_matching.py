@@ -28,7 +28,9 @@ CASES = [
     ("kind of timeout, words", "statement timeout postgres",
      "postgres: canceling statement due to lock timeout", None),
     ("kind of timeout kept, words", "statement timeout postgres",
-     "postgres canceled the query: statement timeout", WORDS),
+     "statement timeout hit while postgres ran the report", WORDS),
+    ("kind of a limit", "You have exceeded a secondary rate limit",
+     "403: API rate limit exceeded for 203.0.113.54", None),
     ("kind named past a generic word", "twilio_timeout", "Twilio API timeout after 30 seconds",
      WORDS),
     ("another kind nearer the head", "twilio_timeout",
@@ -48,8 +50,28 @@ CASES = [
     # Templates align in order, their literal tokens in place.
     ("template", "Twilio API timeout after <*> seconds",
      "Twilio API timeout after 30 seconds (req 8f3a9c2e11)", TEMPLATE),
-    ("template out of order", "Twilio API timeout after <*> seconds",
-     "after 30 seconds the Twilio API timeout fired", WORDS),
+    ("template words in order", "Twilio API timeout after <*> seconds",
+     "Twilio API timeout fired after 30 seconds", WORDS),
+    ("template words out of order", "Twilio API timeout after <*> seconds",
+     "after 30 seconds the Twilio API timeout fired", None),
+    ("words out of order", "tool_use ids without tool_result blocks",
+     "unexpected tool_use_id in tool_result blocks: each tool_result needs a tool_use", None),
+    # Quoted names must occur quoted; CamelCase codes and glued parts must occur too.
+    ("quoted generic word", "The 'To' number <*> is not a valid phone number.",
+     "Unable to create record: The 'From' number +15005550001 is not a valid phone number", None),
+    ("quoted name with a number", "'utf-8' codec can't decode byte <*> in position <*>",
+     "'charmap' codec can't decode byte 0x9d in position 3321", None),
+    ("quoted name with a number, held", "'utf-8' codec can't decode byte <*> in position <*>",
+     "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte", TEMPLATE),
+    ("a class with a suffix", "An error occurred (ExpiredToken) when calling the <*> operation",
+     "An error occurred (ExpiredTokenException) when calling the GetCallerIdentity operation",
+     TEMPLATE),
+    ("another code", "An error occurred (ExpiredToken) when calling the <*> operation: The "
+     "security token included in the request is expired", "An error occurred "
+     "(InvalidClientTokenId) when calling the GetCallerIdentity operation: The security token "
+     "included in the request is invalid.", None),
+    ("glued part missing", "No matching distribution found for torch==<*>+cu<*>",
+     "ERROR: No matching distribution found for torch", None),
     ("glued wildcard", "KeyError: '<*>_id'", "KeyError: 'user_id' in client", TEMPLATE),
     ("glued wildcard, other word", "KeyError: '<*>_id'", "KeyError: 'user_name' in client", None),
     ("status code literal", "http 401 unauthorized", "HTTP 401 Unauthorized", TEMPLATE),
@@ -64,6 +86,9 @@ CASES = [
     ("slug by words", "api_429_rate_limit", "HTTP 429 from api.openai.com: rate limit reached",
      WORDS),
     ("slug, other code", "api_429_rate_limit", "HTTP 503 from api.openai.com: rate limit", None),
+    ("slug words in any order", "anthropic_overloaded_529",
+     "Error code: 529 - {'type': 'overloaded_error', 'message': 'Overloaded'} from anthropic",
+     WORDS),
     # A single generic word is no fit at all; one distinctive word is.
     ("one generic word", "timeout", "read timeout on socket", None),
     ("one distinctive word", "deadlock", "ERROR: deadlock detected", TEMPLATE),
@@ -93,8 +118,16 @@ def test_a_more_specific_pattern_is_larger():
 
 
 def test_the_literal_tokens_a_pattern_requires():
-    assert set(compile_pattern("No module named 'cv2'").strong) == {"cv2"}
-    assert set(compile_pattern("tool read_url got HTTP 404").strong) == {"read_url", "404"}
-    assert compile_pattern("canceling statement due to statement timeout").kinds == (
-        ("statement", "timeout"),)
-    assert compile_pattern("KeyError: '<*>_id'").strong == ()  # glued to a wildcard
+    assert compile_pattern("No module named 'cv2'").quoted == ("'cv2'",)
+    assert compile_pattern("No module named 'cv2'").codes == ("cv2",)
+    compiled = compile_pattern("tool read_url got HTTP 404 from api.acme.io")
+    assert (compiled.names, compiled.codes) == (("api.acme.io", "read_url"), ("404",))
+    assert compile_pattern("canceling statement due to statement timeout").kinds == {
+        ("statement", "timeout")}
+    assert compile_pattern("You have exceeded a secondary rate limit").kinds == {
+        ("rate", "limit"), ("secondary", "limit")}
+    assert compile_pattern("The 'To' number <*>").quoted == ("'to'",)
+    assert compile_pattern("An error occurred (ExpiredToken)").classes == ("expiredtoken",)
+    glued = compile_pattern("missing key '<*>_id'")
+    assert (glued.names, glued.codes, glued.quoted) == ((), (), ())  # glued to a wildcard
+    assert compile_pattern("missing key '<*>_id'").fragments == (("_id", True),)
