@@ -334,6 +334,12 @@ HINDSIGHT_HISTORY_CACHE_SECONDS = env_int("HINDSIGHT_HISTORY_CACHE_SECONDS", 600
 HINDSIGHT_BOOT_WINDOW_HOURS = env_int("HINDSIGHT_BOOT_WINDOW_HOURS", 24)
 HINDSIGHT_SKIP_AFTER = env_int("HINDSIGHT_SKIP_AFTER", 3)
 
+# A lesson reported to have worked for a failure of a pattern it is not linked to is linked to it
+# once it worked there this many times for at least this many agents (lessons.links): one agent's
+# repeated report is one opinion, and two could be a coincidence.
+HINDSIGHT_LINK_MIN_SUCCESSES = env_int("HINDSIGHT_LINK_MIN_SUCCESSES", 3)
+HINDSIGHT_LINK_MIN_AGENTS = env_int("HINDSIGHT_LINK_MIN_AGENTS", 2)
+
 # --- API throttling -----------------------------------------------------------------------------
 # Request budgets per API key (not per address: a fleet behind one NAT shares an address, not a
 # key), counted in fixed windows in the cache (config.api.throttling). Reads, writes and bulk

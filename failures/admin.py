@@ -266,8 +266,9 @@ class RootCauseGroupAdmin(GuardedAdmin):
 
 @admin.register(Regression)
 class RegressionAdmin(ReadOnlyAdmin):
-    list_display = ["id", "pattern_link", "kind", "fixed_at", "since", "detected_at"]
-    list_filter = ["kind"]
+    list_display = ["id", "pattern_link", "kind", "verdict", "fixed_at", "since", "detected_at",
+                    "regressed_at"]
+    list_filter = ["verdict", "kind"]
     list_select_related = ["pattern"]
     ordering = ["-detected_at", "-pk"]
 

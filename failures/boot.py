@@ -256,7 +256,8 @@ def _skips(tasks, skip_after, now) -> list[dict]:
         entries.append({
             "task": task, "task_type": last.task_type, "pattern": _ref(pattern),
             "failures": count, "last_failed_at": last.occurred_at, "skip_until": until,
-            "why": f'failed {count} times with "{pattern.template[:120]}" and no success since',
+            "why": (f'this task failed {count} times with "{pattern.template[:120]}" and no '
+                    "success since"),
         })
     return entries
 
@@ -292,10 +293,16 @@ def _loops(tasks, skip_after) -> list[dict]:
 
 
 def _advice(tasks) -> list[dict]:
-    """Retry advice for each open task, from its newest failure and that pattern's history."""
-    return [{"task": task, "failure_id": failures[0].pk, "pattern": _ref(_live(failures[0])),
-             **retry_advice(pattern=_live(failures[0]), failure=failures[0])}
-            for task, failures in tasks.items()]
+    """Retry advice for each open task, from its newest failure, how often the task failed with
+    that pattern since its last success, and that pattern's history."""
+    entries = []
+    for task, failures in tasks.items():
+        pattern = _live(failures[0])
+        repeats = sum(_live(f).pk == pattern.pk for f in failures)
+        entries.append({"task": task, "failure_id": failures[0].pk, "pattern": _ref(pattern),
+                        **retry_advice(pattern=pattern, failure=failures[0],
+                                       task_failures=repeats)})
+    return entries
 
 
 def _task_types(recent, tasks) -> list[str]:

@@ -57,7 +57,7 @@ def _quoted(pattern: Mapping) -> str:
 
 def _skip(item: Mapping) -> str:
     # The JSON's "why" in words, with the agent's template escaped apart from the service's text.
-    return (f"- {_task(item)} — skip until {timestamp(item['skip_until'])}: failed "
+    return (f"- {_task(item)} — skip until {timestamp(item['skip_until'])}: this task failed "
             f"{item['failures']} times with {_quoted(item['pattern'])} and no success since. "
             f"Last failed {timestamp(item['last_failed_at'])}.")
 
@@ -87,19 +87,21 @@ def _loop(item: Mapping) -> str:
     since = timestamp(item["since"])
     if item["kind"] == "alternating":
         first, second = (_quoted(p) for p in item["patterns"])
-        return (f"- {_task(item)} — alternating between {first} and {second}: "
-                f"{item['length']} failures since {since}, no success between.")
-    return (f"- {_task(item)} — the same failure {item['length']} times in a row since {since}: "
-            f"{_quoted(item['patterns'][0])}.")
+        return (f"- {_task(item)} — this task alternates between {first} and {second}: "
+                f"{item['length']} failures since {since}, no success between. Change the "
+                "approach instead of retrying.")
+    return (f"- {_task(item)} — this task failed the same way {item['length']} times in a row "
+            f"since {since}: {_quoted(item['patterns'][0])}. Change the approach instead of "
+            "retrying.")
 
 
 def _advice(item: Mapping) -> str:
     if item["retryable"] is None:
-        verdict = "unknown"
+        verdict = "No advice yet"
     elif not item["retryable"]:
-        verdict = "do not retry"
+        verdict = "Don't retry"
     else:
-        verdict = f"retry after {item['after_seconds']}s" if item["after_seconds"] else "retry"
+        verdict = f"Retry after {item['after_seconds']} s" if item["after_seconds"] else "Retry"
     return f"- {_task(item)} — {verdict}: {item['reason']}."  # the service's own words
 
 
@@ -110,8 +112,10 @@ def _recent(item: Mapping) -> str:
 
 
 def _fleet(item: Mapping) -> str:
-    line = (f"- {_quoted(item['pattern'])} — {item['agents']} other agent(s), "
-            f"{item['failures']} failure(s), last seen {timestamp(item['last_seen'])}.")
+    agents = "1 other agent" if item["agents"] == 1 else f"{item['agents']} other agents"
+    times = "once" if item["failures"] == 1 else f"{item['failures']} times"
+    line = (f"- {_quoted(item['pattern'])} — across the fleet, {agents} failed {times} with it "
+            f"in these task types, last seen {timestamp(item['last_seen'])}.")
     if item["recovery_hint"]:
         line += (f" Hint (unreviewed, from agent {inline(item['recovery_hint_agent'], NAME_CHARS)}):"
                  f" {inline(item['recovery_hint'], LINE_CHARS)}")

@@ -14,7 +14,7 @@ from lessons.models import Lesson
 from outcomes.insights import outcome_stats
 from outcomes.models import Outcome
 
-from . import report_sections
+from . import recurrence, report_sections
 from .loops import MIN_REPEAT, loop_detect
 from .models import Failure, FailurePattern, Regression
 
@@ -165,13 +165,24 @@ def _loops_describe(loops: list[dict], open_recent) -> None:
 
 
 def regressions_recent(*, now: datetime) -> dict:
-    """The latest regressions, and how many were detected in the last REGRESSION_DAYS."""
-    latest = Regression.objects.select_related("pattern").order_by("-detected_at", "-pk")[:LISTED]
-    week = Regression.objects.filter(
-        detected_at__gte=now - timedelta(days=REGRESSION_DAYS)).count()
-    return {"count": week, "entries": [
-        {"id": r.pk, "pattern": _pattern_ref(r.pattern), "kind": r.kind, "since": r.since,
-         "fixed_at": r.fixed_at, "detected_at": r.detected_at} for r in latest]}
+    """How many regressions were judged in the last REGRESSION_DAYS, how many fixed patterns
+    kept recurring in them handled by their lesson (not regressions: failures.recurrence), and
+    the latest of both."""
+    week = now - timedelta(days=REGRESSION_DAYS)
+    regressed = Regression.objects.filter(verdict__in=recurrence.REGRESSED, regressed_at__gte=week)
+    handled = Regression.objects.filter(verdict=Regression.Verdict.HANDLED,
+                                        pattern__last_seen__gte=week)
+    latest = (Regression.objects.filter(verdict__in=(*recurrence.REGRESSED,
+                                                     Regression.Verdict.HANDLED))
+              .select_related("pattern").order_by("-detected_at", "-pk")[:LISTED])
+    return {"count": regressed.count(),
+            "handled": handled.values("pattern_id").distinct().count(), "entries": [
+        {"id": r.pk, "pattern": _pattern_ref(r.pattern), "kind": r.kind, "verdict": r.verdict,
+         "label": recurrence.LABELS[r.verdict], "regression": r.verdict in recurrence.REGRESSED,
+         "since": r.since, "fixed_at": r.fixed_at, "detected_at": r.detected_at,
+         "failures_since": r.evidence.get("failures_since"),
+         "applications": r.evidence.get("applications"), "worked": r.evidence.get("worked")}
+        for r in latest]}
 
 
 def summary(data: dict) -> dict:
@@ -186,5 +197,6 @@ def summary(data: dict) -> dict:
         "lessons_unverified": sum(effectiveness["unverified"]),
         "lessons_flagged": effectiveness["flagged"],
         "loops": data["loops"]["count"], "regressions": data["regressions"]["count"],
+        "recurring_handled": data["regressions"]["handled"],
         "queue": len(data["curation_queue"]),
     }

@@ -6,6 +6,8 @@ from django.db.models.functions import Now
 
 from config.api.models import written_by_key
 
+from . import recurrence
+
 
 class FailurePattern(models.Model):
     """One fault, possibly with many shapes: the merged template of the templates linked to it."""
@@ -219,18 +221,28 @@ class RootCauseSplit(models.Model):
 
 
 class Regression(models.Model):
-    """A pattern that counted as fixed came back: one row per episode (pattern, kind, fixed_at)."""
+    """A pattern that counted as fixed came back: one row per episode (pattern, kind, fixed_at),
+    and whether that is a regression (the fix stopped working) or a recurrence its lesson
+    handles (the rule: failures.recurrence)."""
 
     class Kind(models.TextChoices):
         LESSON_APPROVED = "lesson_approved"  # failed again after a lesson for it was approved
         RESOLVED = "resolved"  # failed again after all of its failures had been resolved
+
+    class Verdict(models.TextChoices):
+        RECURRING = recurrence.RECURRING  # came back; too little evidence to judge yet
+        HANDLED = recurrence.HANDLED  # keeps coming back, and its lesson keeps handling it
+        FAILING = recurrence.FAILING  # regression: applications of its lesson fail
+        RETURNED = recurrence.RETURNED  # regression: back at its pre-fix rate, none worked
 
     pattern = models.ForeignKey(FailurePattern, on_delete=models.CASCADE,
                                 related_name="regressions")
     kind = models.CharField(max_length=15, choices=Kind.choices)
     fixed_at = models.DateTimeField()  # since when it counted as fixed
     since = models.DateTimeField()  # its first failure after that
-    detected_at = models.DateTimeField()
+    detected_at = models.DateTimeField()  # when the job first saw it come back
+    verdict = models.CharField(max_length=9, choices=Verdict.choices, default=Verdict.RECURRING)
+    regressed_at = models.DateTimeField(null=True, blank=True)  # when judged a regression
     evidence = models.JSONField(default=dict)
 
     class Meta:
@@ -239,7 +251,7 @@ class Regression(models.Model):
         indexes = [models.Index(fields=["-detected_at"], name="regression_recent_idx")]
 
     def __str__(self) -> str:
-        return f"{self.pattern_id} regressed ({self.kind}) since {self.since:%Y-%m-%d %H:%M}"
+        return f"{self.pattern_id} {self.verdict} ({self.kind}) since {self.since:%Y-%m-%d %H:%M}"
 
 
 class PatternReport(models.Model):

@@ -6,6 +6,7 @@ plain text; templates are set off by quotes.
 """
 from datetime import datetime
 
+from . import recurrence
 from .markdown import inline, timestamp
 
 # Shared hours and agents listed per evidence link; the rest are counted.
@@ -16,7 +17,8 @@ SECTIONS = [
     ("rising_patterns", "Rising patterns"),
     ("root_cause_groups", "Root-cause groups"),
     ("loops", "Loops"),
-    ("regressions", "Regressions"),
+    ("regressions", "Regressions: the fix stopped working"),
+    ("recurring_handled", "Recurring, handled: back again, and its lesson kept working"),
     ("lessons_fell", "Lessons whose effectiveness fell"),
     ("curation_queue", "Curation queue: the most frequent patterns with no approved lesson"),
 ]
@@ -26,7 +28,8 @@ def report_summary(data: dict) -> str:
     """One line: how many entries each section has."""
     labels = [("new_patterns", "new"), ("rising_patterns", "rising"),
               ("root_cause_groups", "root-cause groups"), ("loops", "loops"),
-              ("regressions", "regressions"), ("lessons_fell", "lessons falling"),
+              ("regressions", "regressions"), ("recurring_handled", "recurring, handled"),
+              ("lessons_fell", "lessons falling"),
               ("curation_queue", "to curate")]
     return " · ".join(f"{label}: {len(data.get(key) or [])}" for key, label in labels)
 
@@ -100,14 +103,34 @@ def _loop(entry: dict) -> list[str]:
 
 def _regression(entry: dict) -> list[str]:
     evidence = entry["evidence"]
+    if entry.get("verdict") == recurrence.FAILING:
+        why = (f"its lesson stopped working: {evidence['recent_worked']} of the latest "
+               f"{evidence['recent_applications']} applications worked")
+    elif entry.get("verdict") == recurrence.RETURNED:
+        why = (f"back at its pre-fix rate with no application that worked: "
+               f"{evidence['failures_recent']} failures in the last {evidence['span_hours']} h, "
+               f"{evidence['failures_before']} in as long before the fix")
+    else:  # stored before verdicts were kept
+        why = "came back"
+    return [f"- {_ref(entry['pattern'])}: {why}; back since {_when(entry['since'])}, "
+            f"{_fixed(entry)}"]
+
+
+def _handled(entry: dict) -> list[str]:
+    evidence = entry["evidence"]
+    return [f"- {_ref(entry['pattern'])}: recurring, handled: {evidence['failures_since']} "
+            f"failures since the fix, its lesson worked in {evidence['worked']} of "
+            f"{evidence['applications']} applications; {_fixed(entry)}"]
+
+
+def _fixed(entry: dict) -> str:
+    """What counted as the fix, and since when."""
+    evidence = entry["evidence"]
     if entry["kind"] == "lesson_approved":
         lessons = ", ".join(inline(lesson["error_pattern"], 80) for lesson in evidence["lessons"])
-        why = f"after lesson approval ({lessons})"
-    else:
-        why = (f"after all its failures were closed ({evidence['resolved_failures']} resolved, "
-               f"quiet for {evidence['quiet_hours']} h)")
-    return [f"- {_ref(entry['pattern'])}: back since {_when(entry['since'])}, {why}, "
-            f"fixed from {_when(entry['fixed_at'])}"]
+        return f"fixed by lesson approval ({lessons}) from {_when(entry['fixed_at'])}"
+    return (f"fixed when all its failures were closed ({evidence['resolved_failures']} resolved, "
+            f"quiet for {evidence['quiet_hours']} h) from {_when(entry['fixed_at'])}")
 
 
 def _lesson(entry: dict) -> list[str]:
@@ -128,5 +151,6 @@ def _curation(entry: dict) -> list[str]:
 
 
 _RENDERERS = {"new_patterns": _new, "rising_patterns": _rising, "root_cause_groups": _group,
-              "loops": _loop, "regressions": _regression, "lessons_fell": _lesson,
+              "loops": _loop, "regressions": _regression, "recurring_handled": _handled,
+              "lessons_fell": _lesson,
               "curation_queue": _curation}

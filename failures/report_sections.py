@@ -10,6 +10,7 @@ from django.db.models.functions import Coalesce
 
 from lessons.models import Lesson
 
+from . import recurrence
 from .models import Failure, FailurePattern, Regression, RootCauseGroup
 
 # Entries per section: a report is read by a human in a few minutes.
@@ -72,13 +73,28 @@ def root_cause_groups(*, since: datetime) -> list[dict]:
 
 
 def regressions(*, since: datetime, until: datetime) -> list[dict]:
-    """Regressions coming back, or detected, in the window; latest comeback first."""
-    found = (Regression.objects.filter(Q(since__range=(since, until))
-                                       | Q(detected_at__range=(since, until)))
-             .select_related("pattern").order_by("-since", "pk")[:SECTION_CAP])
-    return [{"id": r.pk, "pattern": _ref(r.pattern), "kind": r.kind, "fixed_at": r.fixed_at,
-             "since": r.since, "detected_at": r.detected_at, "evidence": r.evidence}
-            for r in found]
+    """Regressions (the fix stopped working, failures.recurrence) coming back or judged in the
+    window; latest comeback first."""
+    found = Regression.objects.filter(
+        Q(since__range=(since, until)) | Q(regressed_at__range=(since, until)),
+        verdict__in=recurrence.REGRESSED)
+    return _episodes(found)
+
+
+def recurring_handled(*, since: datetime, until: datetime) -> list[dict]:
+    """Fixed patterns that kept coming back in the window and that their lesson kept handling;
+    latest comeback first."""
+    found = Regression.objects.filter(verdict=Regression.Verdict.HANDLED, since__lte=until,
+                                      pattern__last_seen__gte=since)
+    return _episodes(found)
+
+
+def _episodes(found) -> list[dict]:
+    return [{"id": r.pk, "pattern": _ref(r.pattern), "kind": r.kind, "verdict": r.verdict,
+             "label": recurrence.LABELS[r.verdict], "fixed_at": r.fixed_at, "since": r.since,
+             "detected_at": r.detected_at, "regressed_at": r.regressed_at,
+             "evidence": r.evidence}
+            for r in found.select_related("pattern").order_by("-since", "pk")[:SECTION_CAP]]
 
 
 def lessons_fell() -> list[dict]:

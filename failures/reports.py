@@ -63,6 +63,7 @@ def pattern_report_compose(*, since: datetime, until: datetime) -> dict:
         "root_cause_groups": sections.root_cause_groups(since=since),
         "loops": loops_fleet_detect(now=until)[:sections.SECTION_CAP],
         "regressions": sections.regressions(since=since, until=until),
+        "recurring_handled": sections.recurring_handled(since=since, until=until),
         "lessons_fell": sections.lessons_fell(),
         "curation_queue": sections.curation_queue(until=until),
     }

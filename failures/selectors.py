@@ -87,25 +87,54 @@ def template_known_sql(fingerprint: str) -> tuple[str, list]:
             f" WHERE {quote('fingerprint')} = %s)", [fingerprint])
 
 
-def retry_advice(*, pattern: FailurePattern, failure: Failure | None = None) -> dict:
-    """Whether to retry a failure of this pattern, after how long, and why.
+def retry_advice(*, pattern: FailurePattern, failure: Failure,
+                 task_failures: int | None = None) -> dict:
+    """Whether to retry a failure of this pattern, after how long, and why, in words that say
+    whose each count is: this task's (``task_failures``: its failures of this pattern since its
+    last success, counted from ``failure`` when not given), this agent's word for this failure,
+    or the fleet's (the pattern's counts).
 
     The agent's own word for this failure comes first; then the pattern's history: any report
     of "unsafe to retry", or a pattern that never recovered in NEVER_RECOVERED_MIN tries.
     """
-    after = (failure.retry_after if failure and failure.retry_after else None) or pattern.retry_after
-    if failure is not None and failure.retry_safe is False:
-        return _advice(False, None, "the agent reported this failure as unsafe to retry")
+    after = failure.retry_after or pattern.retry_after
+    if task_failures is None:
+        task_failures = task_failures_count(failure=failure)
+    task = f"this task failed {_times(task_failures)} with this error since its last success"
+    events, recovered = pattern.event_count, min(pattern.resolved_count, pattern.event_count)
+    if failure.retry_safe is False:
+        return _advice(False, None, f"this agent reported this failure as unsafe to retry; {task}")
     if pattern.unsafe_count:
-        return _advice(False, None, f"reported unsafe to retry {pattern.unsafe_count} time(s)")
-    if pattern.event_count >= NEVER_RECOVERED_MIN and not pattern.resolved_count:
-        return _advice(False, None, f"never succeeded after a retry ({pattern.event_count} "
-                                    "failures, none recovered)")
-    if pattern.resolved_count:
-        return _advice(True, after, f"recovered after a retry {pattern.resolved_count} time(s)")
-    if failure is not None and failure.retry_safe:
-        return _advice(True, after, "the agent reported this failure as safe to retry")
-    return _advice(None, after, "no history yet")
+        return _advice(False, None, "across the fleet, failures of this kind were reported unsafe "
+                                    f"to retry {_times(pattern.unsafe_count)}; {task}")
+    if events >= NEVER_RECOVERED_MIN and not recovered:
+        return _advice(False, None, f"across the fleet, {_failures(events)} of this kind and no "
+                                    f"retry has ever succeeded; {task}")
+    if recovered:
+        return _advice(True, after, f"across the fleet, a retry succeeded after {recovered} of "
+                                    f"{_failures(events)} of this kind; {task}")
+    so_far = f"across the fleet, {_failures(events)} of this kind so far, none recovered yet"
+    if failure.retry_safe:
+        return _advice(True, after, f"this agent reported this failure as safe to retry; {so_far}; "
+                                    f"{task}")
+    return _advice(None, after, f"{so_far}: too few to advise ({NEVER_RECOVERED_MIN} with no "
+                                f"recovery would mean do not retry); {task}")
+
+
+def task_failures_count(*, failure: Failure) -> int:
+    """How often the failure's task failed with its pattern since the task's last success: its
+    agent's open failures of that task whose pattern is, or was merged into, the failure's."""
+    return Failure.objects.filter(
+        Q(pattern_id=failure.pattern_id) | Q(pattern__merged_into_id=failure.pattern_id),
+        agent=failure.agent, task=failure.task, status=Failure.Status.OPEN).count()
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
+
+
+def _failures(count: int) -> str:
+    return "1 failure" if count == 1 else f"{count} failures"
 
 
 def _advice(retryable: bool | None, after: int | None, reason: str) -> dict:

@@ -1,4 +1,5 @@
 """Curating lessons in the admin; every change goes through lessons.curation."""
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
@@ -7,11 +8,12 @@ from config.staff_admin import GuardedAdmin
 from failures.admin_tools import ReadOnlyAdmin
 from failures.dashboard import dashboard_invalidate
 
-from .models import Application, Lesson, LessonCuration, LessonProposal
+from .models import Application, Lesson, LessonCuration, LessonProposal, PatternLink
 from .scoring import FLAG_BELOW
 from .curation import (
     lesson_approve, lesson_create, lesson_edit, lesson_patterns_set, lesson_reject,
-    lessons_delete, lessons_merge, proposal_accept, proposal_dismiss,
+    lessons_delete, lessons_merge, pattern_link_confirm, pattern_link_remove, proposal_accept,
+    proposal_dismiss,
 )
 
 # Where a lesson "works": it succeeds at least seven times in ten (the upper band).
@@ -39,6 +41,55 @@ class CurationInline(admin.TabularInline):
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
+        return False
+
+
+class PatternLinkForm(forms.ModelForm):
+    """A curator's decision on one link; the link itself changes only through lessons.curation."""
+
+    DECISIONS = {"confirm": pattern_link_confirm, "remove": pattern_link_remove}
+    decision = forms.ChoiceField(required=False, choices=[("", "---------"),
+                                                          ("confirm", "confirm: link it"),
+                                                          ("remove", "remove: never link it")])
+
+    class Meta:
+        model = PatternLink
+        fields = []
+
+
+class PatternLinkInline(admin.TabularInline):
+    """The patterns the fleet reported the lesson worked for, with the evidence (successes, the
+    agents behind them), and what was decided. Deciding is editing the lesson: view-only staff
+    see the evidence, those who may change lessons confirm or remove links."""
+
+    model = PatternLink
+    form = PatternLinkForm
+    verbose_name, verbose_name_plural = "pattern link", "pattern links learned from the fleet"
+    fields = ["pattern", "state", "successes", "agents", "first_seen", "last_seen",
+              "decided_by", "decided_at", "decision"]
+    readonly_fields = fields[:-1]
+    extra = 0
+    can_delete = False
+
+    def get_fields(self, request, obj=None):
+        if self.has_change_permission(request, obj):
+            return self.fields
+        return self.readonly_fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("pattern", "decided_by")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("lessons.view_lesson") or self.has_change_permission(
+            request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.has_perm("lessons.change_lesson")
+
+    def has_add_permission(self, request, obj=None):
+        return False  # a curator links a new pattern with the lesson's "patterns" field
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
 
@@ -77,7 +128,7 @@ class LessonAdmin(GuardedAdmin):
                        "rank_score", "applications_count", "flagged", "flagged_reason",
                        "last_occurred", "created_at", "reviewed_by", "reviewed_at", "api_key"]
     autocomplete_fields = ["patterns"]
-    inlines = [ProposalInline, CurationInline]
+    inlines = [PatternLinkInline, ProposalInline, CurationInline]
     actions = ["approve", "reject", "accept_proposal", "merge"]
 
     @admin.action(description="Approve selected lessons", permissions=["review"])
@@ -162,6 +213,18 @@ class LessonAdmin(GuardedAdmin):
         for formset in formsets:
             self.save_formset(request, form, formset, change=change)
         dashboard_invalidate()
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not PatternLink:
+            return super().save_formset(request, form, formset, change)
+        # What the admin's own history entry lists; the lesson's history has the decision.
+        formset.new_objects, formset.deleted_objects, formset.changed_objects = [], [], []
+        for link_form in formset.forms:
+            decide = PatternLinkForm.DECISIONS.get(link_form.cleaned_data.get("decision"))
+            if decide is not None:
+                decide(link=link_form.instance, user=request.user)
+                formset.changed_objects.append((link_form.instance, ["decision"]))
+        return None
 
     def delete_model(self, request, obj):
         lessons_delete(lessons=[obj])

@@ -6,7 +6,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from .effectiveness import effectiveness_recompute
-from .models import Application, Lesson, LessonCuration, LessonProposal
+from .links import Worked, pattern_links_decide, pattern_links_learn
+from .models import (Application, Lesson, LessonCuration, LessonProposal, PatternLink,
+                     PatternLinkEvidence)
 from .services import lesson_text_clean, lessons_changed, proposal_digest
 
 _CURATED_FIELDS = ("status", "resolution", "resolution_code", "error_type", "skill_name")
@@ -113,6 +115,7 @@ def lessons_merge(*, survivor: Lesson, duplicates: list[Lesson], user) -> Lesson
         added = sum(d.occurrences for d in dups)
         Application.objects.filter(lesson_id__in=dup_ids).update(lesson=survivor)
         _merge_pattern_links(survivor, dup_ids)
+        _merge_candidates(survivor, dup_ids)
         _merge_proposals(survivor, dups)
         Lesson.objects.filter(pk=survivor.pk).update(
             occurrences=F("occurrences") + added,
@@ -135,11 +138,25 @@ def _merge_snapshot(lesson: Lesson) -> dict:
 
 
 def _merge_pattern_links(survivor: Lesson, dup_ids: list) -> None:
+    """The duplicates' patterns become the survivor's, except those a curator took off it."""
     links = Lesson.patterns.through
     pattern_ids = set(links.objects.filter(lesson_id__in=dup_ids)
-                      .values_list("failurepattern_id", flat=True))
+                      .values_list("failurepattern_id", flat=True)) - set(
+        PatternLink.objects.filter(lesson=survivor, state=PatternLink.State.REMOVED)
+        .values_list("pattern_id", flat=True))
     links.objects.bulk_create([links(lesson_id=survivor.pk, failurepattern_id=pk)
                                for pk in sorted(pattern_ids)], ignore_conflicts=True)
+
+
+def _merge_candidates(survivor: Lesson, dup_ids: list) -> None:
+    """The duplicates' candidate links become the survivor's, their evidence counted again (it
+    may now confirm them); the survivor's own removals stand, the duplicates' go with them."""
+    evidence = PatternLinkEvidence.objects.filter(
+        link__lesson_id__in=dup_ids, link__state=PatternLink.State.CANDIDATE).select_related("link")
+    pattern_links_learn([
+        Worked(lesson_id=survivor.pk, pattern_id=each.link.pattern_id,
+               application_id=each.application_id, agent=each.agent, seen_at=each.seen_at)
+        for each in evidence.order_by("pk")])
 
 
 def _merge_proposals(survivor: Lesson, dups: list[Lesson]) -> None:
@@ -173,13 +190,16 @@ def _proposal_count(lesson: Lesson, digest: str, times: int) -> bool:
 
 def lesson_patterns_set(*, lesson: Lesson, patterns, user=None) -> None:
     """Make ``patterns`` exactly the failure patterns this lesson answers; the change is kept in
-    the lesson's history."""
+    the lesson's history. A pattern taken off stays off (the fleet's evidence does not link it
+    again, see lessons.links) until a curator links it again."""
     with transaction.atomic():
         before = sorted(lesson.patterns.values_list("pk", flat=True))
         after = sorted({pattern.pk for pattern in patterns})
         if before == after:
             return
         lesson.patterns.set(after)
+        pattern_links_decide(lesson=lesson, confirmed=set(after) - set(before),
+                             removed=set(before) - set(after), user=user)
         LessonCuration.objects.create(lesson=lesson, action=LessonCuration.Action.EDIT,
                                       user=user, before={"patterns": before},
                                       after={"patterns": after})
@@ -196,3 +216,20 @@ def lesson_pattern_unlink(*, lesson: Lesson, pattern, user=None) -> None:
     """Stop a lesson answering a failure pattern (a wrong link made by hand or by a merge)."""
     remaining = [p for p in lesson.patterns.all() if p.pk != pattern.pk]
     lesson_patterns_set(lesson=lesson, patterns=remaining, user=user)
+
+
+def pattern_link_confirm(*, link: PatternLink, user) -> None:
+    """Link a candidate (or a removed link) by hand: checks of its pattern find the lesson."""
+    lesson_pattern_link(lesson=link.lesson, pattern=link.pattern, user=user)
+
+
+def pattern_link_remove(*, link: PatternLink, user) -> None:
+    """Take a link off, confirmed or candidate; later evidence does not bring it back."""
+    with transaction.atomic():
+        if link.lesson.patterns.filter(pk=link.pattern_id).exists():
+            lesson_pattern_unlink(lesson=link.lesson, pattern=link.pattern, user=user)
+            return
+        pattern_links_decide(lesson=link.lesson, removed={link.pattern_id}, user=user)
+        LessonCuration.objects.create(lesson=link.lesson, action=LessonCuration.Action.EDIT,
+                                      user=user, before={"candidate": link.pattern_id},
+                                      after={"removed": link.pattern_id})

@@ -187,3 +187,59 @@ class MatchIndexVersion(models.Model):
 
     def __str__(self) -> str:
         return self.token
+
+
+class PatternLink(models.Model):
+    """A failure pattern a lesson may answer besides those it is linked to: the evidence that it
+    worked there, and the decision. Confirmed links are also in ``Lesson.patterns`` (what the
+    check reads); a candidate waits for more evidence or a curator; a removed one stays removed,
+    whatever the fleet reports later, until a curator links it again (lessons.links)."""
+
+    class State(models.TextChoices):
+        CANDIDATE = "candidate"
+        CONFIRMED = "confirmed"
+        REMOVED = "removed"
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="pattern_links")
+    pattern = models.ForeignKey("failures.FailurePattern", on_delete=models.CASCADE,
+                                related_name="lesson_links")
+    state = models.CharField(max_length=9, choices=State.choices, default=State.CANDIDATE)
+    # Counted from the evidence rows (never incremented blindly), so they are exact.
+    successes = models.PositiveIntegerField(default=0, editable=False)
+    agents = models.PositiveIntegerField(default=0, editable=False)
+    first_seen = models.DateTimeField(null=True, blank=True, editable=False)
+    last_seen = models.DateTimeField(null=True, blank=True, editable=False)
+    # Who confirmed or removed it by hand (none when the evidence confirmed it), and when.
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", editable=False,
+    )
+    decided_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["state", "-successes", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["lesson", "pattern"], name="one_link_per_pattern"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.state} link of {self.lesson_id} to pattern {self.pattern_id}"
+
+
+class PatternLinkEvidence(models.Model):
+    """One report that the lesson worked for a failure of the link's pattern: an application
+    counts once per pattern, however often its request is replayed."""
+
+    link = models.ForeignKey(PatternLink, on_delete=models.CASCADE, related_name="evidence")
+    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="+")
+    agent = models.CharField(max_length=100, blank=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["link", "application"],
+                                    name="one_evidence_per_application"),
+        ]
+
+    def __str__(self) -> str:
+        return f"application {self.application_id} for link {self.link_id}"

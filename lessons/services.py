@@ -17,6 +17,7 @@ from config.jobs import publish
 from failures.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
+from .links import Worked, pattern_link_sampled, pattern_links_learn
 from .match_index import match_index_bump
 from .models import Application, Lesson, LessonProposal
 from .tasks import effectiveness_recompute_task
@@ -37,6 +38,7 @@ def lesson_record(
     resolution_code: str | None = None,
     proposed_by: str = "",
     error_message: str | None = None,
+    error_messages: list[str] | None = None,
     event_id: UUID | None = None,
     payload: dict | None = None,
     api_key: ApiKey | None = None,
@@ -47,7 +49,8 @@ def lesson_record(
     so any write key may record one.
 
     ``error_message``, a sample of the error, links the lesson to that message's failure
-    pattern, so checks for any message of the same pattern find it.
+    pattern, so checks for any message of the same pattern find it; so does each of
+    ``error_messages`` (other wordings of the same fault), except a link a curator removed.
     Race-free: the increment is one UPDATE with ``occurrences + 1`` and a losing concurrent INSERT
     falls back to it, so N calls always add exactly N. A replayed ``event_id`` changes nothing.
     """
@@ -55,14 +58,15 @@ def lesson_record(
         "error_pattern": error_pattern, "error_type": error_type, "skill_name": skill_name,
         "context": context or {}, "resolution": resolution, "resolution_code": resolution_code,
     }
+    samples = [text for text in [error_message, *(error_messages or [])] if text]
     return run_idempotent(
         operation="lesson_record", event_id=event_id, payload=payload or fields,
-        action=lambda: _record(fields, proposed_by=proposed_by, error_message=error_message,
+        action=lambda: _record(fields, proposed_by=proposed_by, samples=samples,
                                api_key=api_key),
     )
 
 
-def _record(fields: dict, *, proposed_by: str, error_message: str | None,
+def _record(fields: dict, *, proposed_by: str, samples: list[str],
             api_key: ApiKey | None) -> tuple[int, dict]:
     pattern = fields["error_pattern"]
     if not _increment(pattern):
@@ -73,12 +77,12 @@ def _record(fields: dict, *, proposed_by: str, error_message: str | None,
         except IntegrityError:  # another request created it first: count ours on top
             _increment(pattern)
         else:
-            _link_pattern(lesson, error_message)
+            _link_patterns(lesson, samples)
             lessons_changed()
             return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
-    _link_pattern(lesson, error_message)
+    _link_patterns(lesson, samples)
     proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by, api_key=api_key)
     body = {"updated": True, "id": str(lesson.id), "occurrences": lesson.occurrences,
             "status": lesson.status}
@@ -92,12 +96,13 @@ def lessons_changed() -> None:
     match_index_bump()
 
 
-def _link_pattern(lesson: Lesson, error_message: str | None) -> None:
-    """Link the lesson to the message's pattern, held so that a concurrent merge cannot leave
-    the link on the merged-away pattern (see failures.services.pattern_held)."""
-    if error_message:
-        lesson.patterns.add(pattern_held(pattern_for_message(
-            message=error_message, error_type=lesson.error_type)))
+def _link_patterns(lesson: Lesson, samples: list[str]) -> None:
+    """Link the lesson to each sample message's pattern, held so that a concurrent merge cannot
+    leave the link on the merged-away pattern (see failures.services.pattern_held)."""
+    for message in samples:
+        pattern = pattern_held(pattern_for_message(message=message,
+                                                   error_type=lesson.error_type))
+        pattern_link_sampled(lesson=lesson, pattern_id=pattern.pk)
 
 
 def _increment(pattern: str) -> bool:
@@ -159,11 +164,22 @@ def lessons_seed() -> int:
 
 def applications_record(entries: list[dict]) -> list[Application]:
     """Store applications (each a dict of Application fields: lesson_id, worked, agent, task_id,
-    failure, applied_at, api_key_id) and have the lessons rescored once this commits."""
+    failure, applied_at, api_key_id; and ``pattern_ids``, the patterns of the failures it fixed,
+    when they are not its ``failure``'s) and have the lessons rescored once this commits. One
+    that worked is evidence that its lesson answers those patterns (lessons.links). Caller owns
+    the transaction."""
     now = timezone.now()
+    fixed = [entry.pop("pattern_ids", None) for entry in entries]
     rows = Application.objects.bulk_create([
         Application(applied_at=entry.pop("applied_at", None) or now, **entry)
         for entry in entries])
+    pattern_links_learn([
+        Worked(lesson_id=row.lesson_id, pattern_id=pattern_id, application_id=row.pk,
+               agent=row.agent or (row.failure.agent if row.failure else ""),
+               seen_at=row.applied_at)
+        for row, pattern_ids in zip(rows, fixed) if row.worked
+        for pattern_id in (pattern_ids if pattern_ids is not None
+                           else [row.failure.pattern_id] if row.failure else [])])
     lesson_ids = sorted({str(row.lesson_id) for row in rows})
     if lesson_ids:
         publish(effectiveness_recompute_task, lesson_ids=lesson_ids)

@@ -16,6 +16,9 @@ from .serializers import (CheckedLessonOutputSerializer, LessonOutputSerializer,
                           check_answer_json)
 from .services import application_report, lesson_record
 
+# Wordings of one fault an agent may send with a lesson: libraries word a fault a handful of ways.
+MAX_SAMPLE_MESSAGES = 10
+
 class LessonsApi(APIView):
     """``GET`` lists lessons (filtered, paged); ``POST`` records one or counts an occurrence."""
 
@@ -31,6 +34,12 @@ class LessonsApi(APIView):
         error_message = ScrubbedCharField(
             max_length=20_000, required=False, trim_whitespace=False,
             help_text="A sample error message; links the lesson to its failure pattern.",
+        )
+        error_messages = serializers.ListField(
+            child=ScrubbedCharField(max_length=20_000, trim_whitespace=False),
+            max_length=MAX_SAMPLE_MESSAGES, required=False,
+            help_text=f"Up to {MAX_SAMPLE_MESSAGES} other wordings of the error; each links the "
+                      "lesson to its failure pattern.",
         )
         event_id = serializers.UUIDField(required=False)
 

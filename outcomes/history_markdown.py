@@ -87,8 +87,14 @@ def _by_line(item: Item) -> list[str]:
     return [f"- Agent: {_name(item.by)}"] if item.by else []
 
 
+def _heading(item: Item) -> str:
+    """``**type** (Task #id)``; ``Task #id`` alone when the outcome has no task type."""
+    task, task_type = f"Task #{_name(item.task_id)}", _name(item.task_type)
+    return f"**{task_type}** ({task})" if task_type else task
+
+
 def success_block(item: Item) -> list[str]:
-    lines = [f"- **{_name(item.task_type)}** (Task #{_name(item.task_id)})"]
+    lines = [f"- {_heading(item)}"]
     lines += _files_line(item.files, plural_always=True)
     lines += [f"- Approach: {inline(item.approach)}"] if item.approach else []
     if item.duration_ms is not None:
@@ -97,7 +103,7 @@ def success_block(item: Item) -> list[str]:
 
 
 def failure_block(item: Item) -> list[str]:
-    lines = [f"- **{_name(item.task_type)}** (Task #{_name(item.task_id)})"]
+    lines = [f"- {_heading(item)}"]
     lines += [f"- Error: {inline(item.error)}"] if item.error else []
     lines += [f"- Error Type: {inline(item.error_type, NAME_CHARS)}"] if item.error_type else []
     return lines + _files_line(item.files) + _lesson_line(item)
@@ -106,7 +112,7 @@ def failure_block(item: Item) -> list[str]:
 def related_block(item: Item) -> list[str]:
     worked = item.outcome == "success"
     mark, word = ("✓", "completed") if worked else ("✗", "failed")
-    lines = [f"- {mark} **{_name(item.task_type)}** (Task #{_name(item.task_id)}) - {word}"]
+    lines = [f"- {mark} {_heading(item)} - {word}"]
     lines += _files_line(item.files) + _by_line(item)
     if worked and item.approach:
         lines.append(f"- What worked: {inline(item.approach)}")

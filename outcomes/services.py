@@ -149,7 +149,7 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
     fresh = {i: items[i] for i in range(len(items))
              if first[i] == i and items[i].event_id not in stored}
     failures = _failures_for(fresh, api_key_id)
-    resolved, closed_patterns = _resolve(fresh, failures)
+    resolved, closed_patterns, closed = _resolve(fresh, failures)
     rows = {i: Stored.of(item, api_key_id) for i, item in fresh.items()}
     _link(rows, failures)
     for i, count in resolved.items():
@@ -170,7 +170,7 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
                                      if f.pattern_id != rows[i].pattern_id})
         _link(rows, failures)
     patterns_resolved_add(closed_patterns)
-    _applications_for(fresh, failures, api_key_id)
+    _applications_for(fresh, failures, closed, api_key_id)
     recorded = []
     for i, item in enumerate(items):
         if item.event_id in stored:  # stored before this request, or by another meanwhile
@@ -224,20 +224,28 @@ def _failures_for(items: dict[int, OutcomeIn], api_key_id: int | None) -> dict[i
 
 
 def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure],
-                      api_key_id: int | None) -> None:
-    """An outcome naming the lesson it applied reports whether that lesson worked."""
+                      closed: dict[int, list], api_key_id: int | None) -> None:
+    """An outcome naming the lesson it applied reports whether that lesson worked; a success
+    worked for the failures it closed (their patterns are the evidence of lessons.links)."""
     applications_record([
         dict(lesson_id=item.applied_lesson, worked=item.outcome == "success", agent=item.agent,
              task_id=item.task_id, failure=failures.get(i), applied_at=item.occurred_at,
-             api_key_id=api_key_id)
+             api_key_id=api_key_id, pattern_ids=_patterns_of(closed.get(i, ())))
         for i, item in items.items() if item.applied_lesson])
 
 
+def _patterns_of(closed: list) -> list[int]:
+    """The patterns of what a success closed: stored failures as pattern ids, the request's own
+    as failures, whose pattern is read now that they are stored."""
+    return sorted({each.pattern_id if isinstance(each, Failure) else each for each in closed})
+
+
 def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
-             ) -> tuple[dict[int, int], Counter]:
-    """Close the open failures each success follows; answer how many each success closed, and
-    the stored failures closed per pattern (counted into the patterns by the caller, after
-    failures_store, so that no pattern is locked before).
+             ) -> tuple[dict[int, int], Counter, dict[int, list]]:
+    """Close the open failures each success follows; answer how many each success closed, the
+    stored failures closed per pattern (counted into the patterns by the caller, after
+    failures_store, so that no pattern is locked before), and what each success closed (the
+    pattern ids of stored failures, the request's own failures as they are).
 
     A failure sent earlier in the same request is closed by a later success of its task, not by
     an earlier one: it is stored closed. Failures stored before the request are closed by the
@@ -248,20 +256,20 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
         if item.outcome == "success":
             successes.setdefault((item.agent, item.task_id), []).append(index)
     if not successes:
-        return {}, Counter()
-    closed_by: dict[int, int] = {}
+        return {}, Counter(), {}
+    closed: dict[int, list] = {}
     stored = failures_close_open_of(set(successes), count=False)
-    for _, _, agent, task in stored:
-        first = successes[(agent, task)][0]
-        closed_by[first] = closed_by.get(first, 0) + 1
+    for _, pattern_id, agent, task in stored:
+        closed.setdefault(successes[(agent, task)][0], []).append(pattern_id)
     now = timezone.now()
     for index, failure in created.items():
         pair = (failure.agent, failure.task)
         closer = next((i for i in successes.get(pair, ()) if i > index), None)
         if closer is not None:
             failure.status, failure.resolved_at = Failure.Status.RESOLVED, now
-            closed_by[closer] = closed_by.get(closer, 0) + 1
-    return closed_by, Counter(pattern_id for _, pattern_id, _, _ in stored)
+            closed.setdefault(closer, []).append(failure)
+    closed_by = {index: len(each) for index, each in closed.items()}
+    return closed_by, Counter(pattern_id for _, pattern_id, _, _ in stored), closed
 
 
 def outcome_append_for_failure(failure: Failure) -> Outcome:

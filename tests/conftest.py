@@ -16,10 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session", autouse=True)
-def migration_rows(django_db_setup, django_db_blocker):
+def migration_rows(request, django_db_blocker):
     """Rows a data migration makes (the curators group) are emptied by a transactional test's
     flush, so a test database reused from an earlier run may lack them: make them again, as
-    the migration does (it is idempotent)."""
+    the migration does (it is idempotent). A run of tests that need no database sets none up."""
+    if not any(item.get_closest_marker("django_db") or "django_db_setup" in item.fixturenames
+               for item in request.session.items):
+        return
+    request.getfixturevalue("django_db_setup")
     from importlib import import_module
     from types import SimpleNamespace
 

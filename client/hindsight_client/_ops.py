@@ -60,12 +60,14 @@ class Operations:
     def record_lesson(self, error_pattern: str, error_type: str, resolution: str, *,
                       skill_name: str | None = None, context: dict | None = None,
                       resolution_code: str | None = None, error_message: str | None = None,
-                      event_id: str | None = None):
-        """Record a lesson, or count one more occurrence of a known one. Answers a
-        LessonRecorded."""
+                      error_messages: list[str] | None = None, event_id: str | None = None):
+        """Record a lesson, or count one more occurrence of a known one; ``error_message``
+        and up to ten ``error_messages`` (other wordings of the fault) link it to their
+        patterns. Answers a LessonRecorded."""
         body = compact(error_pattern=error_pattern, error_type=error_type, resolution=resolution,
                        skill_name=skill_name, context=context, resolution_code=resolution_code,
-                       error_message=error_message, event_id=event_id)
+                       error_message=error_message, error_messages=error_messages,
+                       event_id=event_id)
         return self._write(_core.write_call("lessons", body))
 
     def report_application(self, lesson_id: str, worked: bool, *, agent: str | None = None,

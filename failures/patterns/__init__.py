@@ -15,6 +15,11 @@ One configuration for all inputs: no per-source rules or settings. Decisions wor
 * A plain word is only made variable by the grouper, from evidence across templates (four
   different words in one slot, or words already seen as values). Outcome words (refused,
   reset, timed out, denied...), quoted tokens, tokens with digits and pytest ids never are.
+* A letter-only token that reads as random (mixed case, letter pairs words do not make:
+  ``req_AbCdEfGhIjKlMnOp``) is an id that happens to hold no digit, and is masked like one;
+  CamelCase names, snake_case and ALL_CAPS names stay words (see :mod:`.letters`).
+* Dates are values whole, weekday and month included: RFC 1123 / 2822
+  (``Wed, 12 Nov 2026 07:01:22 GMT``), syslog / ctime and ISO 8601.
 """
 from .batch import group_messages
 from .fingerprint import fingerprint_of

@@ -45,6 +45,11 @@ _REASONS = (
     "Gateway Timeout"
 )
 
+# A run of letters, ``_`` and ``-`` up to a lowercase letter before a capital (letter_id),
+# written to scan each character once: capitals and dashes, or lowercase runs that end at a
+# dash, then a lowercase run that ends at a capital.
+_MIXED_CASE = r"(?:[A-Z_\-]|[a-z]++[_\-])*+[a-z]++[A-Z]"
+
 _UNITS = r"[KMGTP]i?B|B|bytes|ms|us|µs|ns|s|sec|secs|min|mins|h|hrs"
 
 # Day and month names of syslog / ctime timestamps.
@@ -53,10 +58,12 @@ _MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 
 RULES = [
     # Fast path, first because it is the most frequent case: a plain integer ending at a
-    # separator (not ':', which times and addresses use) and not followed by a unit or a
-    # reason phrase, the only rules it could otherwise start. Same result as ``number``.
+    # separator (not ':', which times and addresses use) and not followed by a unit, a
+    # reason phrase or a month, the only rules it could otherwise start. Same result as
+    # ``number``.
     ("integer", MASK,
-     rf"\d++(?=[\s,;()\[\]{{}}<>\"'|=]|$)(?!\s(?:{_UNITS})\b)(?!\s+(?:{_REASONS})\b)"),
+     rf"\d++(?=[\s,;()\[\]{{}}<>\"'|=]|$)(?!\s(?:{_UNITS})\b)(?!\s+(?:{_REASONS})\b)"
+     rf"(?!\s+(?:{_MONTHS})\b)"),
     # --- KEEP: spans that look like values but carry the meaning of the failure -------------
     # An HTTP status code right after the words HTTP / status / code, or followed by its
     # reason phrase: 401, 403 and 404 are different failures. ``code: 429`` and ``status
@@ -96,14 +103,27 @@ RULES = [
     ("iso_time", MASK,
      r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
      r"(?:Z|[+-]\d{2}:?\d{2})?)?\b"),
-    # Syslog / ctime style timestamps: ``[Fri ]Jun 17 07:07:00[ PDT][ 2005]``, one value.
+    # Syslog / ctime style timestamps: ``[Fri ]Jun 17 07:07:00[ PDT][ 2005]``, one value;
+    # also with the year before the clock, as JavaScript and Java print dates
+    # (``Wed Nov 12 2026 07:01:22``, ``Nov 12, 2026 7:01:22 AM``).
     ("syslog_time", MASK,
      rf"(?:(?:{_DAYS}),?\s+)?"
-     rf"(?:{_MONTHS})\s+\d{{1,2}},?\s+"
-     r"\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?:\s+[A-Z]{3,4}\s+\d{4}|\s+\d{4})?\b"),
-    # Clock times and elapsed times (``07:07:00``, ``22:32:34.846``, ``00:01``) and slash
-    # dates (``2017/7/1``).
-    ("clock_time", MASK, r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\b|\d{4}/\d{1,2}/\d{1,2}\b"),
+     rf"(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:\d{{4}}\s+)?"
+     r"\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?:\s+[AP]M)?(?:\s+[A-Z]{3,4}\s+\d{4}|\s+\d{4})?\b"),
+    # RFC 1123 / 2822 dates, as HTTP ``Date:`` headers, mail and ``kubectl describe`` print
+    # them: ``[Wed, ]12 Nov 2026[ 07:01:22][ GMT|+0000]``, and the RFC 850 / cookie form
+    # ``Wed, 12-Nov-26 07:01:22 GMT``. The weekday and the month belong to the value: kept,
+    # one fault would make one pattern per day. A zone follows a time, and is one of the
+    # RFC's names or a numeric offset, so that a log level or a word after a date stays.
+    ("rfc_date", MASK,
+     rf"(?:(?:{_DAYS}),\s*)?\d{{1,2}}"
+     rf"(?:\s+(?:{_MONTHS})\s+\d{{4}}|-(?:{_MONTHS})-\d\d(?:\d\d)?)"
+     r"(?:\s+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+     r"(?:\s+(?:[+-]\d{4}|GMT|UTC|UT|[ECMP][SD]T))?)?\b"),
+    # Clock times and elapsed times (``07:07:00``, ``22:32:34.846``, ``00:01``, ``7:01 PM``:
+    # half the day is no reason for two patterns) and slash dates (``2017/7/1``).
+    ("clock_time", MASK,
+     r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\b(?:\s+[AP]M\b)?|\d{4}/\d{1,2}/\d{1,2}\b"),
     # IPv6 addresses: 3 to 8 hex groups separated by ':' (allowing '::'), with at least one
     # digit so that C++/Ruby ``Foo::bar`` scopes are not taken for addresses.
     ("ipv6", MASK,
@@ -153,6 +173,12 @@ RULES = [
     # Any other token containing a digit: counters, ids, hex, versions, durations (30s),
     # ports, line numbers. This is the catch-all that makes unknown id formats variable.
     ("number", MASK, rf"(?=[^{_SEP}\d]*+\d)[^{_SEP}]++"),
+    # A token of letters (and ``_``/``-``) with a lowercase letter before a capital, ending
+    # the token (maybe before closing punctuation): it may be a random id that happens to
+    # hold no digit (``req_AbCdEfGhIjKlMnOp``). The handler masks it only then (see
+    # :mod:`.letters`); words and names (``ConnectionRefusedError``) are copied unchanged.
+    ("letter_id", "letter_id",
+     rf"(?={_MIXED_CASE})[A-Za-z][A-Za-z_\-]*+(?=[.!?]*+(?:[{_SEP}]|$))"),
 ]
 
 # Every rule starts at a token boundary: the start of the message or right after a
@@ -164,15 +190,18 @@ _SCAN_START = rf"(?<![^{_SEP}])(?!\s)"
 # Fast path: a plain word (letters, ``_`` or ``-``, maybe opening/closing punctuation, then a
 # blank or the end; or ``word=``) can only start a rule if it is one of these keywords, so
 # any other plain word is skipped with one look-ahead instead of trying every rule. Words
-# before a quote (``KeyError: '...'``) and values after ``=`` are not skipped. Keep in sync
-# with the rules that can start with such a word: http_status, syslog_time, boolean.
+# before a quote (``KeyError: '...'``), values after ``=`` and words with a lowercase letter
+# before a capital (letter_id; the word stops there, short of a blank) are not skipped. Keep
+# in sync with the rules that can start with such a word: http_status, syslog_time,
+# rfc_date, boolean, letter_id.
 _KEYWORDS = (
     f"HTTP|[Ss]tatus|STATUS|[Cc]ode|{_DAYS}|"
     f"{_MONTHS}|"
     "true|false|True|False|TRUE|FALSE|null|NULL|None|nil"
 )
 _PLAIN_WORD = (
-    rf"(?:(?<==)|(?![(\[{{]*+(?!(?:{_KEYWORDS})\b)[A-Za-z][A-Za-z_\-]*+"
+    rf"(?:(?<==)|(?![(\[{{]*+(?!(?:{_KEYWORDS})\b)"
+    rf"(?=[A-Za-z])(?:[A-Z_\-]++|[a-z]++(?![A-Z]))*+"
     rf"(?:=|[,.;:)\]}}!?]*+(?:\s(?![\'\"])|$))))"
 )
 
@@ -214,11 +243,17 @@ BRIDGES = [
     # http_status: ``HTTP 404``, ``code: 429``, ``status 500`` and ``status code 403``.
     ("status_code", rf"(?:{_STATUS_WORDS}):?", r"\d\d\d\b"),
     ("status_words", r"[Ss]tatus", r"[Cc]ode"),
-    # syslog_time: ``Fri, Jun 17 07:07:00 PDT 2005``, blank by blank.
+    # syslog_time: ``Fri, Jun 17 07:07:00 PDT 2005`` (or ``Nov 12, 2026 7:01:22 AM``),
+    # rfc_date: ``Wed, 12 Nov 2026 07:01:22 GMT`` (``+0000``), blank by blank; clock_zone
+    # also covers clock_time's ``AM``/``PM``.
     ("day_month", rf"(?:{_DAYS}),?", rf"(?:{_MONTHS})"),
-    ("month_day", rf"(?:{_MONTHS})", r"\d\d?\b"),
-    ("day_clock", r"\d,?", r"\d\d?:\d\d:\d\d"),
-    ("clock_zone", r":\d\d(?:\.\d+)?", r"[A-Z]{3,4}\b"),
+    ("day_date", rf"(?:{_DAYS}),", r"\d"),
+    ("month_day", rf"(?:{_MONTHS})", r"\d"),
+    ("date_month", r"\d", rf"(?:{_MONTHS})\b"),
+    ("day_year", r"\d,?", r"\d{4}\b"),
+    ("day_clock", r"\d,?", r"\d\d?:\d\d"),
+    ("clock_zone", r":\d\d(?:\.\d+)?", r"[A-Z]{2,4}\b"),
+    ("clock_offset", r":\d\d(?:\.\d+)?", r"[+-]\d{4}\b"),
     ("zone_year", r"[A-Z]{3,4}", r"\d{4}\b"),
     ("clock_year", r":\d\d(?:\.\d+)?", r"\d{4}\b"),
     # iso_time with a blank between date and time: ``2017-05-16 05:00:00``.

@@ -11,6 +11,7 @@ wording and loses its values (``Key (email)=<*> already exists.``).
 """
 import re
 
+from .letters import is_random_id
 from .rules import ACTIONS, BLANKS, KEEP, MASK, SCANNER, WILDCARD, WILDCARD_RUN
 
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -31,11 +32,17 @@ def _host_port(text: str) -> str:
     return f"{name}:{WILDCARD}" if _CAMEL.search(name) else WILDCARD
 
 
+def _letter_id(text: str) -> str:
+    """A random id of letters (``req_AbCdEfGhIjKlMnOp``) -> ``<*>``; a word or name stays."""
+    return WILDCARD if is_random_id(text) else text
+
+
 _HANDLERS = {
     KEEP: lambda text: text,
     MASK: lambda text: WILDCARD,
     "quoted_value": _quoted_value,
     "host_port": _host_port,
+    "letter_id": _letter_id,
 }
 _HANDLER_OF_RULE = {name: _HANDLERS[action] for name, action in ACTIONS.items()}
 

@@ -47,6 +47,7 @@ LESSON = {
     "error_pattern": f"pattern {SECRET}", "error_type": ERROR_TYPE, "skill_name": SKILL,
     "resolution": f"retry with {SECRET}", "resolution_code": f"client(api_key='{SECRET}')",
     "context": {"url": f"https://bob:{SECRET}@db.internal/x"}, "error_message": MESSAGE,
+    "error_messages": [MESSAGE, f"Incorrect API key provided: {SECRET}"],
 }
 # Every write an agent can make, each carrying the secret in every field it has.
 WRITES = [

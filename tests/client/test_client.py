@@ -51,6 +51,16 @@ def test_failure_lesson_check_and_application_round_trip(hs):
     assert Application.objects.filter(lesson_id=lesson["id"], failure_id=failure["id"]).exists()
 
 
+def test_a_lesson_recorded_with_other_wordings_is_found_for_each(hs):
+    wordings = ["Deadlock found when trying to get lock; try restarting transaction",
+                "deadlock detected: Process 4121 waits for ShareLock on transaction 99120"]
+    lesson = hs.record_lesson("deadlock", "deadlock", "Retry after a short random pause.",
+                              error_messages=wordings)
+    for message in wordings:
+        found = hs.check_known_errors(error_message=message)["lessons"]
+        assert [(each["id"], each["match"]) for each in found] == [(lesson["id"], "pattern")]
+
+
 def test_boot_and_history_answer_for_the_agent(hs):
     hs.record_outcome("t9", "fix_bug", "failure",
                       context={"error_type": "timeout", "error_message": "read timed out"})

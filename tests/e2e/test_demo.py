@@ -1,8 +1,10 @@
 """``make demo``: the simulated fleet against the embedded service, and its learning curve.
 
 Runs the real ``make demo`` in embedded mode (SQLite in a temporary var/ folder, no Redis) and
-reads the curve from its last lines.
+reads the curve from its last lines; then runs the regression job on what the fleet left and
+reads the dashboard's headline figures, as a curator opening it after the demo would.
 """
+import json
 import os
 import re
 import subprocess
@@ -36,3 +38,23 @@ def test_make_demo_curve_falls_as_lessons_are_approved_and_applied(tmp_path):
     approved, applied, worked = map(int, totals.groups())
     assert approved == 5 and applied > 0 and worked > applied * 0.9
     assert (tmp_path / "hindsight.sqlite3").exists()  # the data stays for the dashboard
+
+    # Every fault came back after its lesson was approved, and the lesson handled it: the
+    # faults recur by nature, the fixes keep working, so none of it is a regression.
+    def manage(*args: str) -> str:
+        ran = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        return ran.stdout
+
+    judged = re.search(r"(\d+) new regression\(s\), (\d+) recurring and handled",
+                       manage("detect_regressions"))
+    assert (int(judged.group(1)), int(judged.group(2))) == (0, 5)
+    summary = json.loads(manage("shell", "-c", SUMMARY).strip().splitlines()[-1])
+    assert (summary["regressions"], summary["recurring_handled"]) == (0, 5)
+
+
+# The dashboard's headline figures, as JSON on the last line.
+SUMMARY = ("import json; from django.utils import timezone; "
+           "from failures.dashboard import dashboard_compose; "
+           "print(json.dumps(dashboard_compose(now=timezone.now())['summary']))")

@@ -240,7 +240,9 @@ def test_retry_advice_per_open_task_from_the_patterns_history():
     advice = {entry["task"]: entry for entry in build()["retry_advice"]}
     assert list(advice) == ["flaky", "hopeless"]
     assert advice["hopeless"]["retryable"] is False
-    assert "never succeeded" in advice["hopeless"]["reason"]
+    assert advice["hopeless"]["reason"] == (
+        "across the fleet, 3 failures of this kind and no retry has ever succeeded; "
+        "this task failed 3 times with this error since its last success")
     assert (advice["flaky"]["retryable"], advice["flaky"]["after_seconds"]) == (True, 60)
     assert advice["flaky"]["failure_id"] == latest.pk
     assert advice["flaky"]["pattern"]["id"] == latest.pattern_id

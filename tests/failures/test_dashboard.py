@@ -178,3 +178,49 @@ def test_page_links_the_library_and_admin_index_links_the_dashboard(admin_client
     assert '<script src="/static/dashboard/vendor/plotly.min.js" defer>' in page
     assert "cdn" not in page.lower()
     assert 'href="/dashboard/"' in admin_client.get("/admin/").content.decode()
+
+
+def _back_after_the_fix(error: str, *, worked: bool) -> int:
+    """A pattern seen three times before its lesson was approved two days ago, and three times
+    since, each time with an application of the lesson that worked (or did not)."""
+    from failures.regressions import regressions_detect
+    from lessons.models import Application, Lesson
+
+    pattern = record(error, n=3, days_ago=3)
+    lesson = LessonFactory(error_pattern=error[:20], status="approved")
+    lesson.patterns.add(pattern)
+    Lesson.objects.filter(pk=lesson.pk).update(reviewed_at=timezone.now() - timedelta(days=2))
+    record(error, n=3, days_ago=1)
+    since_fix = Failure.objects.filter(pattern_id=pattern,
+                                       occurred_at__gt=timezone.now() - timedelta(days=2))
+    for failure in since_fix:
+        Application.objects.create(lesson=lesson, worked=worked, failure=failure,
+                                   applied_at=failure.occurred_at + timedelta(minutes=1))
+    regressions_detect(now=timezone.now() + timedelta(minutes=10))
+    return pattern
+
+
+@pytest.mark.django_db
+def test_a_recurrence_its_lesson_handles_is_shown_apart_from_regressions(admin_client):
+    handled = _back_after_the_fix(DISTINCT[4], worked=True)
+    data = dashboard_compose(now=timezone.now())
+    assert (data["summary"]["regressions"], data["summary"]["recurring_handled"]) == (0, 1)
+    [entry] = data["regressions"]["entries"]
+    assert (entry["pattern"]["id"], entry["label"], entry["regression"]) == (
+        handled, "recurring, handled", False)
+    page = admin_client.get(URL).content.decode()
+    assert "dash-alert" not in page.split("regressions this week")[0].rsplit("dash-card", 1)[1]
+    assert "dash-regression" not in page and "<td>recurring, handled</td>" in page
+
+
+@pytest.mark.django_db
+def test_a_regression_is_counted_and_shown_in_red(admin_client):
+    failing = _back_after_the_fix(DISTINCT[0], worked=False)
+    data = dashboard_compose(now=timezone.now())
+    assert (data["summary"]["regressions"], data["summary"]["recurring_handled"]) == (1, 0)
+    [entry] = data["regressions"]["entries"]
+    assert (entry["pattern"]["id"], entry["label"], entry["regression"]) == (
+        failing, "regression: its lesson stopped working", True)
+    page = admin_client.get(URL).content.decode()
+    assert "dash-alert" in page.split("regressions this week")[0].rsplit("dash-card", 1)[1]
+    assert '<tr class="dash-regression">' in page

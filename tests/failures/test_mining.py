@@ -79,3 +79,27 @@ def test_command():
     out = io.StringIO()
     call_command("mine_patterns", stdout=out)
     assert "3 pattern(s) merged" in out.getvalue()
+
+
+# Letter-only ids and RFC 1123 dates are values (failures.patterns.letters, rule rfc_date):
+# one fault carrying them is one pattern on the write path, and mining joins no other fault.
+REQUESTS = ["req_dKbLqtAmlhLHUXKdSuNvqlzt", "req_ipbNClShVPwYforduMlJRUBT",
+            "req_KxzLbtKMJIHBWRHBffCwgBXz", "req_FkMrcFSbrXXanOZCQoCIBiwv"]
+DATES = ["Mon, 09 Nov 2026 07:01:22 GMT", "Tue, 10 Nov 2026 23:59:59 GMT",
+         "Wed, 11 Nov 2026 00:00:01 +0000", "Sat, 5 Dec 2026 07:01:22 GMT"]
+ERRORS = ["ConnectionRefusedError", "ConnectionResetError", "PermissionDenied"]
+
+
+def test_ids_and_dates_neither_split_a_fault_nor_merge_faults():
+    for i, (request, date) in enumerate(zip(REQUESTS, DATES)):
+        for error in ERRORS:
+            failure_record(agent=f"a{i}", task="sync", error_type=error,
+                           error=f"{date} request {request} to the mail store failed: {error}")
+    live = FailurePattern.objects.filter(merged_into__isnull=True)
+    assert sorted(live.values_list("template", flat=True)) == sorted(
+        f"<*> request <*> to the mail store failed: {error}" for error in ERRORS)
+    out = io.StringIO()
+    call_command("mine_patterns", stdout=out)
+    assert "3 templates regrouped: 0 pattern(s) merged, 0 widened" in out.getvalue()
+    assert live.count() == 3
+    assert set(live.values_list("event_count", flat=True)) == {4}

@@ -5,6 +5,7 @@ cases marked ``xfail(strict=True)`` so that fixing one of them makes the suite s
 the must-not-merge pairs, the grouper and the command's input parsing.
 """
 import json
+import random
 import re
 
 import pytest
@@ -47,6 +48,9 @@ TEMPLATE_CASES = [
     ("hex_sha", "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 not found", "commit <*> not found"),
     ("prefixed_id", "Deleting block blk_-1781953582842324563 of job_1445144423722_0020",
      "Deleting block <*> of <*>"),
+    ("letter_id", "request req_dKbLqtAmlhLHUXKdSuNvqlzt overloaded", "request <*> overloaded"),
+    ("camel_case_name", "ConnectionRefusedError: getElementById failed",
+     "ConnectionRefusedError: getElementById failed"),
     ("uuid", "instance 0673dd71-34c5-4fbb-86c4-40623fbe45b4 not found", "instance <*> not found"),
     ("id_list", "nodes 3 4 5 6 went down", "nodes <*> went down"),
     # network
@@ -68,6 +72,8 @@ TEMPLATE_CASES = [
     ("iso_with_space", "job started 2017-05-16 05:00:00 never finished", "job started <*> never finished"),
     ("syslog_timestamp", "connection from 24.54.76.216 at Fri Jun 17 07:07:00 2005",
      "connection from <*> at <*>"),
+    ("rfc_date", "probe failed at Wed, 12 Nov 2026 07:01:22 GMT", "probe failed at <*>"),
+    ("rfc_date_offset", "Date: 12 Nov 2026 07:01:22 +0000", "Date: <*>"),
     ("clock_time", "[22:32:34.846] playback stalled", "[<*>] playback stalled"),
     ("duration_s", "step exceeded its deadline of 30s", "step exceeded its deadline of <*>"),
     ("duration_ms", "query took 150ms (slow)", "query took <*> (slow)"),
@@ -136,6 +142,11 @@ CROSSING = [
     "2017-05-16 05:00:00", "2017-05-16 05:00", "x=Rect(0, 0 - 720, 1280) y=1", 'tag="View Lock" id=7',
     "KeyError: 'user_id'", "name: 'bob smith' age=3", "it's 5 o'clock", "eth0 up", "eth12 up",
     "a\tb 12", "line 1\nline 2", "two  blanks 12 KB", "nbsp\xa012", "2005 Jun 17 07:07:00 2005",
+    "Wed, 12 Nov 2026 07:01:22 GMT", "Thu, 1 Jan 2026 07:01 +0100", "12 Nov 2026 07:01:22 -0500",
+    "Wed, 12-Nov-26 07:01:22 UT", "Wed Nov 12 2026 07:01:22 GMT+0000", "Sat, 5 Dec 2026",
+    "3 Jan 2026 INFO", "12 Nov 99:01:22 EST", "req_dKbLqtAmlhLHUXKdSuNvqlzt.", "(XPGjrrQSlBdvIcAqGsHAz)",
+    "Nov 12, 2026 7:01:22 AM", "11/12/2026, 7:01 PM", "at 7:01:22 AMD",
+    "12-Nov-26 UTC", "12 Nov 2026 GMT 1",
 ]
 
 
@@ -160,6 +171,16 @@ def test_piecewise_templates_equal_whole_scans(monkeypatch):
     normalise.clear_caches()
 
 
+def test_piecewise_templates_equal_whole_scans_for_random_neighbours():
+    from failures.patterns.scan import scan, tidy
+
+    rng = random.Random(22)
+    words = sorted({word for message in CROSSING for word in message.split()})
+    for _ in range(5000):
+        message = " ".join(rng.choice(words) for _ in range(rng.randint(2, 8)))
+        assert template_of(message) == tidy(scan(message)), message
+
+
 def test_scanner_shortcuts_change_no_match():
     from failures.patterns import rules
 
@@ -169,6 +190,18 @@ def test_scanner_shortcuts_change_no_match():
     for message in _corpus():
         got = [(m.span(), m.lastgroup) for m in rules.SCANNER.finditer(message)]
         assert got == [(m.span(), m.lastgroup) for m in plain.finditer(message)], message
+
+
+def test_plain_word_shortcut_skips_no_value():
+    from failures.patterns import rules, scan
+
+    # The scanner without the plain-word shortcut: every rule tried at every boundary.
+    unfiltered = re.compile(rf"(?<![^{rules._SEP}])(?!\s)(?:"
+                            + "|".join(f"(?:{p})(?P<{n}>)" for n, _, p in rules.RULES) + ")")
+    messages = _corpus() + ["request req_dKbLqtAmlhLHUXKdSuNvqlzt failed: ConnectionRefusedError",
+                            "got XPGjrrQSlBdvIcAqGsHAz, then abc-XPGjrrQSlBdvIcAqGsHAz."]
+    for message in messages:
+        assert unfiltered.sub(scan._replace, message) == scan.scan(message), message
 
 
 def test_values_share_a_shape_but_kept_digits_do_not():

@@ -29,7 +29,7 @@ EMPTY = {"since": "2026-03-01T00:00:00Z", "until": "2026-03-02T00:00:00Z"}
 def test_an_empty_report_says_so_in_every_section():
     text = report_markdown(EMPTY)
     assert text.startswith("# Pattern report: 2026-03-01T00:00:00Z to 2026-03-02T00:00:00Z\n")
-    assert text.count("## ") == 7 and text.count("_None._") == 7
+    assert text.count("## ") == 8 and text.count("_None._") == 8
     assert "new: 0 · rising: 0 · root-cause groups: 0 · loops: 0" in text
 
 
@@ -53,6 +53,31 @@ def test_group_evidence_reads_as_sentences():
     assert ("#1 and #2 rise and fall together (r = 0.99) for agents a, b, "
             "in hours 2026-03-01T10:00:00Z") in text
     assert "#1 and #2 both name “host:db”" in text
+
+
+def test_each_regression_and_handled_recurrence_says_why_in_words():
+    lesson = {"id": "x", "error_pattern": "stripe_signature", "approved_at": "2026-02-27T00:00:00Z"}
+    judged = {"failures_since": 9, "failures_recent": 9, "failures_before": 4, "span_hours": 48.0,
+              "applications": 8, "worked": 5, "recent_applications": 5, "recent_worked": 2}
+    base = {"pattern": {"id": 3, "template": "Webhook signature mismatch"},
+            "kind": "lesson_approved", "fixed_at": "2026-02-27T00:00:00Z",
+            "since": "2026-02-28T10:00:00Z", "evidence": {"lessons": [lesson], **judged}}
+    text = report_markdown({**EMPTY, "regressions": [
+        {**base, "verdict": "failing"},
+        {**base, "verdict": "returned", "kind": "resolved", "evidence": {
+            **judged, "worked": 0, "resolved_failures": 4, "quiet_hours": 30.0}}],
+        "recurring_handled": [{**base, "verdict": "handled"}]})
+    fixed = "fixed by lesson approval (stripe\\_signature) from 2026-02-27T00:00:00Z"
+    assert text.count("- #3 “Webhook signature mismatch”: ") == 3
+    assert ("its lesson stopped working: 2 of the latest 5 applications worked; back since "
+            f"2026-02-28T10:00:00Z, {fixed}") in text
+    assert ("back at its pre-fix rate with no application that worked: 9 failures in the last "
+            "48.0 h, 4 in as long before the fix; back since 2026-02-28T10:00:00Z, fixed when "
+            "all its failures were closed (4 resolved, quiet for 30.0 h) from "
+            "2026-02-27T00:00:00Z") in text
+    assert ("recurring, handled: 9 failures since the fix, its lesson worked in 5 of 8 "
+            f"applications; {fixed}") in text
+    assert "regressions: 2 · recurring, handled: 1" in text
 
 
 # --- sections -------------------------------------------------------------------------------------
@@ -130,7 +155,8 @@ def test_report_task_takes_iso_strings_and_a_rerun_rebuilds_the_same_report():
 
 def scripted_scenario(now) -> dict:
     """Two faults spiking together across a, b, c; a lesson that keeps failing; a pattern back
-    after its lesson was approved; an agent looping on one task."""
+    at its pre-fix rate after its lesson was approved, none of it handled; another back as
+    often, and handled by its lesson every time; an agent looping on one task."""
     ids = spike_scenario(now)
     failing = LessonFactory(error_pattern="payments_timeout_retry", error_type="timeout")
     failing.patterns.add(ids["timeout"])
@@ -146,12 +172,22 @@ def scripted_scenario(now) -> dict:
     approved = LessonFactory(error_pattern="stripe_signature", status=Lesson.Status.APPROVED)
     approved.patterns.add(webhook)
     Lesson.objects.filter(pk=approved.pk).update(reviewed_at=at(48))
-    failure_record(agent="a", task="hook-9", error="Webhook signature mismatch for stripe events",
-                   occurred_at=at(1))
+    for hours_ago in (3, 2, 1):
+        failure_record(agent="a", task=f"hook-{hours_ago}", occurred_at=at(hours_ago),
+                       error="Webhook signature mismatch for stripe events")
+    limited = burst("Too many requests: search quota exceeded", [60, 55])
+    backoff = LessonFactory(error_pattern="payments_backoff", status=Lesson.Status.APPROVED)
+    backoff.patterns.add(limited)
+    Lesson.objects.filter(pk=backoff.pk).update(reviewed_at=at(48))
+    for hours_ago in (30, 20, 10):
+        failure = failure_record(agent="b", task=f"pay-{hours_ago}", occurred_at=at(hours_ago),
+                                 error="Too many requests: search quota exceeded")
+        Application.objects.create(lesson=backoff, worked=True, failure=failure,
+                                   applied_at=at(hours_ago - 0.1))
     for hours_ago in (3, 2, 1):
         failure_record(agent="d", task="deploy", error="Disk quota exceeded on /var/lib/build",
                        occurred_at=at(hours_ago))
-    return {**ids, "webhook": webhook.pk}
+    return {**ids, "webhook": webhook.pk, "limited": limited.pk}
 
 
 @pytest.mark.django_db
@@ -166,7 +202,10 @@ def test_scripted_scenario_report_has_the_group_regression_loop_lesson_and_queue
     assert {p["id"] for p in group["patterns"]} == {ids["refused"], ids["timeout"]}
     assert group["signals"] == ["correlation"] and group["agents"] == list(AGENTS)
     (regression,) = data["regressions"]
-    assert (regression["pattern"]["id"], regression["kind"]) == (ids["webhook"], "lesson_approved")
+    assert (regression["pattern"]["id"], regression["kind"], regression["verdict"]) == (
+        ids["webhook"], "lesson_approved", "returned")
+    (handled,) = data["recurring_handled"]
+    assert (handled["pattern"]["id"], handled["label"]) == (ids["limited"], "recurring, handled")
     (loop,) = data["loops"]
     assert (loop["agent"], loop["task"], loop["kind"], loop["length"]) == ("d", "deploy",
                                                                           "repeat", 3)
@@ -176,7 +215,12 @@ def test_scripted_scenario_report_has_the_group_regression_loop_lesson_and_queue
     assert queue[:3] == [ids["steady"], ids["refused"], ids["timeout"]]
     assert ids["webhook"] not in queue  # it has an approved lesson
     for text in ("Connection refused to db-primary:<*>", TIMEOUT, STEADY[:20],
-                 "payments_timeout_retry", "d / deploy: repeat of 3", "after lesson approval"):
+                 "payments_timeout_retry", "d / deploy: repeat of 3",
+                 "back at its pre-fix rate with no application that worked: 3 failures in the "
+                 "last 48.0 h, 1 in as long before the fix",
+                 "fixed by lesson approval (stripe_signature)",
+                 "recurring, handled: 3 failures since the fix, its lesson worked in 3 of 3 "
+                 "applications; fixed by lesson approval (payments_backoff)"):
         assert text in report.markdown.replace("\\", "")  # agent text is escaped
     assert REFUSED not in report.markdown  # patterns are shown by template, not raw message
 
@@ -285,5 +329,8 @@ def test_staff_read_every_section_of_the_scenario_as_html(db, staff_client):
     for text in (f"Group {group} (suggested: correlation)", "rise and fall together",
                  "<td>deploy</td>", "repeat of 3", "approved lesson stripe_signature",
                  "payments_timeout_retry", "flagged: worked in 1.0 of 7.0 recent",
-                 "<code>KeyError: &#x27;user_id&#x27; in order serializer</code>"):
+                 "<code>KeyError: &#x27;user_id&#x27; in order serializer</code>",
+                 "regression: back at its pre-fix rate, no application worked",
+                 "<td>recurring, handled</td>",
+                 "3 failures; its lesson worked in 3 of 3 applications"):
         assert text in page

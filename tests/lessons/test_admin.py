@@ -33,6 +33,7 @@ def test_editing_the_resolution_keeps_history(admin_client, admin_user):
     response = admin_client.post(f"{CHANGELIST}{lesson.pk}/change/", {
         "error_type": "auth", "skill_name": "", "resolution": "new text",
         "resolution_code": "", "status": "approved",
+        "pattern_links-TOTAL_FORMS": 0, "pattern_links-INITIAL_FORMS": 0,
         "proposals-TOTAL_FORMS": 0, "proposals-INITIAL_FORMS": 0,
         "curations-TOTAL_FORMS": 0, "curations-INITIAL_FORMS": 0,
     })

@@ -129,6 +129,7 @@ def test_add_form_is_prefilled_and_links_the_pattern_through_the_service(admin_c
         "error_pattern": pattern.template, "error_type": "connection", "skill_name": "",
         "resolution": "Check the database is up", "resolution_code": "", "context": "{}",
         "patterns": [pattern.pk], "status": "unverified",
+        "pattern_links-TOTAL_FORMS": 0, "pattern_links-INITIAL_FORMS": 0,
         "proposals-TOTAL_FORMS": 0, "proposals-INITIAL_FORMS": 0,
         "curations-TOTAL_FORMS": 0, "curations-INITIAL_FORMS": 0})
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -143,6 +143,19 @@ def test_task_names_cannot_close_the_bold():
         ("text", " (Task #4**2)")]
 
 
+def test_an_outcome_without_a_task_type_is_named_by_its_task_alone():
+    success = Item("success", "", "deploy", approach="x")
+    failure = Item("failure", " ", "deploy", error="boom")
+    related = Item("failure", "", "deploy", error="boom")
+    text = render([success], [failure], [related])
+    assert "****" not in text
+    blocks = text.split("\n\n")
+    assert blocks[2].splitlines()[0] == "- Task #deploy"
+    assert blocks[4].splitlines()[0] == "- Task #deploy"
+    assert blocks[6].splitlines()[0] == "- ✗ Task #deploy - failed"
+    assert not [t for t in PARSER.parse(text) for c in t.children or [] if c.type == "strong_open"]
+
+
 def test_each_value_is_capped_and_secrets_are_scrubbed():
     long = "x" * 5000
     assert len(inline(long)) == 300 and inline(long).endswith("…")

@@ -21,10 +21,10 @@ from failures.curation import patterns_merge_selected
 from failures.models import RootCauseGroup
 from failures.reports import pattern_report_build
 from failures.services import failure_record
-from lessons.models import Application, LessonProposal
+from lessons.models import Application, LessonProposal, PatternLink
 from outcomes.models import Outcome
 from tests.factories import LessonFactory
-from tests.security.access_table import ADMIN_ACTIONS, LOGIN, ROLES, role_pages
+from tests.security.access_table import ADMIN_ACTIONS, CURATOR, LOGIN, ROLES, role_pages
 
 CURATION = {
     "lessons": {"view_lesson", "add_lesson", "change_lesson", "review_lesson", "merge_lesson",
@@ -111,7 +111,10 @@ def _rows() -> dict:
              "lessons/lesson": lesson, "lessons/lessonproposal": proposal,
              "lessons/application": Application.objects.create(
                  lesson=lesson, worked=True, agent="matrix-agent", applied_at=now)}
-    return {"selections": selections, "lesson": lesson.pk, "report": report.pk,
+    # A candidate link the fleet's reports made: the lesson worked twice for another pattern.
+    link = PatternLink.objects.create(lesson=lesson, pattern=patterns[1], successes=2, agents=2,
+                                      first_seen=now, last_seen=now)
+    return {"selections": selections, "lesson": lesson.pk, "report": report.pk, "link": link.pk,
             **{stem: row.pk for stem, row in pages.items()}}
 
 
@@ -218,3 +221,50 @@ def test_hidden_links_follow_the_permissions(clients, rows):
     """The admin index links the dashboard and the reports only for those who may open them."""
     assert "/dashboard/" in clients["curator"].get("/admin/").content.decode()
     assert "/dashboard/" not in clients["staff"].get("/admin/").content.decode()
+
+
+def _link_decision(rows, decision: str) -> dict:
+    """The lesson's change form as a curator would post it, deciding on its candidate link."""
+    from lessons.models import Lesson
+
+    lesson = Lesson.objects.get(pk=rows["lesson"])
+    return {"error_type": lesson.error_type, "skill_name": "", "resolution": lesson.resolution,
+            "resolution_code": "", "status": lesson.status,
+            "pattern_links-TOTAL_FORMS": 1, "pattern_links-INITIAL_FORMS": 1,
+            "pattern_links-0-id": rows["link"], "pattern_links-0-lesson": str(lesson.pk),
+            "pattern_links-0-decision": decision,
+            "proposals-TOTAL_FORMS": 1, "proposals-INITIAL_FORMS": 1,
+            "proposals-0-id": rows["lessons/lessonproposal"],
+            "proposals-0-lesson": str(lesson.pk),
+            "curations-TOTAL_FORMS": 0, "curations-INITIAL_FORMS": 0}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("decision, state", [("confirm", "confirmed"), ("remove", "removed")])
+def test_deciding_a_pattern_link_on_the_lesson_page(decision, state, role, clients, rows):
+    """Confirming or removing a link learned from the fleet is changing the lesson: curators
+    may, view-only staff may not, and a refused decision leaves the link and the lesson's
+    patterns as they were."""
+    from lessons.models import Lesson
+
+    lesson = Lesson.objects.get(pk=rows["lesson"])
+    before = (snapshot([PatternLink.objects.get(pk=rows["link"])]),
+              sorted(lesson.patterns.values_list("pk", flat=True)))
+    path = f"/admin/lessons/lesson/{rows['lesson']}/change/"
+    response = clients[role].post(path, _link_decision(rows, decision))
+    link = PatternLink.objects.get(pk=rows["link"])
+    if role in CURATOR:
+        assert response.status_code == 302, response.content.decode()[:3000]
+        assert link.state == state
+        assert (link.pattern in lesson.patterns.all()) == (state == "confirmed")
+        return
+    assert observed(response) == (LOGIN if role in ("user", "anon") else 403)
+    assert (snapshot([link]), sorted(lesson.patterns.values_list("pk", flat=True))) == before
+
+
+@pytest.mark.parametrize("role, decides", [("curator", True), ("viewer", False)])
+def test_the_lesson_page_shows_learned_links_with_their_evidence(role, decides, clients, rows):
+    page = clients[role].get(f"/admin/lessons/lesson/{rows['lesson']}/change/").content.decode()
+    assert "pattern links learned from the fleet" in page.lower()
+    assert "Stripe card declined for customer" in page  # the candidate's pattern
+    assert ("pattern_links-0-decision" in page) == decides

@@ -1,0 +1,290 @@
+"""Lessons learn the other wordings of their fault: reports that a lesson worked for a failure of a
+pattern it is not linked to become a candidate link, confirmed by enough evidence from more than
+one agent or by a curator; a curator's removal stands."""
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from config.api.idempotency import REPLAY_HEADER
+from failures.services import failure_record
+from lessons.curation import pattern_link_confirm, pattern_link_remove
+from lessons.models import Lesson, PatternLink
+from lessons.services import application_report
+from tests.factories import LessonFactory
+
+# The lesson is written from PostgreSQL's wording; MySQL words the same fault apart.
+POSTGRES = "deadlock detected: Process {} waits for ShareLock on transaction {}"
+MYSQL = "Deadlock found when trying to get lock; try restarting transaction (thread {})"
+
+
+@pytest.fixture
+def lesson(api):
+    body = api.post("/api/v1/lessons", {
+        "error_pattern": "deadlock detected", "error_type": "deadlock",
+        "resolution": "Retry the transaction after a short random pause.",
+        "error_message": POSTGRES.format(4121, 99120)}, format="json").json()
+    return Lesson.objects.get(pk=body["id"])
+
+
+def fail(api, agent: str, thread: int = 1, task: str | None = None) -> int:
+    """An agent's MySQL deadlock, as it records it; the failure's id."""
+    response = api.post("/api/v1/failures", {
+        "agent": agent, "task": task or f"t-{uuid.uuid4().hex[:8]}",
+        "error": MYSQL.format(thread), "error_type": "OperationalError"}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def worked(api, lesson, agent: str, *, works: bool = True, **extra):
+    failure_id = fail(api, agent)
+    return api.post(f"/api/v1/lessons/{lesson.pk}/applications", {
+        "worked": works, "agent": agent, "failure_id": failure_id, **extra}, format="json")
+
+
+def pattern_matches(api, message: str) -> list[str]:
+    """The lessons a check finds through the message's own pattern."""
+    body = api.post("/api/v1/lessons/check", {"error_message": message}, format="json").json()
+    return [found["id"] for found in body["lessons"] if found["match"] == "pattern"]
+
+
+def the_link(lesson) -> PatternLink:
+    return PatternLink.objects.get(lesson=lesson)
+
+
+@pytest.fixture
+def curator(db):
+    return get_user_model().objects.create_user("links-curator", is_staff=True)
+
+
+def test_worked_three_times_for_two_agents_is_found_until_a_curator_removes_it(
+        api, lesson, curator):
+    for agent in ("agent-a", "agent-a", "agent-b"):
+        assert worked(api, lesson, agent).status_code == 201
+    link = the_link(lesson)
+    assert (link.state, link.successes, link.agents) == ("confirmed", 3, 2)
+    assert link.pattern in lesson.patterns.all()
+    new_message = MYSQL.format(77031)  # a message of that wording nobody sent before
+    assert pattern_matches(api, new_message) == [str(lesson.pk)]
+
+    pattern_link_remove(link=link, user=curator)
+    assert pattern_matches(api, new_message) == []
+    assert PatternLink.objects.get(pk=link.pk).state == "removed"
+
+
+def test_two_successes_do_not_link_and_one_agent_alone_does_not_either(api, lesson):
+    worked(api, lesson, "agent-a")
+    worked(api, lesson, "agent-b")
+    assert (the_link(lesson).state, the_link(lesson).successes) == ("candidate", 2)
+    assert pattern_matches(api, MYSQL.format(5)) == []
+
+    other = LessonFactory(error_pattern="lock wait", error_type="deadlock")
+    for _ in range(4):
+        worked(api, other, "agent-a")
+    link = PatternLink.objects.get(lesson=other)
+    assert (link.state, link.successes, link.agents) == ("candidate", 4, 1)
+    assert str(other.pk) not in pattern_matches(api, MYSQL.format(5))
+
+
+def test_the_threshold_is_a_setting(api, lesson, settings):
+    settings.HINDSIGHT_LINK_MIN_SUCCESSES, settings.HINDSIGHT_LINK_MIN_AGENTS = 1, 1
+    worked(api, lesson, "agent-a")
+    assert the_link(lesson).state == "confirmed"
+
+
+def test_a_failed_application_never_links_nor_counts(api, lesson):
+    for agent in ("agent-a", "agent-b", "agent-c"):
+        assert worked(api, lesson, agent, works=False).status_code == 201
+    # A failure naming the lesson it applied reports that it did not work.
+    api.post("/api/v1/failures", {"agent": "agent-d", "task": "t-d", "error": MYSQL.format(8),
+                                  "applied_lesson": str(lesson.pk)}, format="json")
+    # So does a failed outcome naming it.
+    api.post("/api/v1/outcomes", {
+        "task_id": "t-e", "agent": "agent-e", "task_type": "sync", "outcome": "failure",
+        "context": {"error_message": MYSQL.format(9)}, "applied_lesson": str(lesson.pk)},
+        format="json")
+    assert lesson.applications.filter(worked=False).count() == 5
+    assert not PatternLink.objects.filter(lesson=lesson).exists()
+
+
+def test_a_replayed_application_counts_once(api, lesson):
+    body = {"event_id": str(uuid.uuid4())}
+    first = worked(api, lesson, "agent-a", **body)
+    failure_id = first.json()["failure_id"]
+    again = api.post(f"/api/v1/lessons/{lesson.pk}/applications", {
+        "worked": True, "agent": "agent-a", "failure_id": failure_id, **body}, format="json")
+    assert again[REPLAY_HEADER] == "true"
+    assert the_link(lesson).successes == 1
+
+
+def test_a_success_naming_the_lesson_is_evidence_for_the_failures_it_closed(api, lesson):
+    """An agent that records its failure, applies the lesson and records the task's success
+    (the client's usual path) reports the lesson worked for that failure's pattern; a replay of
+    the success counts once."""
+    for agent in ("agent-a", "agent-b", "agent-b"):
+        task = f"t-{uuid.uuid4().hex[:8]}"
+        fail(api, agent, task=task)
+        success = {"task_id": task, "agent": agent, "task_type": "sync", "outcome": "success",
+                   "applied_lesson": str(lesson.pk), "event_id": str(uuid.uuid4())}
+        assert api.post("/api/v1/outcomes", success, format="json").status_code == 201
+        replay = api.post("/api/v1/outcomes", success, format="json")
+        assert replay.status_code in (200, 201) and replay[REPLAY_HEADER] == "true"
+    link = the_link(lesson)
+    assert (link.state, link.successes, link.agents) == ("confirmed", 3, 2)
+    assert pattern_matches(api, MYSQL.format(31337)) == [str(lesson.pk)]
+
+
+def test_a_failure_and_its_success_in_one_request_are_evidence(api, lesson):
+    base = {"agent": "agent-a", "task_type": "sync", "task_id": "t-bulk"}
+    response = api.post("/api/v1/outcomes/bulk", {"outcomes": [
+        {**base, "outcome": "failure", "context": {"error_message": MYSQL.format(3)}},
+        {**base, "outcome": "success", "applied_lesson": str(lesson.pk)}]}, format="json")
+    assert response.status_code in (200, 201, 207), response.json()
+    assert the_link(lesson).successes == 1
+
+
+def test_a_removed_candidate_stays_removed_until_a_curator_links_it(api, lesson, curator):
+    worked(api, lesson, "agent-a")
+    link = the_link(lesson)
+    pattern_link_remove(link=link, user=curator)
+    for agent in ("agent-b", "agent-c", "agent-d"):
+        worked(api, lesson, agent)
+    link.refresh_from_db()
+    assert (link.state, link.successes) == ("removed", 1)
+    assert pattern_matches(api, MYSQL.format(5)) == []
+    # Nor does an agent's sample message of that wording bring it back.
+    api.post("/api/v1/lessons", {"error_pattern": "deadlock detected", "error_type": "deadlock",
+                                 "resolution": lesson.resolution,
+                                 "error_message": MYSQL.format(6)}, format="json")
+    assert pattern_matches(api, MYSQL.format(5)) == []
+
+    pattern_link_confirm(link=link, user=curator)
+    link.refresh_from_db()
+    assert (link.state, link.decided_by) == ("confirmed", curator)
+    assert pattern_matches(api, MYSQL.format(5)) == [str(lesson.pk)]
+
+
+def test_a_curator_may_confirm_a_candidate_early(api, lesson, curator):
+    worked(api, lesson, "agent-a")
+    pattern_link_confirm(link=the_link(lesson), user=curator)
+    assert pattern_matches(api, MYSQL.format(5)) == [str(lesson.pk)]
+    assert lesson.curations.filter(action="edit").exists()  # kept in the lesson's history
+
+
+def test_a_pattern_the_lesson_already_answers_needs_no_candidate(api, lesson):
+    own = failure_record(agent="agent-a", task="t-own", error=POSTGRES.format(1, 2))
+    api.post(f"/api/v1/lessons/{lesson.pk}/applications",
+             {"worked": True, "agent": "agent-a", "failure_id": own.pk}, format="json")
+    assert not PatternLink.objects.filter(lesson=lesson).exists()
+
+
+def test_merging_lessons_carries_their_candidates(api, lesson, curator):
+    from lessons.curation import lessons_merge
+
+    duplicate = LessonFactory(error_pattern="deadlock detected again", error_type="deadlock")
+    worked(api, lesson, "agent-a")
+    worked(api, duplicate, "agent-b")
+    worked(api, duplicate, "agent-c")
+    # The duplicate answers a third wording, which a curator took off the survivor.
+    other = failure_record(agent="agent-a", task="t-x", error="lock wait timeout exceeded").pattern
+    duplicate.patterns.add(other)
+    PatternLink.objects.create(lesson=lesson, pattern=other, state="removed")
+    lessons_merge(survivor=lesson, duplicates=[duplicate], user=curator)
+    link = PatternLink.objects.get(lesson=lesson, pattern__template__startswith="Deadlock found")
+    assert (link.state, link.successes, link.agents) == ("confirmed", 3, 3)
+    assert link.pattern in lesson.patterns.all() and other not in lesson.patterns.all()
+
+
+# --- recording a lesson with several wordings ---------------------------------------------------
+
+WORDINGS = [
+    "tool_use ids were found without tool_result blocks immediately after: toolu_01AbC9",
+    "An assistant message with 'tool_calls' must be followed by tool messages responding "
+    "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+    "call_8f2kQ93",
+    "Invalid 'messages[4]': a message with role 'tool' must be a response to a preceeding "
+    "message with 'tool_calls'.",
+]
+
+
+def test_error_messages_link_each_wording(api):
+    response = api.post("/api/v1/lessons", {
+        "error_pattern": "tool call without its result", "error_type": "invalid_request",
+        "resolution": "Send every tool result right after the call that asked for it.",
+        "error_messages": WORDINGS}, format="json")
+    assert response.status_code == 201
+    lesson_id = response.json()["id"]
+    assert Lesson.objects.get(pk=lesson_id).patterns.count() == 3
+    for message in WORDINGS:
+        fresh = message.replace("01AbC9", "01ZzY7").replace("8f2kQ93", "77xTq1").replace(
+            "[4]", "[9]")
+        assert pattern_matches(api, fresh) == [lesson_id], message
+
+
+def test_error_messages_are_scrubbed(api):
+    # Letters only: the pattern engine alone would keep it literal in the template.
+    secret = "abcdefghijklmnopqrstuvwxyzABCDEFGH"
+    response = api.post("/api/v1/lessons", {
+        "error_pattern": "bad key", "error_type": "auth", "resolution": "Rotate the key.",
+        "error_messages": [f"Authorization: Bearer {secret} rejected"]}, format="json")
+    assert response.status_code == 201
+    templates = Lesson.objects.get(pk=response.json()["id"]).patterns.values_list(
+        "template", flat=True)
+    assert len(templates) == 1 and secret not in templates[0]
+
+
+@pytest.mark.parametrize("messages, field", [
+    (["boom"] * 11, "error_messages"), ("boom", "error_messages"),
+    (["boom", 7], "error_messages.1"), ([None], "error_messages.0"),
+    (["nul \x00 byte"], "error_messages.0"), (["x" * 20_001], "error_messages.0")])
+def test_bad_error_messages_are_400_naming_the_field(api, messages, field):
+    response = api.post("/api/v1/lessons", {
+        "error_pattern": "p", "error_type": "t", "resolution": "r",
+        "error_messages": messages}, format="json")
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == [field]
+    assert not Lesson.objects.exists()
+
+
+# --- counting under concurrency -----------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_reports_count_each_exactly_once():
+    lesson = LessonFactory(error_pattern="deadlock detected", error_type="deadlock")
+    failures = [failure_record(agent=f"agent-{i % 4}", task=f"t-{i}", error=MYSQL.format(i))
+                for i in range(24)]
+
+    def report(failure):
+        try:
+            application_report(lesson=lesson, worked=True, agent=failure.agent,
+                               failure=failure, event_id=uuid.uuid4())
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(report, failures))
+    link = PatternLink.objects.get(lesson=lesson)
+    assert (link.state, link.successes, link.agents) == ("confirmed", 24, 4)
+    assert link.evidence.count() == 24
+
+
+def test_a_link_taken_off_the_lessons_patterns_is_not_relinked_by_evidence(api, curator):
+    """The admin's "patterns" field: a pattern taken off (here, one a sample message linked)
+    stays off whatever the fleet reports later; linked again by hand, it is back."""
+    from lessons.curation import lesson_patterns_set
+
+    response = api.post("/api/v1/lessons", {
+        "error_pattern": "deadlock detected", "error_type": "deadlock", "resolution": "Retry.",
+        "error_message": MYSQL.format(1)}, format="json")
+    lesson = Lesson.objects.get(pk=response.json()["id"])
+    [pattern] = lesson.patterns.all()
+    lesson_patterns_set(lesson=lesson, patterns=[], user=curator)
+    for agent in ("agent-a", "agent-b", "agent-c"):
+        worked(api, lesson, agent)
+    assert pattern_matches(api, MYSQL.format(5)) == []
+    assert the_link(lesson).state == "removed"
+    lesson_patterns_set(lesson=lesson, patterns=[pattern], user=curator)
+    assert pattern_matches(api, MYSQL.format(5)) == [str(lesson.pk)]
+    assert (the_link(lesson).state, the_link(lesson).decided_by) == ("confirmed", curator)
