@@ -6,6 +6,7 @@ from django.db.models import Q, QuerySet, Value
 from django.shortcuts import get_object_or_404
 
 from config.api.filtering import filter_or_400
+from failures.models import UNKNOWN_ERROR_TYPE
 from failures.selectors import pattern_of_message
 
 from .filters import LessonFilter
@@ -78,6 +79,8 @@ def lesson_check(
     message's FailurePattern, and ``index``, when it holds the current match index (read with
     its own rows), save looking them up.
     """
+    if error_type == UNKNOWN_ERROR_TYPE:  # a failure recorded without a type names none
+        error_type = None
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
     if approved_only:
         candidates = candidates.filter(status=Lesson.Status.APPROVED)
