@@ -40,6 +40,7 @@ class MatchIndex:
 
     def __init__(self, version: str | None, entries: list[Entry]):
         self.version, self.entries = version, entries
+        self._types = {entry.pk: entry.error_type for entry in entries}
         frequency = Counter(word for entry in entries for word in set(entry.compiled.words))
         self._filed: dict[str, list[int]] = {}
         self._always: list[int] = []  # patterns without a key: tried on every message
@@ -49,6 +50,9 @@ class MatchIndex:
                 self._always.append(i)
             for key in keys:
                 self._filed.setdefault(key, []).append(i)
+
+    def error_type(self, pk) -> str:
+        return self._types[pk]
 
     def fits(self, message: str | Message, *, error_type: str | None, skill_name: str | None,
              approved_only: bool) -> dict:

@@ -15,8 +15,8 @@ from .matching import compile_pattern, names_held, prepare_message
 from .models import Lesson
 from .ranking import FIT, lessons_ranked, rank_key
 
-# Most message matches read for the final ranking, best fits first: a generic message can fit
-# many lessons, and reading every one would cost a row each.
+# Most message fits read for the final ranking, best fits first: a generic message can fit many
+# lessons equally, and reading every one would cost a row each.
 MESSAGE_CANDIDATES = 100
 
 
@@ -86,44 +86,45 @@ def lesson_check(
         candidates = candidates.filter(status=Lesson.Status.APPROVED)
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
-    matched = []
+    matched, excluded = [], {}
     if error_message:
-        matched = _matched(candidates, error_type=error_type, error_message=error_message,
-                           skill_name=skill_name, approved_only=approved_only, pattern=pattern,
-                           index=index or match_index())
+        matched, excluded = _matched(
+            candidates, error_type=error_type, error_message=error_message,
+            skill_name=skill_name, approved_only=approved_only, limit=limit, pattern=pattern,
+            index=index or match_index())
     related = []
     if error_type:
         # Of the type, or of its class named without the module (as lessons often record it).
         types = {error_type, error_type.rsplit(".", 1)[-1]}
-        typed = candidates.filter(error_type__in=types).exclude(
-            pk__in=[entry.lesson.pk for entry in matched])
+        # The matched lessons of these types are left out here, not in SQL: read as many more.
+        more = sum(lesson_type in types for lesson_type in excluded.values())
+        typed = lessons_ranked(candidates.filter(error_type__in=types), skill_name=skill_name)
         related = [CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
-                   for lesson in lessons_ranked(typed, skill_name=skill_name)[:limit]]
-    return CheckAnswer(matched[:limit], related)
+                   for lesson in typed[:limit + more] if lesson.pk not in excluded][:limit]
+    return CheckAnswer(matched, related)
 
 
-def _matched(candidates, *, error_type, error_message, skill_name, approved_only, pattern,
-             index: MatchIndex) -> list[CheckedLesson]:
-    """Every candidate linked to the message's pattern or fitting the message, ranked. A link
-    counts only when the message names what the lesson's pattern names (another module, host
-    or quoted name is another fault, whatever the template says)."""
+def _matched(candidates, *, error_type, error_message, skill_name, approved_only, limit,
+             pattern, index: MatchIndex) -> tuple[list[CheckedLesson], dict]:
+    """The best ``limit`` candidates linked to the message's pattern or fitting the message,
+    ranked, and ``{pk: error type}`` of every one that matches. A link counts only when the
+    message names what the lesson's pattern names (another module, host or quoted name is
+    another fault, whatever the template says)."""
     message = prepare_message(error_message)
     fits = index.fits(message, error_type=error_type, skill_name=skill_name,
-                              approved_only=approved_only)
-    if len(fits) > MESSAGE_CANDIDATES:
-        best = sorted(fits.items(), key=lambda item: (
-            -FIT[item[1].kind], -item[1].score, -item[1].size))[:MESSAGE_CANDIDATES]
-        fits = dict(best)
+                      approved_only=approved_only)
     if pattern is None:
         pattern = pattern_of_message(message=error_message)
-    # Linked, and fitting: each part reads through an index (an OR of the two would not).
+    # Linked, and the fits that can reach the answer: each part reads through an index (an OR
+    # of the two would not).
     parts = []
     if pattern is not None:
         parts.append(candidates.filter(patterns=pattern.pk).annotate(linked=Value(True)))
     if fits:
-        parts.append(candidates.filter(pk__in=list(fits)).annotate(linked=Value(False)))
+        parts.append(candidates.filter(pk__in=_reaching(fits, limit)).annotate(
+            linked=Value(False)))
     if not parts:
-        return []
+        return [], {}
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
     found: dict = {}
     for lesson in rows:
@@ -133,8 +134,23 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
         elif lesson.pk not in found and lesson.pk in fits:
             fitted = fits[lesson.pk]
             found[lesson.pk] = CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own)
-    matched = list(found.values())
-    return sorted(matched, key=rank_key)
+    excluded = {pk: index.error_type(pk) for pk in fits}
+    excluded.update((pk, entry.lesson.error_type) for pk, entry in found.items())
+    return sorted(found.values(), key=rank_key)[:limit], excluded
+
+
+def _reaching(fits: dict, limit: int) -> list:
+    """The fits that can be among the best ``limit``: ranked by how they fit (the first keys of
+    the ranking), the first ``limit`` and those that tie with the last of them, at most
+    MESSAGE_CANDIDATES."""
+    def how(item):
+        return FIT[item[1].kind], item[1].score, item[1].size
+
+    ranked = sorted(fits.items(), key=how, reverse=True)
+    if len(ranked) > limit:
+        last = how(ranked[limit - 1])
+        ranked = [item for item in ranked if how(item) >= last]
+    return [pk for pk, _fit in ranked[:MESSAGE_CANDIDATES]]
 
 
 def _own(lesson: Lesson, skill_name: str | None) -> bool:
