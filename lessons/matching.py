@@ -2,22 +2,25 @@
 
 A pattern is a slug (``api_429_rate_limit``), a phrase (``connection refused``) or a template
 with ``<*>`` wildcards (``Twilio API timeout after <*> seconds``). Both sides are normalised the
-same way (lower case, ids and long numbers as placeholders) and read as words; identifiers stay
-whole (``read_url`` is one word, never ``url``), except that a slug is its words.
+same way (lower case, one kind of quote, ids and long numbers as placeholders) and read as
+words; identifiers stay whole (``read_url`` is one word, never ``url``), except that a slug is
+its words.
 
 Two kinds of fit, the stronger first:
 
 * ``template``: the pattern aligns with the message in order: a template's literal parts, each a
   contiguous run of words, in place around its wildcards; a phrase or slug as one contiguous run
   (a slug may also occur whole). One generic word alone is no template fit.
-* ``words``: the message holds enough of the pattern's distinctive words, in any order. Generic
-  words (GENERIC: function words and the vocabulary every error shares, such as ``failed``,
-  ``authentication``, ``timeout``) never make this fit.
+* ``words``: the message holds at least MIN_WORD_SHARE of the pattern's distinctive words, in
+  the pattern's order (a slug's in any order). Generic words (GENERIC: function words and the
+  vocabulary every error shares, such as ``failed``, ``authentication``, ``timeout``) never
+  make this fit, and the words that say which kind of a generic fault it is (``statement
+  timeout``, ``secondary rate limit``) must name the same kind in the message.
 
-Either way the pattern's literal distinctive tokens must occur in the message, whole: quoted names
-(``'cv2'``), tokens holding a digit (``429``, ``s3``), dotted or underscored identifiers, and the
-word that says which kind of a generic fault it is (``statement timeout``, ``advisory lock``),
-next to that word as in the pattern.
+Either way the pattern's literal distinctive tokens must be in the message: its names (dotted
+and underscored identifiers) whole, quoted names quoted (``'cv2'``), codes holding a digit
+(``429``) whole, CamelCase classes as a word or its start (``ExpiredToken``), and the parts of
+words glued to a wildcard (``+cu<*>``) in place.
 """
 import re
 from dataclasses import dataclass
@@ -46,8 +49,8 @@ _QUOTED = re.compile(r"'([^'\s]+)'")
 _DOTTED = re.compile(r"\w+(?:\.\w+)+")
 
 # Words every kind of error shares: function words, log levels, the vocabulary of failure itself
-# and the outcomes many faults share (refused, denied, expired...). They never make a ``words`` fit and are not distinctive tokens; a pattern made only of
-# them fits by template or not at all.
+# and the outcomes many faults share (refused, denied, expired...). They never make a ``words``
+# fit and are not distinctive; a pattern made only of them fits by template or not at all.
 GENERIC = frozenset("""
 a an the to of in on at for from by with without and or but nor not no is are was were be been
 being am has have had do does did this that these those it its as into onto than then there
@@ -71,8 +74,9 @@ KIND_HEADS = frozenset({"timeout", "timeouts", "lock", "locks", "limit", "limits
 # How far before its head a message may name the kind, past generic words ("Twilio API timeout"),
 # and how many words before it a pattern's kind may have ("secondary rate limit").
 KIND_REACH = 3
-# A words fit needs at least this share of the pattern's distinctive words in the message:
-# three of four, or both of two; one shared name out of several is a different fault.
+# A words fit needs at least this share of the pattern's distinctive words in the message, in
+# order: three of four, two of three, both of two; one name shared out of several is another
+# fault.
 MIN_WORD_SHARE = 0.6
 # The weight of a generic word in a fit's size (how specific the fitting pattern is), against 1
 # for a distinctive one: a longer generic run says less than one more name.

@@ -108,9 +108,11 @@ CheckAnswer = inline_serializer("LessonCheck", {
 
 
 class LessonCheckApi(APIView):
-    """Known resolutions for an error, best first. ``GET`` takes the query in the URL; ``POST``
-    takes the same query as a JSON body, which keeps the error message out of URLs and access
-    logs. Both are reads: a read key may post a check, and it counts against the read budget."""
+    """Known resolutions for an error: lessons that match it, best first, and apart those that
+    share only its type. ``GET`` takes the query in the URL; ``POST`` takes the same query as a
+    JSON body, which keeps the error message out of URLs and access logs. Both are reads: a read
+    key may post a check, and it counts against the read budget. A check needs an error_type or
+    an error_message."""
 
     post_reads = True  # config.api.permissions.request_reads
 
