@@ -190,3 +190,41 @@ def test_best_lesson_per_pattern_breaks_ties_as_the_check_ranks_them():
     LessonFactory(resolution="approved", status="approved", rank_score=0.1, occurrences=1,
                   last_occurred=when - timedelta(days=1)).patterns.add(pattern)
     assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("approved", True)}
+
+
+def test_a_pattern_link_counts_only_when_the_message_names_what_the_lesson_names():
+    from lessons.services import lesson_record
+
+    lesson_record(error_pattern="401 Client Error: Unauthorized for url: https://api.crm.acme.io/<*>",
+                  error_type="HTTPError", resolution="Refresh the CRM token",
+                  error_message="401 Client Error: Unauthorized for url: "
+                                "https://api.crm.acme.io/v2/contacts/5")
+    ours = lesson_check(error_message="401 Client Error: Unauthorized for url: "
+                                      "https://api.crm.acme.io/v2/deals/9")
+    assert [entry.match for entry in ours.lessons] == ["pattern"]
+    # The same template (the URL is a value), another host: not this lesson's fault.
+    theirs = lesson_check(error_type="HTTPError", error_message="401 Client Error: Unauthorized "
+                          "for url: https://hooks.zapier.com/hooks/catch/1/abc")
+    assert theirs.lessons == [] and [entry.match for entry in theirs.related] == ["type"]
+
+
+def test_across_error_classes_a_template_needs_a_distinctive_word_or_three_words():
+    LessonFactory(error_pattern="connection refused", error_type="OperationalError")
+    LessonFactory(error_pattern="fatal: Authentication failed for <*>",
+                  error_type="CalledProcessError")
+    refused = "[Errno 111] Connection refused"
+    assert not lesson_check(error_type="ConnectionRefusedError",
+                            error_message=refused).has_resolution
+    # The same class under its module path is the same type.
+    assert patterns(lesson_check(error_type="psycopg.OperationalError",
+                                 error_message=refused).lessons) == ["connection refused"]
+    found = lesson_check(error_type="GitCommandError", error_message=(
+        "Cmd('git') failed: stderr: 'fatal: Authentication failed for 'https://gitlab.acme.io/x''"))
+    assert patterns(found.lessons) == ["fatal: Authentication failed for <*>"]
+
+
+def test_a_failure_recorded_without_a_type_names_none():
+    LessonFactory(error_pattern="connection refused", error_type="OperationalError")
+    for error_type in (None, "unknown"):
+        answer = lesson_check(error_type=error_type, error_message="[Errno 111] Connection refused")
+        assert patterns(answer.lessons) == ["connection refused"] and answer.related == []
