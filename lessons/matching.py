@@ -130,10 +130,7 @@ class CompiledPattern:
     kinds: frozenset[tuple[str, str]]  # (kind, head) word pairs the message must name
     size: float  # how specific the pattern is (see GENERIC_WEIGHT)
     anchored: frozenset[str]  # words a template fit finds as whole message words
-
-    @property
-    def distinctive(self) -> frozenset[str]:
-        return frozenset(self.sequence)
+    distinctive: frozenset[str]  # the words of ``sequence``
 
 
 @dataclass(frozen=True)
@@ -181,10 +178,11 @@ def compile_pattern(pattern: str) -> CompiledPattern:
         f"'{name}'" for name in _QUOTED.findall(normal) if WILDCARD not in name and len(name) > 1))
     size = sum(1.0 if distinctive(word) else GENERIC_WEIGHT for word in words)
     names, codes, classes = _literals(pattern, normal, slug)
+    sequence = tuple(word for word, _i, _run in whole if distinctive(word))
     return CompiledPattern(
-        runs, gaps, slug, words, tuple(word for word, _i, _run in whole if distinctive(word)),
-        names, codes, classes, quoted, tuple(dict.fromkeys(fragments)), _kinds(runs),
-        size, frozenset(anchored))
+        runs, gaps, slug, words, sequence, names, codes, classes, quoted,
+        tuple(dict.fromkeys(fragments)), _kinds(runs), size, frozenset(anchored),
+        frozenset(sequence))
 
 
 def _kinds(runs) -> frozenset[tuple[str, str]]:
@@ -294,9 +292,16 @@ def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
     if compiled.classes:  # a message word a class begins reads as the class
         words = tuple(next((name for name in compiled.classes if word.startswith(name)), word)
                       for word in words)
-    if _aligned(compiled, words):
+    # Without classes, both fits need their words among the message's: a set test first
+    # rules out most patterns before aligning them.
+    plain = not compiled.classes
+    if (not plain or compiled.anchored <= message.word_set or compiled.slug) and \
+            _aligned(compiled, words):
         return Fit(TEMPLATE, 1.0, compiled.size)
     if not compiled.sequence or not compiled.kinds <= message.kinds:
+        return None
+    if plain and sum(word in message.word_set for word in compiled.sequence) < \
+            MIN_WORD_SHARE * len(compiled.sequence):
         return None
     if compiled.slug:  # a slug names a fault with its words, in whatever order
         found = sum(word in message.word_set for word in compiled.sequence)

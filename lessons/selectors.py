@@ -96,11 +96,10 @@ def lesson_check(
     if error_type:
         # Of the type, or of its class named without the module (as lessons often record it).
         types = {error_type, error_type.rsplit(".", 1)[-1]}
-        # The matched lessons of these types are left out here, not in SQL: read as many more.
-        more = sum(lesson_type in types for lesson_type in excluded.values())
-        typed = lessons_ranked(candidates.filter(error_type__in=types), skill_name=skill_name)
+        typed = candidates.filter(error_type__in=types).exclude(
+            pk__in=[pk for pk, lesson_type in excluded.items() if lesson_type in types])
         related = [CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
-                   for lesson in typed[:limit + more] if lesson.pk not in excluded][:limit]
+                   for lesson in lessons_ranked(typed, skill_name=skill_name)[:limit]]
     return CheckAnswer(matched, related)
 
 
