@@ -57,14 +57,15 @@ test: install-dev
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(PY) -m pytest $(PYTEST_ARGS)
 
-# The demo fleet (demo/fleet.py) talks to the service through the client, installed here;
-# the benchmarks' writers make their event ids with it.
+# The demo fleet (demo/fleet.py) talks to the service on http://$(HOST):$(PORT) through the
+# client, installed here (serving it there unless make run does already); the benchmarks'
+# writers make their event ids with it.
 $(VENV)/.client: $(VENV)/.runtime client/pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e client
 	touch $@
 
 demo: migrate $(VENV)/.client
-	$(PY) demo/fleet.py
+	$(PY) demo/fleet.py --host $(HOST) --port $(PORT)
 
 # The issue's benchmark table (bench/suite.py): its own database on the machine's PostgreSQL and
 # Redis, generated on the first run. Options through BENCH_ARGS, e.g. BENCH_ARGS="--requests 300".

@@ -5,7 +5,8 @@ concurrency is the number of processes), over ``http.client`` (it keeps the conn
 when the server does, and reconnects when the server closes it, as gunicorn's sync workers do).
 A request is timed on the client, and the server's own time is read from its
 ``Server-Timing: app;dur=<ms>`` header. Bounded twice: by the number of paths and by a deadline.
-A request is a path (a GET) or a ``(path, body)`` pair: a POST of that JSON body (bytes).
+A request is a path (a GET) or a ``(path, body)`` pair: a POST of that JSON body (bytes); a
+``(path, body, content type)`` triple posts another encoding.
 """
 import http.client
 import math
@@ -41,13 +42,13 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def _send(conn: http.client.HTTPConnection, request, headers: dict) -> None:
-    """A path is a GET; a (path, body) pair a POST of that JSON body."""
+    """A path is a GET; a (path, body) pair a POST of that JSON body, and a (path, body,
+    content type) triple a POST of that body."""
     if isinstance(request, str):
         conn.request("GET", request, headers=headers)
     else:
-        path, body = request
-        conn.request("POST", path, body=body,
-                     headers={**headers, "Content-Type": "application/json"})
+        path, body, content_type = request if len(request) == 3 else (*request, "application/json")
+        conn.request("POST", path, body=body, headers={**headers, "Content-Type": content_type})
 
 
 def _client(args) -> tuple:

@@ -23,7 +23,10 @@ generator (bench/loadgen.py, C client processes) warms every endpoint up and mea
   history    GET /api/v1/outcomes/history, its four parameter mixes interleaved, every request a
              cache miss (bench/outcomes_bench.py);
   single     POST /api/v1/outcomes, one outcome per request (bench/outcomes_bench.py's Writer);
-  bulk       POST /api/v1/outcomes/bulk, K (default 1,000) outcomes per request.
+  bulk       POST /api/v1/outcomes/bulk, K (default 1,000) outcomes per request;
+  otlp       POST /v1/traces, exports of 512 spans (protobuf) made of the same kind of outcomes
+             (bench/otlp_bench.py), about one span in five an error, as many spans as bulk
+             sends outcomes: its spans/s beside bulk's outcomes/s of the same run.
 The writes' event ids are time-ordered, as the project's client makes them, or with
 ``--event-ids v4`` random, as an agent that draws its own may send them.
 Before gunicorn stops, each worker's VmRSS is read from /proc/<pid>/status. After it stops, what
@@ -56,18 +59,19 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import datagen, hot_path, outcomes_bench, outcomes_datagen  # noqa: E402
+from bench import datagen, hot_path, otlp_bench, outcomes_bench, outcomes_datagen  # noqa: E402
 from bench import floor as bulk_floor  # noqa: E402
 from bench.loadgen import load_options  # noqa: E402
 from bench.server import Server, machine_lines  # noqa: E402
 from bench.loadgen import LoadRunner  # noqa: E402
 from bench.suite_report import (BASELINE, BULK_FLOOR, baseline_after,  # noqa: E402
-                                memory_line, server_lines, table_lines, worker_rss)
+                                memory_line, otlp_line, server_lines, table_lines, worker_rss)
 
 DEFAULT_DATABASE = "hindsight_bench_suite"
 SETTINGS = "bench.settings"
 CHECK, BOOT, HISTORY = "check (message)", "boot (agent)", "history (uncached, 4 mixes)"
 SINGLE = "record (single)"
+OTLP = f"otlp ({otlp_bench.BATCH} spans)"
 # The issue's data sizes.
 SIZES = {"failures": 1_000_000, "patterns": 50_000, "outcomes": 10_000_000, "lessons": 100_000}
 
@@ -149,7 +153,9 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float, li
         CHECK: by_message, BOOT: own, HISTORY: interleave(history, count),
     }
     floor = [writer.batch(args.bulk_size) for _ in range(args.floor_batches)]
-    return reads, outcomes_bench.write_requests(writer, args), mapped, floor
+    writes = outcomes_bench.write_requests(writer, args)
+    writes[OTLP] = otlp_bench.otlp_requests(writer, args)
+    return reads, writes, mapped, floor
 
 
 def copy_floor(url: str, batches: list, processes: int) -> bulk_floor.Floor:
@@ -248,7 +254,8 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, 
         print(server.describe())
         print(f"Client: {args.concurrency} processes (bench/loadgen.py, http.client); reads "
               f"{args.requests} measured after {args.warmup} warm-up; single "
-              f"{args.single_requests}, bulk {args.bulk_requests} x {args.bulk_size}, event ids "
+              f"{args.single_requests}, bulk {args.bulk_requests} x {args.bulk_size}, otlp "
+              f"{len(writes[OTLP][0]) - writes[OTLP][1]} x {otlp_bench.BATCH} spans, event ids "
               f"{args.event_ids}; limit {args.time_limit:.0f} s each")
         print("History cache check (each measured request must miss):")
         print("\n".join(outcomes_bench.cache_check(server.port, token, reads, args.warmup)),
@@ -284,12 +291,16 @@ def measure(server: Server, token: str, reads: dict, writes: dict, args) -> tupl
 
 
 def report(results: dict, around: dict, writes: dict, rss: dict) -> None:
-    bulk = next(name for name in writes if name != SINGLE)
+    bulk = next(name for name in writes if name not in (SINGLE, OTLP))
     rows = [(CHECK, "check", 0), (BOOT, "boot", 0), (HISTORY, "history", 0),
-            (SINGLE, "single", 1), (bulk, "bulk", writes[bulk][2])]
+            (SINGLE, "single", 1), (bulk, "bulk", writes[bulk][2]),
+            (OTLP, "otlp", writes[OTLP][2])]
     print("\nLatency: client-observed round trip (what an agent waits for), in ms. Ratios: "
-          "against the baseline measured right before and right after each endpoint, pooled.")
+          "against the baseline measured right before and right after each endpoint, pooled. "
+          "For otlp, outcomes/s is spans/s.")
     print("\n".join(table_lines(results, rows, around)))
+    print(otlp_line(results[OTLP], writes[OTLP][2], otlp_bench.errors_share(writes[OTLP][0]),
+                    results[bulk], writes[bulk][2]))
     print(memory_line(rss))
     print("\nServer time (Server-Timing app;dur: the whole Django request) and client latency, "
           "in order of measurement, ms:")

@@ -12,6 +12,7 @@ BASELINE = "baseline"
 UNSTEADY = 0.2
 MEMORY_LIMIT_MB = 150  # one web worker's resident memory after the run
 BULK_FLOOR = 20_000  # outcomes/s through POST /outcomes/bulk
+OTLP_SHARE = 0.8  # spans/s through POST /v1/traces, against bulk's outcomes/s of the same run
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,19 @@ def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -
             f"{_down(rate_ratio):>11.3f}x{p99_ratio:>9.2f}x  {target.text if target else '-':<22}"
             f"{met:<9}{r.requests:>9}{r.errors:>7}")
     return lines
+
+
+def otlp_line(otlp: Result, spans_per_request: int, errors: float, bulk: Result,
+              bulk_size: int) -> str:
+    """OTLP ingestion's spans/s beside bulk's outcomes/s measured in the same run, and whether
+    it reaches OTLP_SHARE of it."""
+    spans, outcomes = outcomes_rate(otlp, spans_per_request), outcomes_rate(bulk, bulk_size)
+    ratio = _ratio(spans, outcomes)
+    verdict = "errors" if otlp.errors or bulk.errors else (
+        "met" if ratio >= OTLP_SHARE else "not met")
+    return (f"OTLP ingestion: {spans:,.0f} spans/s (batches of {spans_per_request} spans, "
+            f"{errors:.0%} errors) beside bulk {outcomes:,.0f} outcomes/s in the same run: "
+            f"{_down(ratio):.3f}x; target ≥{OTLP_SHARE}x: {verdict}")
 
 
 def memory_line(rss: dict[int, tuple[float, float]]) -> str:

@@ -255,7 +255,8 @@ HINDSIGHT_PERIODIC_JOBS = {
     "update-patterns": ("failures.tasks.patterns_update_task", 5 * 60),
     "recompute-effectiveness": ("lessons.tasks.effectiveness_recompute_task", 15 * 60),
     "detect-regressions": ("failures.tasks.regressions_detect_task", 15 * 60),
-    "detect-root-causes": ("failures.tasks.root_causes_detect_task", 60 * 60),
+    # Every five minutes: an incident's symptoms are grouped within 15 minutes of its start.
+    "detect-root-causes": ("failures.tasks.root_causes_detect_task", 5 * 60),
     "pattern-report": ("failures.tasks.pattern_report_task", 24 * 3600),
     "prune-outcomes": ("outcomes.tasks.outcomes_prune_task", 24 * 3600),
     "prune-idempotency": ("config.api.tasks.idempotency_prune_task", 24 * 3600),
@@ -401,6 +402,7 @@ SPECTACULAR_SETTINGS = {
         "LessonStatusEnum": "lessons.models.Lesson.Status",
         "FailureStatusEnum": "failures.models.Failure.Status",
         "ClosingStatusEnum": ["resolved", "abandoned"],
+        "OpenRootCauseStatusEnum": ["suggested", "confirmed"],
     },
 }
 

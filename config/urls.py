@@ -20,6 +20,8 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("reports/", include("failures.report_urls")),
     path("dashboard/", include("failures.dashboard_urls")),
+    # OTLP/HTTP trace export: exporters append /v1/traces to the endpoint they are given.
+    path("", include("outcomes.otlp.urls")),
 ]
 
 # Under /api/ an unknown URL (or a malformed id in one) answers in the API's error shape.

@@ -11,14 +11,17 @@ strategy and reports whether it worked. Printed per round: the repeat failures p
 failures after the fleet's first one that nothing recovered) and their total, the learning
 curve. Seeded, so every run prints the same curve.
 
-Without ``HINDSIGHT_URL`` it serves the embedded service (``manage.py runserver``) on a spare
-port, creates a write key, and stops the server at the end; the data stays in ``var/``.
+Without ``HINDSIGHT_URL`` it talks to http://HOST:PORT (``--host``, ``--port``; ``make demo``
+passes its ``HOST`` and ``PORT``, 127.0.0.1 and 8000 as ``make run``) with a new write key: to the
+service already answering there (``make run``, which shares this checkout's database), or else
+to the embedded service (``manage.py runserver``) it serves there and stops at the end; the data
+stays in ``var/``.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -242,31 +245,48 @@ def approve(tag: str) -> list[str]:
     return done.stdout.split()
 
 
-def free_port() -> int:
-    """A port nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def write_key() -> str:
+    """A new write key in this checkout's database, as ``manage.py apikey create`` prints it."""
+    created = subprocess.run([sys.executable, "manage.py", "apikey", "create", "demo-fleet",
+                              "--scope", "write"], cwd=ROOT, capture_output=True, text=True,
+                             check=True)
+    return created.stdout.strip().splitlines()[-1]
+
+
+def answers(url: str) -> bool:
+    """Whether a Hindsight answers its health check at ``url``."""
+    try:
+        return httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 @contextmanager
-def service():
-    """(url, key): the configured service, or the embedded one served here until the end."""
+def service(host: str, port: int):
+    """(url, key): the configured service; else the one answering at host:port, or the embedded
+    one served there until the end."""
     if os.environ.get("HINDSIGHT_URL") and os.environ.get("HINDSIGHT_API_KEY"):
         yield os.environ["HINDSIGHT_URL"], os.environ["HINDSIGHT_API_KEY"]
         return
-    port = free_port()
+    url = f"http://{host}:{port}"
+    if answers(url):
+        key = write_key()
+        known = httpx.get(f"{url}/api/v1/lessons", params={"per_page": 1}, timeout=10,
+                          headers={"Authorization": f"Bearer {key}"})
+        if known.status_code != 200:
+            sys.exit(f"the service on {url} does not use this checkout's database (it refused a "
+                     f"key made here: {known.status_code}); stop it, or run the demo on "
+                     f"another port (make demo PORT=...)")
+        print(f"Using the service on {url} for the demo")
+        yield url, key
+        return
     log = tempfile.NamedTemporaryFile("w", prefix="hindsight-demo-", suffix=".log", delete=False)
     server = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
-                               f"127.0.0.1:{port}"], cwd=ROOT, stdout=log, stderr=log)
+                               f"{host}:{port}"], cwd=ROOT, stdout=log, stderr=log)
     try:
-        url = f"http://127.0.0.1:{port}"
         wait_for(url, server, log.name)
-        created = subprocess.run([sys.executable, "manage.py", "apikey", "create",
-                                  "demo-fleet", "--scope", "write"], cwd=ROOT,
-                                 capture_output=True, text=True, check=True)
         print(f"Serving the embedded service on {url} for the demo (log: {log.name})")
-        yield url, created.stdout.strip().splitlines()[-1]
+        yield url, write_key()
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -279,11 +299,8 @@ def wait_for(url: str, server: subprocess.Popen, log_name: str) -> None:
     while time.monotonic() < deadline:
         if server.poll() is not None:
             sys.exit(f"the server stopped; see {log_name}")
-        try:
-            if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
+        if answers(url):
+            return
         time.sleep(0.2)
     sys.exit(f"the server did not answer within 60 s; see {log_name}")
 
@@ -314,11 +331,15 @@ def play(hs: Hindsight, tag: str) -> list[Round]:
 
 def main() -> None:
     """Run the fleet and print the learning curve."""
+    parser = argparse.ArgumentParser(description="The demo fleet.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args()
     started = time.monotonic()
     tag = "demo" + datetime.now(timezone.utc).strftime("%m%d%H%M%S")
     print(f"Demo fleet {tag}: {AGENTS} agents, {ROUNDS} rounds of {TASKS_PER_ROUND} tasks each,"
           f" seed {SEED}. Repeat failures per fault (unrecovered, after the fleet's first):")
-    with service() as (url, key), tempfile.TemporaryDirectory() as spool:
+    with service(args.host, args.port) as (url, key), tempfile.TemporaryDirectory() as spool:
         with Hindsight(url, key, spool_dir=spool) as hs:
             rounds = play(hs, tag)
             hs.flush()

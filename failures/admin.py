@@ -195,6 +195,18 @@ class FailureAdmin(ReadOnlyAdmin):
         return obj.error[:100]
 
 
+def _link_text(link: dict) -> str:
+    """One link of a root-cause group's evidence, in words."""
+    if link.get("signal") == "dependency":
+        return link.get("dependency")
+    if link.get("signal") == "coincidence":
+        return (f"started and stopped together {link.get('coincidence_count')} time(s), "
+                f"{link.get('expected')} expected by chance (p = {link.get('p_value')}), "
+                f"agents {', '.join(link.get('agents', []))}")
+    # Evidence stored before coincidences: hourly counts that rose and fell together.
+    return f"correlation {link.get('correlation')}, {link.get('window_count')} shared hour(s)"
+
+
 @admin.register(RootCauseGroup)
 class RootCauseGroupAdmin(GuardedAdmin):
     list_display = ["id", "status", "members", "signals", "detected_at", "decided_by"]
@@ -222,16 +234,15 @@ class RootCauseGroupAdmin(GuardedAdmin):
             parts.append("names " + ", ".join(evidence["dependencies"]))
         if evidence.get("agents"):
             parts.append(f"{len(evidence['agents'])} agent(s) hit together")
+        if (evidence.get("latest") or {}).get("since"):
+            parts.append(f"latest since {evidence['latest']['since'][:16]}")
         return "; ".join(parts)
 
     @admin.display(description="evidence (every link)")
     def evidence_view(self, obj):
         links = (obj.evidence or {}).get("links", [])
         return format_html_join(mark_safe("<br>"), "{} – {}: {}", (
-            (link.get("patterns"), link.get("signal"),
-             link.get("dependency") or f"correlation {link.get('correlation')}, "
-                                       f"{link.get('window_count')} shared hour(s)")
-            for link in links)) or "–"
+            (link.get("patterns"), link.get("signal"), _link_text(link)) for link in links)) or "–"
 
     @admin.action(description="Confirm: one root cause", permissions=["decide"])
     def confirm(self, request, queryset):

@@ -14,6 +14,7 @@ from lessons.serializers import check_answer_json
 from outcomes.services import outcome_append_for_failure
 
 from .models import Failure
+from .rootcause_notes import root_cause_answer
 from .selectors import retry_advice
 from .services import failure_record
 
@@ -23,7 +24,8 @@ LESSONS_PER_ANSWER = 5
 
 def failure_answer(failure: Failure) -> dict:
     """The answer to a recorded failure: id, pattern, retry advice, the lessons that match it
-    and, apart, those that share only its type."""
+    and, apart, those that share only its type, and the open root-cause group of its pattern
+    (the other symptoms of one cause), if any."""
     pattern = failure.pattern  # its message's live pattern: the check need not look it up
     checked = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
                            error_message=failure.error, limit=LESSONS_PER_ANSWER,
@@ -35,6 +37,8 @@ def failure_answer(failure: Failure) -> dict:
                     "template": pattern.template},
         "retry_advice": retry_advice(pattern=pattern, failure=failure),
         **check_answer_json(checked),
+        "root_cause": root_cause_answer(pattern_id=pattern.pk,
+                                        group_id=pattern.root_cause_group_id),
     }
 
 

@@ -19,7 +19,9 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 Queries per briefing on PostgreSQL: 1 for the recent and open failures (one UNION ALL, patterns
 joined), 1 for pattern-linked lessons, 2 per message check (matched and related lessons;
 LESSON_CHECKS_CAP, answers reused for a while, see boot_hints) and 1 for the fleet when its
-cached view expired: 5 at most, whatever the history size. Other databases take a few more (the ORM's reads, see _failures
+cached view expired: 5 at most, whatever the history size; 1 more while an open task's pattern
+is in an open root-cause group (failures.rootcause_notes). Other databases take a few more (the
+ORM's reads, see _failures
 and boot_fleet).
 """
 import json
@@ -40,6 +42,7 @@ from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-export
 from .boot_hints import live as _live
 from .loops import loop_detect
 from .models import Failure, FailurePattern
+from .rootcause_notes import root_cause_note, root_causes_of
 from .selectors import retry_advice
 
 # Defaults when neither the request nor the settings say: a day of history, and three failures
@@ -93,8 +96,8 @@ def boot_context_build(*, agent: str, task_type: str | None = None, scope: str =
         "window_hours": window_hours, "skip_after": skip_after,
         "skip": _skips(tasks, skip_after, now), "resume": _resumes(tasks),
         "hints": hints_build(tasks), "loops": _loops(tasks, skip_after),
-        "retry_advice": _advice(tasks), "recent_failures": [_compact(f) for f in recent],
-        "fleet": fleet,
+        "retry_advice": _advice(tasks), "root_causes": _root_causes(tasks),
+        "recent_failures": [_compact(f) for f in recent], "fleet": fleet,
     }
 
 
@@ -117,7 +120,7 @@ _SHARED_COLUMNS = ("occurred_at", "task", "task_type", "error", "error_type", "r
 _RECENT_COLUMNS = (*_SHARED_COLUMNS, "title", "status")
 _OPEN_COLUMNS = (*_SHARED_COLUMNS, "skill_name", "side_effects", "recovery_hint", "checkpoint")
 _PATTERN_COLUMNS = ("fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
-                    "retry_after")
+                    "retry_after", "root_cause_group_id")
 # The patterns (and what they were merged into) come joined to the open failures.
 _JOINED_PATTERN_COLUMNS = (*(f"pattern__{name}" for name in _PATTERN_COLUMNS),
                            "pattern__merged_into_id",
@@ -303,6 +306,23 @@ def _advice(tasks) -> list[dict]:
                         **retry_advice(pattern=pattern, failure=failures[0],
                                        task_failures=repeats)})
     return entries
+
+
+def _root_causes(tasks) -> list[dict]:
+    """The open root-cause groups of the open tasks' patterns, each with this agent's tasks it
+    touches: their failures are symptoms of one cause, not each a fault to retry."""
+    touched: dict[int, list[str]] = {}
+    for task, failures in tasks.items():
+        for group_id in dict.fromkeys(_live(f).root_cause_group_id for f in failures):
+            if group_id is not None:
+                touched.setdefault(group_id, []).append(task)
+    if not touched:  # the common case costs no query
+        return []
+    groups = root_causes_of(touched)
+    return [{**group, "tasks": touched[pk],
+             "note": root_cause_note(group["patterns"], agents=group["agents"],
+                                     since=group["since"], lead="Probably one cause behind")}
+            for pk, group in sorted(groups.items(), key=lambda item: item[0], reverse=True)]
 
 
 def _task_types(recent, tasks) -> list[str]:

@@ -9,7 +9,7 @@ are the service's. Recovery hints are the agents' own word, and the briefing say
 import json
 from collections.abc import Callable, Mapping
 
-from .markdown import inline, side_effects_text, timestamp
+from .markdown import inline, root_cause_note, side_effects_text, timestamp
 
 # Longest error, hint or template shown on one line: a briefing is a summary; the JSON answer
 # carries more, and /api/v1/failures all of it.
@@ -25,6 +25,7 @@ def boot_markdown(context: Mapping) -> str:
         ("Resume", context["resume"], _resume),
         ("Hints", context["hints"], _hints),
         ("Loops", context["loops"], _loop),
+        ("Root causes", context["root_causes"], _root_cause),
         ("Retry advice", context["retry_advice"], _advice),
         ("Recent failures", context["recent_failures"], _recent),
     ]
@@ -93,6 +94,13 @@ def _loop(item: Mapping) -> str:
     return (f"- {_task(item)} — this task failed the same way {item['length']} times in a row "
             f"since {since}: {_quoted(item['patterns'][0])}. Change the approach instead of "
             "retrying.")
+
+
+def _root_cause(item: Mapping) -> str:
+    tasks = ", ".join(_task({"task": task}) for task in item["tasks"])
+    note = root_cause_note(item["patterns"], agents=item["agents"], since=item["since"],
+                           lead="Probably one cause behind", quote=inline)
+    return f"- {note} Your tasks: {tasks} (group {item['group']}, {item['status']})."
 
 
 def _advice(item: Mapping) -> str:

@@ -54,6 +54,18 @@ BootBriefing = inline_serializer("BootBriefing", {
         "task": serializers.CharField(), "kind": serializers.ChoiceField(["repeat", "alternating"]),
         "length": serializers.IntegerField(), "patterns": PatternRefSerializer(many=True),
         "since": serializers.DateTimeField()}),
+    "root_causes": inline_serializer("BootRootCause", many=True, fields={
+        "group": serializers.IntegerField(),
+        "status": serializers.ChoiceField(["suggested", "confirmed"]),
+        "patterns": PatternRefSerializer(many=True, help_text="The symptoms of the cause."),
+        "agents": serializers.IntegerField(help_text="Agents in its latest joint burst."),
+        "since": serializers.DateTimeField(allow_null=True,
+                                           help_text="When its latest joint burst began."),
+        "tasks": serializers.ListField(child=serializers.CharField(),
+                                       help_text="This agent's open tasks that failed with it."),
+        "note": serializers.CharField()},
+        help_text="Open root-cause groups of this agent's open tasks: symptoms that started and "
+                  "stopped together across agents, probably one cause."),
     "retry_advice": inline_serializer("BootRetryAdvice", many=True, fields={
         "task": serializers.CharField(), "failure_id": serializers.IntegerField(),
         "pattern": PatternRefSerializer(), **_Advice}),

@@ -11,6 +11,9 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 
+# Templates quoted in a root-cause note, and their length; the JSON lists every member.
+NOTE_TEMPLATES = 5
+NOTE_TEMPLATE_CHARS = 120
 # Longest value shown for one field; a traceback or a pasted document would crowd out the
 # rest of a prompt, and the full text stays available through the JSON API.
 MAX_VALUE_CHARS = 500
@@ -56,6 +59,20 @@ def inline(value, limit: int = MAX_VALUE_CHARS) -> str:
     """Agent text made safe for one markdown line: flattened, capped, then escaped (the cap
     applies to what the reader sees, and never cuts an escape in two)."""
     return escape(flatten(value, limit))
+
+
+def root_cause_note(patterns: list[Mapping], *, agents: int, since: datetime | None,
+                    lead: str = "Probably one cause with", quote=flatten) -> str:
+    """What agents read about an open root-cause group, in the service's words:
+    ``Probably one cause with “A” and “B” (4 agents, since 2026-11-20 08:12 UTC): …``.
+    ``quote`` renders an agent's template: flattened in JSON, ``inline`` in markdown."""
+    names = [f"“{quote(p['template'], NOTE_TEMPLATE_CHARS)}”" for p in patterns[:NOTE_TEMPLATES]]
+    if len(patterns) > NOTE_TEMPLATES:
+        names.append(f"{len(patterns) - NOTE_TEMPLATES} more")
+    listed = " and ".join(filter(None, [", ".join(names[:-1]), names[-1] if names else ""]))
+    when = f" ({agents} agents, since {since:%Y-%m-%d %H:%M} UTC)" if since else ""
+    return (f"{lead} {listed or 'other symptoms'}{when}: retry once that cause is fixed, not "
+            "each symptom on its own.")
 
 
 def timestamp(moment: datetime) -> str:

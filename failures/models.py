@@ -36,6 +36,11 @@ class FailurePattern(models.Model):
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="aliases"
     )
+    # The open (suggested or confirmed) root-cause group it belongs to, kept by the root-cause
+    # job and the decisions (failures.rootcauses): the failure answer and the boot briefing read
+    # it with the pattern, and look further only when it is set.
+    root_cause_group = models.ForeignKey("RootCauseGroup", null=True, blank=True,
+                                         on_delete=models.SET_NULL, related_name="open_patterns")
 
     class Meta:
         permissions = [

@@ -84,6 +84,13 @@ def _link(link: dict) -> str:
     if link["signal"] == "dependency":
         return f"#{a} and #{b} both name {_quoted(link['dependency'])}"
     agents = _some([inline(agent, 80) for agent in link["agents"]])
+    if link["signal"] == "coincidence":
+        starts = _some([_when(c["start"]) for c in reversed(link["coincidences"])],
+                       total=link["coincidence_count"])
+        return (f"#{a} and #{b} started and stopped together {link['coincidence_count']} "
+                f"time(s), {link['expected']:.2f} expected by chance (p = {link['p_value']:.2g}), "
+                f"for agents {agents}, at {starts}")
+    # Evidence stored before coincidences: hourly counts that rose and fell together.
     hours = _some([_when(hour) for hour in link["windows"]], total=link.get("window_count"))
     return (f"#{a} and #{b} rise and fall together (r = {link['correlation']:.2f}) "
             f"for agents {agents}, in hours {hours}")

@@ -32,6 +32,16 @@ FailureAnswer = inline_serializer("FailureRecorded", {
     "has_resolution": serializers.BooleanField(help_text="Some lesson matches the error."),
     "has_approved_resolution": serializers.BooleanField(
         help_text="Some approved lesson matches the error."),
+    "root_cause": inline_serializer("FailureRootCause", allow_null=True, fields={
+        "group": serializers.IntegerField(),
+        "status": serializers.ChoiceField(["suggested", "confirmed"]),
+        "with": PatternRefSerializer(many=True, help_text="The other symptoms of the cause."),
+        "agents": serializers.IntegerField(help_text="Agents in its latest joint burst."),
+        "since": serializers.DateTimeField(allow_null=True,
+                                           help_text="When its latest joint burst began."),
+        "note": serializers.CharField()},
+        help_text="The open root-cause group of this failure's pattern: its symptoms started and "
+                  "stopped together across agents. Null when it belongs to none."),
 })
 
 

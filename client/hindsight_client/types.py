@@ -48,7 +48,8 @@ class RetryAdvice(TypedDict):
 
 
 class FailureRecorded(TypedDict, total=False):
-    """A recorded failure with its pattern, retry advice and matching lessons."""
+    """A recorded failure with its pattern, retry advice and matching lessons; ``root_cause``
+    names the other symptoms of its open root-cause group, if any."""
 
     id: int
     status: str
@@ -58,6 +59,7 @@ class FailureRecorded(TypedDict, total=False):
     related: list[Lesson]
     has_resolution: bool
     has_approved_resolution: bool
+    root_cause: dict[str, Any] | None
     event_id: str
     spooled: bool
 
@@ -110,6 +112,7 @@ class BootBriefing(TypedDict, total=False):
     resume: list[dict[str, Any]]
     hints: list[dict[str, Any]]
     loops: list[dict[str, Any]]
+    root_causes: list[dict[str, Any]]
     retry_advice: list[dict[str, Any]]
     recent_failures: list[dict[str, Any]]
     fleet: list[dict[str, Any]] | None

@@ -57,3 +57,18 @@ def test_schema_generates_without_warnings(tmp_path):
 
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
     assert "/api/v1/lessons/check" in (tmp_path / "s.yml").read_text()
+
+
+def test_a_method_the_path_does_not_take_is_405_in_the_error_shape(api):
+    response = api.delete("/api/v1/lessons")
+    assert response.status_code == 405
+    assert response.json() == {"error": 'Method "DELETE" not allowed.', "fields": {}}
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded"])
+def test_a_body_not_sent_as_json_is_415_in_the_error_shape(api, content_type):
+    response = api.generic("POST", "/api/v1/lessons", b'{"error_pattern": "p"}',
+                           content_type=content_type)
+    assert response.status_code == 415
+    assert response.json() == {"error": f'Unsupported media type "{content_type}" in request.',
+                               "fields": {}}

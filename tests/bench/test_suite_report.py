@@ -1,7 +1,8 @@
 """The benchmark table's verdicts: each endpoint against the baselines measured around it, a
 verdict withheld when those disagree, and a ratio short of its target never printed as met."""
 from bench.loadgen import Result
-from bench.suite_report import BASELINE, baseline_after, pooled, table_lines, unsteady
+from bench.suite_report import (BASELINE, baseline_after, otlp_line, pooled, table_lines,
+                                unsteady)
 
 
 def _result(requests: int, seconds: float, latency_ms: float = 2.0, errors: int = 0) -> Result:
@@ -58,3 +59,13 @@ def test_a_target_in_outcomes_per_second_ignores_unsteady_baselines():
                          {"bulk": (BASELINE, baseline_after("bulk"))})[2:]
     assert "25,000" in line.split()
     assert "met" in line.split() and "unsteady" not in line and "not" not in line.split()
+
+
+def test_otlp_spans_per_second_are_set_beside_bulk_outcomes_per_second():
+    # 20 exports of 512 spans in 2 s (5,120/s) against 10 bulk requests of 1,000 in 1 s.
+    line = otlp_line(_result(20, 2.0), 512, 0.2, _result(10, 1.0), 1000)
+    assert "5,120 spans/s" in line and "bulk 10,000 outcomes/s" in line
+    assert "0.512x" in line and line.endswith("not met")
+    assert otlp_line(_result(40, 2.0), 512, 0.2, _result(10, 1.0), 1000).endswith(": met")
+    assert otlp_line(_result(40, 2.0, errors=1), 512, 0.2, _result(10, 1.0), 1000).endswith(
+        "errors")

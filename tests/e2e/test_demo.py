@@ -2,7 +2,8 @@
 
 Runs the real ``make demo`` in embedded mode (SQLite in a temporary var/ folder, no Redis) and
 reads the curve from its last lines; then runs the regression job on what the fleet left and
-reads the dashboard's headline figures, as a curator opening it after the demo would.
+reads the dashboard's headline figures, as a curator opening it after the demo would. With
+``make run`` serving on ``PORT`` already, ``make demo`` uses that service.
 """
 import json
 import os
@@ -10,7 +11,10 @@ import re
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
+
+from tests.e2e.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,13 +23,15 @@ def test_make_demo_curve_falls_as_lessons_are_approved_and_applied(tmp_path):
     env = {k: v for k, v in os.environ.items()
            if k not in {"DATABASE_URL", "REDIS_URL", "HINDSIGHT_URL", "HINDSIGHT_API_KEY"}}
     env.update({"HINDSIGHT_VAR_DIR": str(tmp_path), "PYTHON": sys.executable})
+    port = free_port()
     started = time.monotonic()
-    done = subprocess.run(["make", "demo"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=180)
+    done = subprocess.run(["make", "demo", f"PORT={port}"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=180)
     took = time.monotonic() - started
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert took < 180
+    assert f"Serving the embedded service on http://127.0.0.1:{port} for the demo" in output
 
     curve = [int(n) for n in re.search(r"^curve: ([\d ]+)$", output, re.M).group(1).split()]
     assert len(curve) == 8
@@ -58,3 +64,29 @@ def test_make_demo_curve_falls_as_lessons_are_approved_and_applied(tmp_path):
 SUMMARY = ("import json; from django.utils import timezone; "
            "from failures.dashboard import dashboard_compose; "
            "print(json.dumps(dashboard_compose(now=timezone.now())['summary']))")
+
+
+def test_make_demo_uses_the_make_run_serving_on_its_port(embedded, tmp_path):
+    base, env, _log = embedded
+    port = base.rsplit(":", 1)[1]
+    elsewhere = {**env, "HINDSIGHT_VAR_DIR": str(tmp_path / "elsewhere")}
+    refused = subprocess.run(["make", "demo", f"PORT={port}"], cwd=ROOT, env=elsewhere,
+                             capture_output=True, text=True, timeout=180)
+    assert refused.returncode != 0
+    assert f"the service on {base} does not use this checkout's database" in refused.stderr
+
+    done = subprocess.run(["make", "demo", f"PORT={port}"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=180)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert f"Using the service on {base} for the demo" in output
+    assert "Serving the embedded service" not in output
+    curve = [int(n) for n in re.search(r"^curve: ([\d ]+)$", output, re.M).group(1).split()]
+    assert curve[0] > curve[-1] and curve[-1] <= curve[0] / 4, curve
+    key = subprocess.run([sys.executable, "manage.py", "apikey", "create", "reader", "--scope",
+                          "read"], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True).stdout.split()[-1]
+    request = urllib.request.Request(f"{base}/api/v1/lessons?status=approved&source=agent",
+                                     headers={"Authorization": f"Bearer {key}"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert json.load(answer)["total"] == 5  # the demo's lessons, in make run's database

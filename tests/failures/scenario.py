@@ -35,8 +35,7 @@ def spike_scenario(now: datetime) -> dict[str, int]:
                                      now - timedelta(hours=hours_ago, minutes=7 + k),
                                      error_type="key_error"))
     for hours_ago in SPIKE_HOURS_AGO:
-        # Inside one clock hour (minutes 20 to 29), whatever the time the test runs: the
-        # detector counts by clock hour, and a spike across an hour boundary is two half-spikes.
+        # Nine minutes each (minutes 20 to 29 of the hour); where in the hour does not matter.
         hour = (now - timedelta(hours=hours_ago)).replace(minute=20, second=0, microsecond=0)
         for agent in AGENTS:
             for k in range(SPIKE_PER_AGENT):

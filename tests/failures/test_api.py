@@ -27,8 +27,8 @@ def test_record_takes_the_seed_json_and_answers_in_one_round_trip(api):
     assert response.status_code == 201
     body = response.json()
     assert set(body) == {"id", "status", "pattern", "retry_advice", "lessons", "related",
-                         "has_resolution", "has_approved_resolution"}
-    assert body["status"] == "open"
+                         "has_resolution", "has_approved_resolution", "root_cause"}
+    assert body["status"] == "open" and body["root_cause"] is None
     assert set(body["pattern"]) == {"id", "fingerprint", "template"}
     assert body["retry_advice"] == {"retryable": True, "after_seconds": 60,
                                     "reason": "this agent reported this failure as safe to "

@@ -6,8 +6,8 @@ import pytest
 from failures.services import failure_record
 
 URL = "/api/v1/boot"
-SECTIONS = ["### Skip", "### Resume", "### Hints", "### Loops", "### Retry advice",
-            "### Recent failures"]
+SECTIONS = ["### Skip", "### Resume", "### Hints", "### Loops", "### Root causes",
+            "### Retry advice", "### Recent failures"]
 
 
 def fail(task="sync", error="Connection timeout after 30 seconds", agent="a1", **fields):
@@ -24,8 +24,8 @@ def test_json_answer_has_every_section(read_api):
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
     assert set(body) == {"agent", "task_type", "scope", "generated_at", "window_hours",
-                         "skip_after", "skip", "resume", "hints", "loops", "retry_advice",
-                         "recent_failures", "fleet"}
+                         "skip_after", "skip", "resume", "hints", "loops", "root_causes",
+                         "retry_advice", "recent_failures", "fleet"}
     assert (body["agent"], body["scope"], body["window_hours"], body["skip_after"]) == (
         "a1", "agent", 24, 3)
     [skip] = body["skip"]

@@ -12,6 +12,7 @@ import pytest
 from django.db import transaction
 from markdown_it import MarkdownIt
 
+from failures.models import Failure, FailurePattern, RootCauseGroup, RootCauseMembership
 from failures.report_markdown import report_markdown
 from failures.reports import pattern_report_build
 from lessons.curation import lesson_approve
@@ -62,6 +63,10 @@ def scenario(api, read_api, user, h: str) -> dict[str, str]:
         assert api.post("/api/v1/failures", failure, format="json").status_code == 201
     peer_failure = {**failure, "agent": peer, "recovery_hint": f"peer hint {h}"}
     assert api.post("/api/v1/failures", peer_failure, format="json").status_code == 201
+    symptom = {**failure, "task": f"other task {h}", "error": f"Cache failed {h}"}
+    assert api.post("/api/v1/failures", symptom, format="json").status_code == 201
+    _open_group([Failure.objects.filter(error=text).values_list("pattern_id", flat=True)[0]
+                 for text in (error, symptom["error"])])
     for agent in (me, peer):
         outcome = {"agent": agent, "task_id": f"done {h}", "task_type": task_type,
                    "outcome": "success", "context": {"files": [f"src/{h}.py"]},
@@ -80,6 +85,16 @@ def scenario(api, read_api, user, h: str) -> dict[str, str]:
         "failures": read_api.get("/api/v1/failures", markdown),
         "report": pattern_report_build().markdown,
     }
+
+
+def _open_group(pattern_ids) -> None:
+    """A suggested root-cause group of these patterns, as the job stores one."""
+    group = RootCauseGroup.objects.create(
+        members_key="1" * 40, detected_at="2026-03-01T10:10:00Z",
+        evidence={"latest": {"since": "2026-03-01T10:00:00+00:00", "agents": ["x", "y"]}})
+    RootCauseMembership.objects.bulk_create(
+        [RootCauseMembership(group=group, pattern_id=pk) for pk in pattern_ids])
+    FailurePattern.objects.filter(pk__in=pattern_ids).update(root_cause_group=group)
 
 
 class _Undo(Exception):
@@ -143,6 +158,9 @@ def test_agent_text_renders_as_plain_text_in_every_markdown_answer(api, read_api
         assert structure(tokens) == benign[name], name
         assert not FORBIDDEN & {kind for kind, _, _ in structure(tokens)}, name
         assert shown in shown_text(tokens), (name, text)
+    root_causes = documents["boot"].split("### Root causes")[1].split("###")[0]
+    assert "Probably one cause behind" in root_causes and shown in shown_text(
+        PARSER.parse(root_causes))
     # No terminal escape reaches a prompt (a checkpoint shows one as JSON's visible "\u001b").
     assert "\x1b" not in "".join(documents.values())
 
@@ -191,14 +209,16 @@ def report_data(h: str) -> dict:
     ref = {"id": 1, "template": f"template {h}"}
     pattern = {**ref, "error_type": f"etype {h}", "events": 3, "agents": 2, "tasks": 1,
                "first_seen": "2026-03-01T10:00:00+00:00", "last_seen": None}
-    links = [{"patterns": [1, 2], "signal": "correlation", "correlation": 0.9,
-              "agents": [f"agent {h}"], "windows": ["2026-03-01T10:00:00+00:00"]},
+    links = [{"patterns": [1, 2], "signal": "coincidence", "p_value": 0.001, "expected": 0.2,
+              "agents": [f"agent {h}"], "coincidence_count": 1,
+              "coincidences": [{"start": "2026-03-01T10:00:00+00:00",
+                                "end": "2026-03-01T10:08:00+00:00", "agents": [f"agent {h}"]}]},
              {"patterns": [1, 2], "signal": "dependency", "dependency": f"host {h}"}]
     return {
         "since": "2026-03-01T00:00:00+00:00", "until": "2026-03-02T00:00:00+00:00",
         "new_patterns": [pattern], "curation_queue": [{**pattern, "unverified_lessons": 1}],
         "rising_patterns": [{**ref, "error_type": "x", "current": 6, "previous": 1}],
-        "root_cause_groups": [{"id": 7, "status": "suggested", "signals": ["correlation"],
+        "root_cause_groups": [{"id": 7, "status": "suggested", "signals": ["coincidence"],
                                "patterns": [ref, {"id": 2, "template": f"other {h}"}],
                                "links": links}],
         "loops": [{"agent": f"agent {h}", "task": f"task {h}", "kind": "repeat", "length": 3,

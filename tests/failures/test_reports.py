@@ -42,17 +42,32 @@ def test_agent_text_cannot_open_markdown_structure():
 
 
 def test_group_evidence_reads_as_sentences():
-    group = {"id": 7, "status": "suggested", "signals": ["correlation", "dependency"],
+    group = {"id": 7, "status": "suggested", "signals": ["coincidence", "dependency"],
+             "patterns": [{"id": 1, "template": "a"}, {"id": 2, "template": "b"}],
+             "links": [{"patterns": [1, 2], "signal": "coincidence", "p_value": 0.00042,
+                        "expected": 0.213, "agents": ["a", "b"], "coincidence_count": 2,
+                        "coincidences": [
+                            {"start": "2026-03-01T10:58:00+00:00",
+                             "end": "2026-03-01T11:06:00+00:00", "agents": ["a", "b"]},
+                            {"start": "2026-03-02T07:12:00+00:00",
+                             "end": "2026-03-02T07:20:00+00:00", "agents": ["a"]}]},
+                       {"patterns": [1, 2], "signal": "dependency", "dependency": "host:db"}]}
+    text = report_markdown({**EMPTY, "root_cause_groups": [group]})
+    assert "- Group 7 (suggested; coincidence, dependency):" in text
+    assert ("#1 and #2 started and stopped together 2 time(s), 0.21 expected by chance "
+            "(p = 0.00042), for agents a, b, at 2026-03-02T07:12:00Z, 2026-03-01T10:58:00Z") in text
+    assert "#1 and #2 both name “host:db”" in text
+
+
+def test_group_evidence_stored_as_hourly_correlation_still_reads():
+    group = {"id": 7, "status": "confirmed", "signals": ["correlation"],
              "patterns": [{"id": 1, "template": "a"}, {"id": 2, "template": "b"}],
              "links": [{"patterns": [1, 2], "signal": "correlation", "correlation": 0.987,
                         "agents": ["a", "b"], "windows": ["2026-03-01T10:00:00+00:00"],
-                        "window_count": 1},
-                       {"patterns": [1, 2], "signal": "dependency", "dependency": "host:db"}]}
+                        "window_count": 1}]}
     text = report_markdown({**EMPTY, "root_cause_groups": [group]})
-    assert "- Group 7 (suggested; correlation, dependency):" in text
     assert ("#1 and #2 rise and fall together (r = 0.99) for agents a, b, "
             "in hours 2026-03-01T10:00:00Z") in text
-    assert "#1 and #2 both name “host:db”" in text
 
 
 def test_each_regression_and_handled_recurrence_says_why_in_words():
@@ -200,7 +215,7 @@ def test_scripted_scenario_report_has_the_group_regression_loop_lesson_and_queue
     data = report.data
     (group,) = data["root_cause_groups"]
     assert {p["id"] for p in group["patterns"]} == {ids["refused"], ids["timeout"]}
-    assert group["signals"] == ["correlation"] and group["agents"] == list(AGENTS)
+    assert group["signals"] == ["coincidence"] and group["agents"] == list(AGENTS)
     (regression,) = data["regressions"]
     assert (regression["pattern"]["id"], regression["kind"], regression["verdict"]) == (
         ids["webhook"], "lesson_approved", "returned")
@@ -326,7 +341,7 @@ def test_staff_read_every_section_of_the_scenario_as_html(db, staff_client):
     report = pattern_report_build()
     page = staff_client.get(f"/reports/{report.pk}/").content.decode()
     group = report.data["root_cause_groups"][0]["id"]
-    for text in (f"Group {group} (suggested: correlation)", "rise and fall together",
+    for text in (f"Group {group} (suggested: coincidence)", "started and stopped together 2",
                  "<td>deploy</td>", "repeat of 3", "approved lesson stripe_signature",
                  "payments_timeout_retry", "flagged: worked in 1.0 of 7.0 recent",
                  "<code>KeyError: &#x27;user_id&#x27; in order serializer</code>",

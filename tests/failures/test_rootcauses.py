@@ -1,55 +1,124 @@
-"""Root-cause groups: the pure signals (correlation, dependencies) and the stored groups."""
+"""Root-cause groups: the pure signals (coincidences, dependencies) and the stored groups."""
 import io
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone as dt_timezone
+from math import exp
+from random import Random
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
 from failures import rootcauses
-from failures.correlation import co_movements, components, pearson
+from failures.coincidence import (MAX_P_VALUE, Burst, bursts_of, coincidence_links, components,
+                                  poisson_tail)
 from failures.dependencies import dependencies_of
+from failures.jobstate import SETTLE
 from failures.models import RootCauseGroup, RootCauseSplit
 from failures.rootcauses import (root_cause_group_confirm, root_cause_group_split,
                                  root_causes_detect)
 from failures.services import failures_record_many
 from failures.tasks import root_causes_detect_task
-from tests.failures.scenario import AGENTS, SPIKE_HOURS_AGO, entry, spike_scenario
+from tests.failures.scenario import AGENTS, SPIKE_HOURS_AGO, STEADY, entry, spike_scenario
 
 
-# --- pure: correlation ----------------------------------------------------------------------------
+# --- pure: bursts and coincidences ------------------------------------------------------------
 
-@pytest.mark.parametrize("name, xs, ys, expected", [
-    ("same shape", [0, 5, 0, 5], [0, 10, 0, 10], 1.0),
-    ("mirror", [0, 5, 0, 5], [5, 0, 5, 0], -1.0),
-    ("flat series correlates with nothing", [3, 3, 3, 3], [0, 9, 0, 1], 0.0),
-    ("too short to say", [1], [1], 0.0),
+T0 = datetime(2026, 3, 2, 10, 0, tzinfo=dt_timezone.utc)
+WEEK_MINUTES = 7 * 24 * 60
+
+
+def at(minutes: float) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def burst(start: float, end: float, agents="ab", failures: int = 6) -> Burst:
+    return Burst(at(start), at(end), failures, frozenset(agents))
+
+
+def test_failures_closer_than_the_gap_form_one_burst():
+    found = bursts_of([(at(0), "a"), (at(2), "b"), (at(6), "a"), (at(11.5), "c"), (at(12), "c")])
+    assert found == [Burst(at(0), at(6), 3, frozenset("ab")), Burst(at(11.5), at(12), 2,
+                                                                    frozenset("c"))]
+    assert bursts_of([]) == []
+
+
+@pytest.mark.parametrize("k, mu, expected", [
+    (0, 2.0, 1.0), (1, 0.0, 0.0), (1, 0.5, 1 - exp(-0.5)),
+    (2, 1.0, 1 - 2 * exp(-1.0)), (3, 0.01, 1.6542e-7),
 ])
-def test_pearson(name, xs, ys, expected):
-    assert pearson(xs, ys) == pytest.approx(expected)
+def test_poisson_tail(k, mu, expected):
+    assert poisson_tail(k, mu) == pytest.approx(expected, rel=1e-3)
 
 
-def spikes(pattern, agents, buckets=(2, 7), n=5):
-    return {(pattern, b, a): n for b in buckets for a in agents}
+def outage(shift: float = 0.0) -> dict[str, list[Burst]]:
+    """Two symptoms of an eight-minute outage for agents a, b, c, after a quiet week in which
+    each failed alone now and then."""
+    background = [burst(-60 * h, -60 * h, agents="d", failures=1) for h in range(5, 160, 11)]
+    return {"cache": [*background, burst(shift + 0.5, shift + 8, "abc")],
+            "broker": [*[b for b in background[1:]], burst(shift + 1.5, shift + 7.5, "abc")]}
 
 
-def test_patterns_that_spike_together_across_agents_move_together():
-    counts = {**spikes("A", "abc"), **spikes("B", "abc"),
-              **{("C", b, a): 1 + b % 2 for b in range(10) for a in "abc"}}
-    (found,) = co_movements(counts, buckets=10)
-    assert (found.a, found.b, found.windows, found.agents) == ("A", "B", (2, 7), ("a", "b", "c"))
-    assert found.correlation == pytest.approx(1.0)
+def test_symptoms_that_start_and_stop_together_across_agents_are_linked():
+    (link,) = coincidence_links(outage(), since=at(-WEEK_MINUTES), until=at(60))
+    assert (link.a, link.b, link.agents) == ("broker", "cache", ("a", "b", "c"))
+    assert link.p_value < MAX_P_VALUE / 10
+    (seen,) = link.coincidences
+    assert (seen.start, seen.end) == (at(0.5), at(8))
 
 
-@pytest.mark.parametrize("name, counts", [
-    ("one agent is one incident", {**spikes("A", "a"), **spikes("B", "a")}),
-    ("one shared hour is one coincidence", {**spikes("A", "ab", (2,)), **spikes("B", "ab", (2,))}),
-    ("different agents in each hour", {**spikes("A", "a"), **spikes("B", "b")}),
-    ("together once, apart otherwise", {**spikes("A", "ab", (2, 7)), **spikes("B", "ab", (2, 5)),
-                                        **spikes("B", "ab", (8, 9), n=9)}),
+def test_the_clock_does_not_matter():
+    inside = coincidence_links(outage(shift=12), since=at(-WEEK_MINUTES), until=at(120))
+    across = coincidence_links(outage(shift=55), since=at(-WEEK_MINUTES), until=at(120))
+    assert [link.p_value for link in inside] == pytest.approx([link.p_value for link in across])
+    assert len(across) == 1
+
+
+def trickle(every: float, offset: float = 0.0, hours: float = 168) -> list[Burst]:
+    """A failure every ``every`` minutes, met by two agents at once, pairs taking turns."""
+    pairs = ("ab", "bc", "ca")
+    return [burst(offset + m, offset + m + 1, pairs[i % 3], 2)
+            for i, m in enumerate(range(0, int(hours * 60), int(every)))]
+
+
+@pytest.mark.parametrize("name, bursts, since, until, coincide", [
+    ("one agent's own run", {"x": [burst(0, 9, "a")], "y": [burst(1, 8, "a")]},
+     -WEEK_MINUTES, 60, False),
+    ("start together, stop apart", {"x": [burst(0, 20)], "y": [burst(1, 8)]},
+     -WEEK_MINUTES, 60, False),
+    ("steady trickles coincide as often as their rates say",
+     {"x": trickle(7), "y": trickle(11, offset=2)}, -60, WEEK_MINUTES, True),
+    ("a sparse fault inside a three-hour trickle",
+     {"x": [burst(60 * h, 60 * h + 1, "ab", 2) for h in range(0, 168, 9)],
+      "y": trickle(6, offset=60 * 45, hours=3)}, -60, WEEK_MINUTES, True),
+    ("one coincidence on an install three hours old",
+     {"x": [burst(100, 108, "abc")], "y": [burst(101, 107, "abc")]}, 0, 180, True),
+    ("failing without a pause since the install began a day ago",
+     {"x": [burst(0, 1440, "abc")], "y": [burst(1, 1439, "abc")]}, 0, 1440, False),
 ])
-def test_what_does_not_move_together(name, counts):
-    assert co_movements(counts, buckets=10) == []
+def test_what_is_not_linked(name, bursts, since, until, coincide):
+    observed = {"since": at(since), "until": at(until)}
+    assert coincidence_links(bursts, **observed) == []
+    # Not for want of coinciding: by chance is why.
+    assert bool(coincidence_links(bursts, **observed, max_p_value=1.0, false_links=1.0)) == coincide
+
+
+def test_the_more_pairs_coincide_the_stronger_a_link_must_be():
+    """120 independent faults, each meeting two of twelve agents about once an hour and a half:
+    thousands of pairs coincide now and then, and tested alone at MAX_P_VALUE two would be
+    linked; with the threshold shared among all the pairs tested, none is."""
+    rng = Random(3)
+    agents = [f"agent-{n}" for n in range(12)]
+    bursts = {}
+    for fault in range(120):
+        moment, failures = at(0), []
+        while (moment := moment + timedelta(hours=rng.expovariate(1.5))) < at(WEEK_MINUTES):
+            failures += [(moment, rng.choice(agents)),
+                         (moment + timedelta(seconds=30), rng.choice(agents))]
+        bursts[fault] = bursts_of(failures)
+    observed = {"since": at(0), "until": at(WEEK_MINUTES)}
+    assert len(coincidence_links(bursts, **observed, false_links=float("inf"))) == 2
+    assert coincidence_links(bursts, **observed) == []
 
 
 def test_components_join_pairs_but_never_a_forbidden_pair():
@@ -107,9 +176,11 @@ def test_scenario_two_faults_spiking_together_form_exactly_one_group():
     assert members(group) == {ids["refused"], ids["timeout"]}
     assert (group.status, result.groups, result.created) == ("suggested", 1, 1)
     (link,) = group.evidence["links"]
-    assert link["signal"] == "correlation" and link["correlation"] > 0.9
-    assert link["agents"] == list(AGENTS) and link["window_count"] == len(SPIKE_HOURS_AGO)
+    assert link["signal"] == "coincidence" and link["p_value"] < MAX_P_VALUE / 100
+    assert link["agents"] == list(AGENTS) and link["coincidence_count"] == len(SPIKE_HOURS_AGO)
     assert group.evidence["window"]["until"] == now.isoformat()
+    assert group.evidence["latest"]["agents"] == list(AGENTS)
+    assert group.evidence["latest"]["since"] == link["coincidences"][-1]["start"]
 
 
 @pytest.mark.django_db
@@ -160,6 +231,18 @@ def test_split_group_is_never_suggested_again():
         root_cause_group_confirm(group=group)
 
 
+@pytest.mark.django_db
+def test_a_run_reads_the_patterns_written_since_the_last_and_the_groups_members():
+    now = timezone.now()
+    spike_scenario(now)
+    later = now + SETTLE + timedelta(minutes=1)  # every failure settled: the watermark passes
+    assert root_causes_detect(now=later).patterns == 3
+    quiet = root_causes_detect(now=later + timedelta(minutes=5))
+    assert (quiet.patterns, quiet.groups, quiet.created, quiet.removed) == (2, 1, 0, 0)
+    failures_record_many([entry("a", "new", STEADY, later + timedelta(minutes=6), "key_error")])
+    assert root_causes_detect(now=later + timedelta(minutes=10)).patterns == 3
+
+
 def record_spread(now, error, hours_ago, agent="a"):
     failures_record_many([entry(agent, f"t-{error[:8]}-{h}", error, now - timedelta(hours=h))
                           for h in hours_ago])
@@ -194,6 +277,9 @@ def test_task_and_command():
     now = timezone.now()
     spike_scenario(now)
     assert root_causes_detect_task() == {"patterns": 3, "groups": 1, "created": 1, "removed": 0}
+    # Often enough that an incident is grouped within 15 minutes of its start.
+    assert settings.HINDSIGHT_PERIODIC_JOBS["detect-root-causes"] == (
+        "failures.tasks.root_causes_detect_task", 5 * 60)
     out = io.StringIO()
     call_command("detect_root_causes", stdout=out)
     assert "1 suggested group(s), 0 new, 0 dropped" in out.getvalue()

@@ -57,6 +57,12 @@ class Case:
 LESSON = {"error_pattern": "matrix-pattern", "error_type": "timeout", "resolution": "wait"}
 FAILURE = {"agent": "matrix-agent", "task": "t-9", "error": "Stripe API timeout after 9 seconds"}
 OUTCOME = {"task_id": "t-9", "agent": "matrix-agent", "task_type": "sync", "outcome": "success"}
+OTLP_EXPORT = {"resourceSpans": [{
+    "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "matrix-agent"}}]},
+    "scopeSpans": [{"spans": [{
+        "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "run",
+        "startTimeUnixNano": "1767225600000000000", "endTimeUnixNano": "1767225601000000000",
+        "status": {"code": 2, "message": "Stripe API timeout after 9 seconds"}}]}]}]}
 
 # API and page routes, by URL pattern. API patterns are listed without their trailing-slash
 # twin (config.api.routing makes both, to the same view; the test checks that).
@@ -91,6 +97,8 @@ ROUTES: dict[str, list[Case]] = {
     # Answered per item: the bound key's item for another agent is "forbidden" in a 200.
     "api/v1/outcomes/bulk": [
         Case("post", "/api/v1/outcomes/bulk", api_write(200), {"outcomes": [OUTCOME]})],
+    # OTLP/HTTP: a span for another agent is refused alone, in the answer's partial_success.
+    "v1/traces": [Case("post", "/v1/traces", api_write(200), OTLP_EXPORT)],
     "api/v1/outcomes/history": [
         Case("get", "/api/v1/outcomes/history", API_READ, {"agent": "matrix-agent"})],
     "api/v1/outcomes/insights": [Case("get", "/api/v1/outcomes/insights", API_READ)],

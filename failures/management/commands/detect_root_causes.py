@@ -5,7 +5,8 @@ from failures.rootcauses import WINDOW_DAYS, root_causes_detect
 
 
 class Command(BaseCommand):
-    help = "Group patterns that move together or name the same dependency (root-cause groups)."
+    help = ("Group patterns whose failures start and stop together beyond chance, or that name "
+            "the same dependency (root-cause groups).")
 
     def add_arguments(self, parser):
         parser.add_argument("--days", type=int, default=WINDOW_DAYS,
