@@ -10,7 +10,7 @@ from config.api.models import ApiKey
 from config.api.idempotency import run_idempotent
 from lessons.selectors import lesson_check, lesson_ids_missing
 from lessons.services import applications_record
-from lessons.serializers import checked_lessons_json
+from lessons.serializers import check_answer_json
 from outcomes.services import outcome_append_for_failure
 
 from .models import Failure
@@ -23,10 +23,11 @@ LESSONS_PER_ANSWER = 5
 
 
 def failure_answer(failure: Failure) -> dict:
-    """The answer to a recorded failure: id, pattern, retry advice, matching lessons, and the
-    open root-cause group of its pattern (the other symptoms of one cause), if any."""
+    """The answer to a recorded failure: id, pattern, retry advice, the lessons that match it
+    and, apart, those that share only its type, and the open root-cause group of its pattern
+    (the other symptoms of one cause), if any."""
     pattern = failure.pattern  # its message's live pattern: the check need not look it up
-    lessons = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
+    checked = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
                            error_message=failure.error, limit=LESSONS_PER_ANSWER,
                            pattern=pattern)
     return {
@@ -35,8 +36,7 @@ def failure_answer(failure: Failure) -> dict:
         "pattern": {"id": pattern.pk, "fingerprint": pattern.fingerprint,
                     "template": pattern.template},
         "retry_advice": retry_advice(pattern=pattern, failure=failure),
-        "lessons": checked_lessons_json(lessons),
-        "has_resolution": bool(lessons),
+        **check_answer_json(checked),
         "root_cause": root_cause_answer(pattern_id=pattern.pk,
                                         group_id=pattern.root_cause_group_id),
     }

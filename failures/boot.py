@@ -18,10 +18,11 @@ Every query has a limit (see the caps below) and rides an index on Failure:
   agents through a short-lived cache (see boot_fleet).
 
 Queries per briefing on PostgreSQL: 1 for the recent and open failures (one UNION ALL, patterns
-joined), 1 for pattern-linked lessons, 1 per message check (LESSON_CHECKS_CAP, answers reused
-for a while, see boot_hints) and 1 for the fleet when its cached view expired: 4 at most,
-whatever the history size; 1 more while an open task's pattern is in an open root-cause group
-(failures.rootcause_notes). Other databases take a few more (the ORM's reads, see _failures
+joined), 1 for pattern-linked lessons, 2 per message check (matched and related lessons;
+LESSON_CHECKS_CAP, answers reused for a while, see boot_hints) and 1 for the fleet when its
+cached view expired: 5 at most, whatever the history size; 1 more while an open task's pattern
+is in an open root-cause group (failures.rootcause_notes). Other databases take a few more (the
+ORM's reads, see _failures
 and boot_fleet).
 """
 import json

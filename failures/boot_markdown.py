@@ -78,6 +78,9 @@ def _hints(item: Mapping) -> str:
     lines += [f"  - Approved lesson ({lesson['match']} match, effectiveness "
               f"{lesson['effectiveness']:.2f}): {inline(lesson['resolution'], LINE_CHARS)}"
               for lesson in item["lessons"]]
+    lines += [f"  - Related approved lesson (same error type only, not known to fix this): "
+              f"{inline(lesson['resolution'], LINE_CHARS)}"
+              for lesson in item.get("related", ())]
     return "\n".join(lines)
 
 

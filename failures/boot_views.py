@@ -13,6 +13,18 @@ from .boot import boot_context_build
 from .boot_markdown import boot_markdown
 from .serializers import PatternRefSerializer
 
+
+
+class BootLessonSerializer(serializers.Serializer):
+    """A lesson in the briefing's hints (documentation only)."""
+
+    id = serializers.UUIDField()
+    error_pattern = serializers.CharField()
+    resolution = serializers.CharField()
+    effectiveness = serializers.FloatField()
+    match = serializers.CharField()
+
+
 _Advice = {"retryable": serializers.BooleanField(allow_null=True),
            "after_seconds": serializers.IntegerField(allow_null=True),
            "reason": serializers.CharField()}
@@ -34,10 +46,10 @@ BootBriefing = inline_serializer("BootBriefing", {
     "hints": inline_serializer("BootHints", many=True, fields={
         "task": serializers.CharField(),
         "recovery_hints": serializers.ListField(child=serializers.CharField()),
-        "lessons": inline_serializer("BootLesson", many=True, fields={
-            "id": serializers.UUIDField(), "error_pattern": serializers.CharField(),
-            "resolution": serializers.CharField(), "effectiveness": serializers.FloatField(),
-            "match": serializers.CharField()})}),
+        "lessons": BootLessonSerializer(many=True,
+                                        help_text="Approved lessons that match the error."),
+        "related": BootLessonSerializer(many=True, help_text=(
+            "Approved lessons that share only the error type: not a known resolution."))}),
     "loops": inline_serializer("BootLoop", many=True, fields={
         "task": serializers.CharField(), "kind": serializers.ChoiceField(["repeat", "alternating"]),
         "length": serializers.IntegerField(), "patterns": PatternRefSerializer(many=True),

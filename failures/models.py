@@ -90,6 +90,10 @@ class FailureTemplate(models.Model):
         return self.template[:120]
 
 
+# The error type of a failure recorded without one: it names no type.
+UNKNOWN_ERROR_TYPE = "unknown"
+
+
 class Failure(models.Model):
     """What an agent tried, why it failed, whether a retry is safe and what it left behind."""
 

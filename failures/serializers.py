@@ -4,7 +4,7 @@ from rest_framework import serializers
 from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
 from config.api.serializers import StrictInputSerializer
 
-from .models import Failure, FailurePattern
+from .models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern
 
 # An error message longer than this is cut at input: tracebacks fit, whole log dumps do not.
 MAX_ERROR_CHARS = 20_000
@@ -19,7 +19,7 @@ class FailureInputSerializer(StrictInputSerializer):
     agent = ScrubbedCharField(max_length=100)
     task = ScrubbedCharField(max_length=200)
     error = ScrubbedCharField(max_length=MAX_ERROR_CHARS, trim_whitespace=False)
-    error_type = ScrubbedCharField(max_length=100, required=False, default="unknown")
+    error_type = ScrubbedCharField(max_length=100, required=False, default=UNKNOWN_ERROR_TYPE)
     timestamp = EventTimeField(required=False, source="occurred_at")
     title = ScrubbedCharField(max_length=200, required=False, default="")
     task_description = ScrubbedCharField(max_length=2000, required=False, default="")

@@ -11,7 +11,7 @@ from config.api.agents import agent_check
 from config.api.models import ApiKey
 
 from . import batch_sql
-from .models import Failure, FailurePattern, FailureTemplate
+from .models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern, FailureTemplate
 from .patterns import WILDCARD, fingerprint_of, template_of
 from .patterns.tokens import compatible, merge, split
 
@@ -163,7 +163,7 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
         task_description=entry.get("task_description") or "",
         task_type=entry.get("task_type", ""), skill_name=entry.get("skill_name", ""),
         title=entry.get("title") or "", error=entry["error"],
-        error_type=entry.get("error_type") or "unknown", retry_safe=entry.get("retry_safe"),
+        error_type=entry.get("error_type") or UNKNOWN_ERROR_TYPE, retry_safe=entry.get("retry_safe"),
         retry_after=entry.get("retry_after"), side_effects=entry.get("side_effects") or [],
         recovery_hint=entry.get("recovery_hint") or "",
         attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),

@@ -25,8 +25,13 @@ FailureAnswer = inline_serializer("FailureRecorded", {
         "retryable": serializers.BooleanField(allow_null=True),
         "after_seconds": serializers.IntegerField(allow_null=True),
         "reason": serializers.CharField()}),
-    "lessons": CheckedLessonOutputSerializer(many=True),
-    "has_resolution": serializers.BooleanField(),
+    "lessons": CheckedLessonOutputSerializer(many=True, help_text=(
+        "Lessons that match the error itself, best first.")),
+    "related": CheckedLessonOutputSerializer(many=True, help_text=(
+        "Lessons that share only the error type: not a known resolution.")),
+    "has_resolution": serializers.BooleanField(help_text="Some lesson matches the error."),
+    "has_approved_resolution": serializers.BooleanField(
+        help_text="Some approved lesson matches the error."),
     "root_cause": inline_serializer("FailureRootCause", allow_null=True, fields={
         "group": serializers.IntegerField(),
         "status": serializers.ChoiceField(["suggested", "confirmed"]),

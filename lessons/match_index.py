@@ -1,170 +1,130 @@
-"""A per-process index of lesson patterns, so a check scores messages without reading every row.
+"""A per-process index of lesson patterns, so a check fits a message without reading every row.
 
-A message check compares the message with lessons' error_patterns. Reading every lesson from
-the database per check costs milliseconds per thousand lessons (decoding rows dominates), so
-each process keeps the patterns in memory as bit sets (see lessons.match_table) and rebuilds
-them when the version token changes. Writers that add lessons or change what the index holds
-call ``match_index_bump`` (see lessons.services, lessons.curation), which gives the one row of
+Each process keeps the non-rejected lessons' compiled patterns (lessons.matching) in memory, each
+filed under a few of its words that any message it fits must hold (see ``_keys``), and rebuilds
+them when the version token changes. Writers that add lessons or change what the index holds call
+``match_index_bump`` (see lessons.services, lessons.curation), which gives the one row of
 MatchIndexVersion a new token in the writer's own transaction: other processes see the token
-when they can see the lessons, never before. A message check reads the token in its ranking
-statement (lessons.check_sql), so it needs no read of its own to learn that its index is
-current; when it was not, the check rebuilds the index and asks again. The index does not
-depend on the cache: with Redis down, a lesson written is found by the next check.
-
-A lesson matches a message when ``matching.score`` gives it at least MIN_WORD_SHARE and the
-message holds one of the pattern's rarest words (see ``_keys``; a pattern without words needs
-none). A pattern that reaches the threshold by its words always holds one, so this only leaves
-out whole-text matches that share none of those words, as filing patterns under them always did.
-The rows that are ranked and returned are read fresh from the database.
+when they can see the lessons, never before. The index does not depend on the cache: with Redis
+down, a lesson written is found by the next check. The lessons an answer shows are read fresh
+from the database, under the check's own filters.
 """
 import math
 import threading
 import uuid
+from collections import Counter
 from typing import NamedTuple
 
 from django.db import connection
 
-from .match_table import _WORD, Table, _normalise, full_match, ordinals_of, to_bits
-from .matching import MIN_WORD_SHARE
+from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, CompiledPattern, Message,
+                       compile_pattern, fit, prepare_message)
 from .models import Lesson, MatchIndexVersion
 
 BUILD_CHUNK = 2000  # rows read at a time while building: the rows never all sit in memory
+# Literal words in order that make a template of generic words alone fit across error types:
+# "fatal: Authentication failed for <*>" does, "connection refused" does not.
+CROSS_TYPE_WORDS = 3
 
 
-class Entry(NamedTuple):  # a tuple: a check builds a few dozen (a frozen dataclass costs ~3x)
-    ordinal: int  # position in the index
+class Entry(NamedTuple):
     pk: object
+    compiled: CompiledPattern
+    error_type: str
     skill_name: str | None
     approved: bool
 
 
 class MatchIndex:
-    """The non-rejected lessons' patterns, as of ``version`` (the token it was built for;
-    keys caches that depend on lessons)."""
+    """The non-rejected lessons' patterns, as of ``version`` (the token it was built for)."""
 
-    def __init__(self, version: str | None, table: Table, pks: bytes):
-        self.version, self.table, self._pks = version, table, pks
-        self._skill_names = {skill: name for name, skill in table.skill_ids.items()}
+    def __init__(self, version: str | None, entries: list[Entry]):
+        self.version, self.entries = version, entries
+        self._types = {entry.pk: entry.error_type for entry in entries}
+        frequency = Counter(word for entry in entries for word in set(entry.compiled.words))
+        self._filed: dict[str, list[int]] = {}
+        self._always: list[int] = []  # patterns without a key: tried on every message
+        for i, entry in enumerate(entries):
+            keys = _keys(entry.compiled, frequency)
+            if not keys:
+                self._always.append(i)
+            for key in keys:
+                self._filed.setdefault(key, []).append(i)
 
-    def entry(self, i: int) -> Entry:
-        table = self.table
-        return Entry(i, uuid.UUID(bytes=self._pks[i * 16:i * 16 + 16]),
-                     self._skill_names[table.skills[i]], bool(table.approved[i]))
+    def error_type(self, pk) -> str:
+        return self._types[pk]
 
-    def matches(self, message: str, *, skill_name: str | None):
-        """``(entry, score)`` of the lessons whose pattern matches ``message`` at MIN_WORD_SHARE
-        (approved first, then by score)."""
-        for _flag, score, bits in self._groups(message, skill_name, approved_only=False):
-            for i in ordinals_of(bits):
-                yield self.entry(i), score
-
-    def best_matches(self, message: str, *, skill_name: str | None, limit: int,
-                     approved_only: bool, most: int) -> list:
-        """The matches that can reach a ``limit``-long answer ranked by (approved, score): those
-        at least as high as the ``limit``-th, ties included (later keys decide among them), at
-        most ``most``; best first."""
-        chosen, total, groups = [], 0, self._groups(message, skill_name, approved_only)
-        for _flag, score, bits in groups:
-            chosen.extend((i, score) for i in ordinals_of(bits, max(most, limit) - len(chosen)))
-            total += bits.bit_count()
-            if total >= limit:
-                # All of them when there are no more than ``limit`` matches in all.
-                if total > limit or next(groups, None) is not None:
-                    chosen = chosen[:most]
-                break
-        return [(self.entry(i), score) for i, score in chosen]
-
-    def _groups(self, message: str, skill_name: str | None, approved_only: bool):
-        """``(approved, score, bit set)`` of the matches, best first, one per (approved, score)."""
-        table = self.table
-        normal = _normalise(message)
-        tokens = set(_WORD.findall(normal.replace("_", " ")))
-        shared = {table.vocabulary[t] for t in tokens if t in table.vocabulary}
-        counted = _add(table, [0] * table.planes, shared)
-        allowed = table.skill_mask(skill_name)
-        planes = counted if allowed is None else [plane & allowed for plane in counted]
-        whole = self._whole(normal, tokens, shared, counted, skill_name, approved_only)
-        equal: dict[int, int] = {}  # shared-word count -> lessons with that count
-        for flag in (True,) if approved_only else (True, False):
-            for score, pairs in table.levels:
-                bits = 0
-                for n, k in pairs:
-                    if k not in equal:
-                        equal[k] = _equal(planes, k)
-                    bits |= equal[k] & table.size_sets[n]
-                bits &= table.flag_sets[flag]
-                if whole:  # whole-text matches score 1.0 whatever their words
-                    bits = bits | (whole & table.flag_sets[flag]) if score == 1.0 else \
-                        bits ^ (bits & whole)
-                if bits:
-                    yield flag, score, bits
-
-    def _whole(self, normal, tokens, shared, counted, skill_name, approved_only) -> int:
-        """The lessons below a 1.0 word share whose text the message holds whole (and which count
-        as candidates, see the module docstring): only those whose every word is in a message
-        word are tried. Wordless patterns are tried on every message."""
-        table = self.table
-        inner = set().union(*map(table.inner_words, tokens)) - shared
-        found = []
-        if inner:
-            # Bit j of each lesson's word count differs from bit j of its size: not all shared.
-            beyond, by_words = 0, 0
-            for plane, more, size in zip(counted, _add(table, counted, inner), table.size_planes):
-                by_words |= plane ^ size
-                beyond |= more ^ size
-            tried = by_words ^ beyond  # all words inside message words, not all message words
-            allowed = table.skill_mask(skill_name)
-            if allowed is not None:
-                tried &= allowed
-            if approved_only:
-                tried &= table.flag_sets[True]
-            for i in ordinals_of(tried):
-                if full_match(table.literals[i], normal) and self._candidate(i, shared):
-                    found.append(i)
-        skill = table.skill_ids.get(skill_name, -1) if skill_name else None
-        for i in table.wordless:
-            if skill is not None and table.skills[i] not in (0, skill):
+    def fits(self, message: str | Message, *, error_type: str | None, skill_name: str | None,
+             approved_only: bool) -> dict:
+        """``{pk: Fit}`` of the lessons whose pattern fits ``message``, of the skill or generic
+        ones, approved ones only when asked. A lesson of another error type than ``error_type``
+        fits only by a strong template (see ``strong``)."""
+        prepared = message if isinstance(message, Message) else prepare_message(message)
+        tried = set(self._always)
+        for word in prepared.word_set:
+            tried.update(self._filed.get(word, ()))
+        found: dict = {}
+        for i in tried:
+            entry = self.entries[i]
+            if approved_only and not entry.approved:
                 continue
-            if (table.approved[i] or not approved_only) and full_match(table.literals[i], normal):
-                found.append(i)
-        return to_bits(found, table.size) if found else 0
-
-    def _candidate(self, i: int, shared: set[int]) -> bool:
-        table = self.table
-        n = table.starts[i + 1] - table.starts[i]
-        words = table.words[table.starts[i]:table.starts[i + 1]]
-        if sum(w in shared for w in words) / n >= MIN_WORD_SHARE:
-            return True
-        return table.keys_shared(i, shared, math.ceil(MIN_WORD_SHARE * n - 1e-9))
+            if skill_name and entry.skill_name not in (None, skill_name):
+                continue
+            fitted = fit(entry.compiled, prepared)
+            if fitted is not None and (_same_type(entry.error_type, error_type)
+                                       or (fitted.kind == TEMPLATE and strong(entry.compiled))):
+                found[entry.pk] = fitted
+        return found
 
 
-def _add(table: Table, planes: list[int], words) -> list[int]:
-    """The bit-sliced count ``planes`` with one more for each lesson holding each of ``words``."""
-    planes = list(planes)
-    for w in words:
-        carry = table.word_set(w)
-        for j, plane in enumerate(planes):
-            planes[j] = plane ^ carry
-            carry &= plane
-            if not carry:
-                break
-    return planes
+def _same_type(lesson_type: str, error_type: str | None) -> bool:
+    """Whether a fit needs no more than it has: the check or the lesson names no type, or the
+    same class (``openai.RateLimitError`` is a ``RateLimitError``). Across types only a template
+    fit with a distinctive word counts."""
+    return not error_type or not lesson_type or type_name(lesson_type) == type_name(error_type)
 
 
-def _equal(planes: list[int], k: int) -> int:
-    """The lessons whose count in ``planes`` is ``k`` (k >= 1)."""
-    bits = None
-    for j, plane in enumerate(planes):
-        if k >> j & 1:
-            bits = plane if bits is None else bits & plane
-    for j, plane in enumerate(planes):
-        if not k >> j & 1:
-            bits ^= bits & plane
-    return bits
+def strong(compiled: CompiledPattern) -> bool:
+    """Whether a template fit of this pattern holds across error types: it has a distinctive
+    word, or CROSS_TYPE_WORDS literal words in order (two generic words are not enough)."""
+    return bool(compiled.sequence) or len(compiled.words) >= CROSS_TYPE_WORDS
+
+
+def type_name(error_type: str) -> str:
+    """An error type without its module path, lower case."""
+    return error_type.rsplit(".", 1)[-1].lower()
+
+
+def _keys(compiled: CompiledPattern, frequency: Counter) -> set[str]:
+    """Words one of which every message the pattern fits holds (none: try it on every message).
+
+    A fit needs every literal distinctive token whole, so one of their words does. Without
+    those, a template fit needs every anchored word, so the rarest one does; a words fit holds
+    at least ceil(MIN_WORD_SHARE * n) of its n distinctive words in order, so at least that
+    many less the repeated ones of its d different words, missing at most the rest: one of the
+    rarest (that many + 1) does.
+    """
+    def rarest(words):
+        return sorted(words, key=lambda word: (frequency[word], word))
+
+    keys = {compiled.slug} if compiled.slug else set()  # a slug may fit whole, as one word
+    required = {word for token in compiled.names + compiled.codes + compiled.quoted
+                for word in _WORD.findall(token) if not word.startswith("<")}
+    if required:
+        return keys | set(rarest(required)[:1])
+    anchored = compiled.anchored - keys
+    if not anchored:
+        return keys
+    keys |= set(rarest(anchored)[:1])
+    n, different = len(compiled.sequence), compiled.distinctive
+    if n:
+        needed = max(1, math.ceil(MIN_WORD_SHARE * n - 1e-9) - (n - len(different)))
+        keys |= set(rarest(different)[:len(different) - needed + 1])
+    return keys
 
 
 _lock = threading.Lock()
-_state: dict = {"index": MatchIndex(None, Table(()), b"")}
+_state: dict = {"index": MatchIndex(None, [])}
 
 
 def match_index_bump() -> None:
@@ -192,18 +152,11 @@ def match_index_version_sql() -> str:
 
 def match_index() -> MatchIndex:
     """The index of non-rejected lessons, as of the current token (read here)."""
-    version = _version()
+    version = match_index_token().first()
     if version is None:
         match_index_bump()
-        version = _version()
+        version = match_index_token().first()
     return match_index_of(version)
-
-
-def match_index_held() -> MatchIndex:
-    """The index this process holds, its token unread: for a reader that reads the token with
-    its own statement and compares it with ``version`` (then match_index_of)."""
-    index = _state["index"]
-    return index if index.version is not None else match_index()
 
 
 def match_index_of(version: str | None) -> MatchIndex:
@@ -223,35 +176,15 @@ def match_index_forget() -> None:
     """Drop this process's index: the next check builds it (for tests, whose rolled-back
     writes can bring an old token back)."""
     with _lock:
-        _state["index"] = MatchIndex(None, Table(()), b"")
-
-
-def _version() -> str | None:
-    return match_index_token().first()
+        _state["index"] = MatchIndex(None, [])
 
 
 def _build(version) -> MatchIndex:
     rows = Lesson.objects.exclude(status=Lesson.Status.REJECTED).order_by("pk").values_list(
-        "pk", "error_pattern", "skill_name", "status")
-    pks = bytearray()
+        "pk", "error_pattern", "error_type", "skill_name", "status")
+    entries = [Entry(pk, compile_pattern(error_pattern), error_type, skill_name,
+                     status == Lesson.Status.APPROVED)
+               for pk, error_pattern, error_type, skill_name, status
+               in rows.iterator(chunk_size=BUILD_CHUNK)]
+    return MatchIndex(version, entries)
 
-    def lessons():
-        for pk, error_pattern, skill_name, status in rows.iterator(chunk_size=BUILD_CHUNK):
-            pks.extend(pk.bytes)
-            yield error_pattern, skill_name, status == Lesson.Status.APPROVED
-
-    table = Table(lessons())
-    return MatchIndex(version, table, bytes(pks))
-
-
-def _keys(pattern_words, frequency) -> list[str]:
-    """The rarest words of a pattern that any matching message must contain one of.
-
-    A match shares at least ceil(MIN_WORD_SHARE * n) of the pattern's n words, so it misses at
-    most n - that many; filing the pattern under one more than that, the rarest ones, means
-    every matching message finds it, while common words ("error", "<num>") file nothing.
-    (lessons.match_table keeps each pattern's words in this order: its first words are these.)
-    """
-    needed = math.ceil(MIN_WORD_SHARE * len(pattern_words) - 1e-9)
-    keys = len(pattern_words) - needed + 1
-    return sorted(pattern_words, key=lambda w: (frequency[w], w))[:keys]

@@ -1,148 +1,159 @@
-"""Reads of lessons: the ranked check and the filtered, paged list."""
-from dataclasses import dataclass
+"""Reads of lessons: the check (matched and related lessons, ranked), the filtered, paged list,
+and each pattern's best lesson."""
+from dataclasses import dataclass, field
 
-from django.db import connection
-from django.db.models import Case, Q, QuerySet, Value, When
+from django.db.models import Q, QuerySet, Value
 from django.shortcuts import get_object_or_404
 
 from config.api.filtering import filter_or_400
+from failures.models import UNKNOWN_ERROR_TYPE
+from failures.selectors import pattern_of_message
 
-from failures.patterns import fingerprint_of, template_of
-from failures.selectors import live_pattern_of_template_sql, template_known_sql
-from failures.services import pattern_covering
-
-from .check_sql import (MATCH_RANK, WHOLE, Ranked, lesson_of, pattern_lessons, ranking_rows,
-                        type_best)
 from .filters import LessonFilter
-from .match_index import match_index_held, match_index_of
+from .match_index import MatchIndex, match_index
+from .matching import compile_pattern, names_held, prepare_message
 from .models import Lesson
+from .ranking import FIT, lessons_ranked, rank_key
 
-
-# Most message matches loaded for the final ranking (see MatchIndex.best_matches). A generic
-# message can match hundreds of short slugs; loading every one would cost a row decode each.
+# Most message fits read for the final ranking, best fits first: a generic message can fit many
+# lessons equally, and reading every one would cost a row each.
 MESSAGE_CANDIDATES = 100
 
 
 @dataclass(frozen=True)
 class CheckedLesson:
+    """A lesson in an answer: why it is there, and its place in the ranking (lessons.ranking)."""
+
     lesson: Lesson
-    match: str  # "pattern", "message", "type" or "any": why the lesson is in the answer
-    score: float  # how much of its error_pattern the message matched (1.0 for a pattern link)
+    match: str  # "pattern", "template", "words" (it matches the error) or "type" (related)
+    score: float  # the share of its pattern's distinctive words found (1.0 by pattern or template)
+    fit_size: float = 0.0  # how specific its pattern is (see lessons.matching)
+    own_skill: bool = False  # of the skill asked about
+
+    @property
+    def fit(self) -> int:
+        return FIT[self.match]
+
+    @property
+    def fit_score(self) -> float:
+        return self.score
+
+    @property
+    def approved(self) -> bool:
+        return self.lesson.status == Lesson.Status.APPROVED
 
     def __getattr__(self, name):
-        # Serializers read the lesson's own fields straight off the entry.
+        # Serializers and the ranking read the lesson's own fields straight off the entry.
         return getattr(self.lesson, name)
+
+
+@dataclass(frozen=True)
+class CheckAnswer:
+    """Lessons that match the error itself, best first, and apart those that share only its
+    type (``related``): only the first are a known resolution."""
+
+    lessons: list[CheckedLesson] = field(default_factory=list)
+    related: list[CheckedLesson] = field(default_factory=list)
+
+    @property
+    def has_resolution(self) -> bool:
+        return bool(self.lessons)
+
+    @property
+    def has_approved_resolution(self) -> bool:
+        return any(entry.approved for entry in self.lessons)
 
 
 def lesson_check(
     *, error_type: str | None = None, skill_name: str | None = None,
     error_message: str | None = None, limit: int = 5, approved_only: bool = False,
-    pattern=None,
-) -> list[CheckedLesson]:
-    """Known resolutions for an error, best first; rejected lessons never appear.
+    pattern=None, index: MatchIndex | None = None,
+) -> CheckAnswer:
+    """Known resolutions for an error, each list best first (lessons.ranking); rejected lessons
+    never appear, nor other skills' lessons when ``skill_name`` is given.
 
-    A lesson qualifies when it is linked to the message's failure pattern, when its
-    error_pattern matches the message (as a template, phrase or slug), or by its error type.
-    Ranking: approved before unverified, then the strength of the match, then the skill's own
-    lessons before generic ones, then the ranking score (measured effectiveness weighed by its
-    evidence, see lessons.scoring), occurrences and recency.
-    ``approved_only`` leaves unverified lessons out (for prompts that must not carry them);
-    ``pattern``, when the caller already knows the message's FailurePattern, saves looking it up.
+    A lesson matches when it is linked to the message's failure pattern or its error_pattern
+    fits the message (lessons.matching); up to ``limit`` of those, and up to ``limit`` lessons
+    of ``error_type`` that do not match, as related. ``approved_only`` leaves unverified lessons
+    out (for prompts that must not carry them); ``pattern``, when the caller already knows the
+    message's FailurePattern, and ``index``, when it holds the current match index (read with
+    its own rows), save looking them up.
     """
-    if error_message:
-        return _by_message(error_type=error_type, error_message=error_message,
-                           skill_name=skill_name, limit=limit, approved_only=approved_only,
-                           pattern=pattern)
+    if error_type == UNKNOWN_ERROR_TYPE:  # a failure recorded without a type names none
+        error_type = None
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
     if approved_only:
         candidates = candidates.filter(status=Lesson.Status.APPROVED)
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
-    return _by_type(candidates, error_type=error_type, skill_name=skill_name, limit=limit,
-                    approved_only=approved_only)
+    matched, excluded = [], {}
+    if error_message:
+        matched, excluded = _matched(
+            candidates, error_type=error_type, error_message=error_message,
+            skill_name=skill_name, approved_only=approved_only, limit=limit, pattern=pattern,
+            index=index or match_index())
+    related = []
+    if error_type:
+        # Of the type, or of its class named without the module (as lessons often record it).
+        types = {error_type, error_type.rsplit(".", 1)[-1]}
+        typed = candidates.filter(error_type__in=types).exclude(
+            pk__in=[pk for pk, lesson_type in excluded.items() if lesson_type in types])
+        related = [CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
+                   for lesson in lessons_ranked(typed, skill_name=skill_name)[:limit]]
+    return CheckAnswer(matched, related)
 
 
-def _by_type(candidates, *, error_type, skill_name, limit, approved_only) -> list[CheckedLesson]:
-    """Without a message the ranking is all columns, so the database sorts and limits."""
-    if not error_type:
-        ranked = candidates.annotate(
-            approved=Case(When(status=Lesson.Status.APPROVED, then=1), default=0),
-            own_skill=Case(When(skill_name=skill_name, then=1), default=0) if skill_name
-            else Value(0),
-        ).order_by("-approved", "-own_skill", "-rank_score", "-occurrences", "-last_occurred")
-        return [CheckedLesson(lesson, "any", 0.0) for lesson in ranked[:limit]]
-    return [CheckedLesson(lesson, "type", 0.0) for lesson in _type_ranked(
-        error_type, skill_name=skill_name, limit=limit, approved_only=approved_only)]
+def _matched(candidates, *, error_type, error_message, skill_name, approved_only, limit,
+             pattern, index: MatchIndex) -> tuple[list[CheckedLesson], dict]:
+    """The best ``limit`` candidates linked to the message's pattern or fitting the message,
+    ranked, and ``{pk: error type}`` of every one that matches. A link counts only when the
+    message names what the lesson's pattern names (another module, host or quoted name is
+    another fault, whatever the template says)."""
+    message = prepare_message(error_message)
+    fits = index.fits(message, error_type=error_type, skill_name=skill_name,
+                      approved_only=approved_only)
+    if pattern is None:
+        pattern = pattern_of_message(message=error_message)
+    # Linked, and the fits that can reach the answer: each part reads through an index (an OR
+    # of the two would not).
+    parts = []
+    if pattern is not None:
+        parts.append(candidates.filter(patterns=pattern.pk).annotate(linked=Value(True)))
+    if fits:
+        parts.append(candidates.filter(pk__in=_reaching(fits, limit)).annotate(
+            linked=Value(False)))
+    if not parts:
+        return [], {}
+    rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+    found: dict = {}
+    for lesson in rows:
+        own = _own(lesson, skill_name)
+        if lesson.linked and names_held(compile_pattern(lesson.error_pattern), message):
+            found[lesson.pk] = CheckedLesson(lesson, "pattern", 1.0, own_skill=own)
+        elif lesson.pk not in found and lesson.pk in fits:
+            fitted = fits[lesson.pk]
+            found[lesson.pk] = CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own)
+    excluded = {pk: index.error_type(pk) for pk in fits}
+    excluded.update((pk, entry.lesson.error_type) for pk, entry in found.items())
+    return sorted(found.values(), key=rank_key)[:limit], excluded
 
 
-def _type_ranked(error_type: str, *, skill_name, limit: int, approved_only: bool) -> list:
-    """The best ``limit`` lessons of an error type, ranked as lesson_check ranks them (see
-    check_sql.type_best)."""
-    columns = ", ".join(connection.ops.quote_name(field.column)
-                        for field in Lesson._meta.concrete_fields)
-    sql, params = type_best(error_type, skill_name=skill_name, limit=limit,
-                            approved_only=approved_only, columns=columns)
-    return list(Lesson.objects.raw(sql, params))
+def _reaching(fits: dict, limit: int) -> list:
+    """The fits that can be among the best ``limit``: ranked by how they fit (the first keys of
+    the ranking), the first ``limit`` and those that tie with the last of them, at most
+    MESSAGE_CANDIDATES."""
+    def how(item):
+        return FIT[item[1].kind], item[1].score, item[1].size
+
+    ranked = sorted(fits.items(), key=how, reverse=True)
+    if len(ranked) > limit:
+        last = how(ranked[limit - 1])
+        ranked = [item for item in ranked if how(item) >= last]
+    return [pk for pk, _fit in ranked[:MESSAGE_CANDIDATES]]
 
 
-def _by_message(*, error_type, error_message, skill_name, limit, approved_only, pattern):
-    """The best ``limit`` candidates (see message_ranked). The ranking statement reads every
-    candidate whole (a few dozen rows): cheaper than a second round trip for the winners."""
-    best = message_ranked(error_type=error_type, error_message=error_message,
-                          skill_name=skill_name, limit=limit, approved_only=approved_only,
-                          pattern=pattern, extra=WHOLE)
-    return [CheckedLesson(lesson_of(row), row.match, score) for row, score in best]
-
-
-def message_ranked(*, error_type, error_message, skill_name, limit, approved_only, pattern,
-                   extra: tuple[str, ...] = ()) -> list[tuple[Ranked, float]]:
-    """The best ``limit`` candidates of a message check as ``(row, score)``, best first:
-    from the pattern link, the match index and the type, ranked on their ranking columns in
-    one statement (check_sql.ranking_rows; no model instances, ``extra`` names more fields to
-    read with them). The statement also reads the match index's token: when this process's
-    index was not current, it is rebuilt and the statement runs again. Without ``pattern`` the
-    statement joins on the message's stored template itself; only a message of a template not
-    stored yet looks further (a pattern covering it, rare). Lessons that rank equal on every
-    key come in primary key order."""
-    filters = dict(skill_name=skill_name, limit=limit, approved_only=approved_only, extra=extra)
-    template = template_of(error_message) if pattern is None else None
-    linked = (live_pattern_of_template_sql(fingerprint_of(template)) if pattern is None
-              else ("%s", [pattern.pk]))
-    known = template_known_sql(fingerprint_of(template)) if pattern is None else None
-    index = match_index_held()
-    for again in (True, False):
-        scores = {entry.pk: score for entry, score in index.best_matches(
-            error_message, skill_name=skill_name, limit=limit, approved_only=approved_only,
-            most=MESSAGE_CANDIDATES)}
-        rows, state = ranking_rows(error_type=error_type, scores=scores, linked=linked,
-                                   known=known, **filters)
-        # Current, or (the second time) built from a token read a moment ago: lessons written
-        # since are for the next check, so that constant writes cannot hold a check here.
-        if not again or (state.version is not None and state.version == index.version):
-            break
-        index = match_index_of(state.version)
-    best = {row.pk: (row, scores[row.pk] if row.match == "message" else _MATCH_SCORE[row.match])
-            for row in rows}
-    if pattern is None and not state.known:
-        covering = pattern_covering(template)
-        if covering is not None:
-            # The best of these and of the first statement's are the best of both: a lesson
-            # in both only ranks higher by its link.
-            best.update((row.pk, (row, 1.0)) for row in ranking_rows(
-                error_type=None, scores={}, linked=("%s", [covering.pk]), **filters)[0])
-    ranked = sorted(best.values(), key=lambda found: found[0].pk)  # equal ranks: by key
-    ranked.sort(key=lambda found: _rank(*found, skill_name), reverse=True)
-    return ranked[:limit]
-
-
-# The score of a candidate found by its pattern or its type (a message match has its own).
-_MATCH_SCORE = {"pattern": 1.0, "type": 0.0}
-
-
-def _rank(row: Ranked, score: float, skill_name: str | None) -> tuple:
-    return (row.status == Lesson.Status.APPROVED, MATCH_RANK[row.match], score,
-            bool(skill_name) and row.skill_name == skill_name, row.rank_score,
-            row.occurrences, row.last_occurred)
+def _own(lesson: Lesson, skill_name: str | None) -> bool:
+    return bool(skill_name) and lesson.skill_name == skill_name
 
 
 def lesson_list(*, filters: dict) -> QuerySet[Lesson]:
@@ -157,19 +168,17 @@ def lesson_get(*, lesson_id) -> Lesson:
 
 
 def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:
-    """For each pattern, the resolution of its best linked lesson and whether it is approved:
-    approved first, then the ranking score, occurrences and recency, equal ranks by primary key
-    (as lesson_check ranks them, so the same rows always give the same answer); rejected
-    lessons never."""
-    best: dict[int, tuple] = {}
-    for pattern_id, resolution, status, rank_score, occurrences, last_occurred, pk in \
-            pattern_lessons(sorted(set(pattern_ids))):
-        approved = status == Lesson.Status.APPROVED
-        rank = (approved, rank_score, occurrences, last_occurred)
-        held = best.get(pattern_id)
-        if held is None or rank > held[0] or (rank == held[0] and pk < held[1]):
-            best[pattern_id] = (rank, pk, (resolution, approved))
-    return {pattern_id: fix for pattern_id, (_, _, fix) in best.items()}
+    """For each pattern, the resolution of its best linked lesson (lessons.ranking) and whether
+    it is approved; rejected lessons never."""
+    if not pattern_ids:
+        return {}
+    links = Lesson.patterns.through.objects.filter(
+        failurepattern_id__in=set(pattern_ids)).exclude(lesson__status=Lesson.Status.REJECTED)
+    best: dict[int, tuple[str, bool]] = {}
+    for pattern_id, resolution, status in lessons_ranked(links, prefix="lesson__").values_list(
+            "failurepattern_id", "lesson__resolution", "lesson__status"):
+        best.setdefault(pattern_id, (resolution, status == Lesson.Status.APPROVED))
+    return best
 
 
 def lesson_ids_missing(ids) -> set:

@@ -27,12 +27,21 @@ class LessonOutputSerializer(serializers.ModelSerializer):
 class CheckedLessonOutputSerializer(LessonOutputSerializer):
     """A lesson in a check answer, with why it is there (reads a selectors.CheckedLesson)."""
 
-    match = serializers.ChoiceField(choices=["pattern", "message", "type", "any"], read_only=True)
+    match = serializers.ChoiceField(choices=["pattern", "template", "words", "type"],
+                                    read_only=True)
     match_score = serializers.FloatField(source="score", read_only=True)
 
     class Meta(LessonOutputSerializer.Meta):
         fields = LessonOutputSerializer.Meta.fields + ["match", "match_score"]
         read_only_fields = fields
+
+
+def check_answer_json(answer) -> dict:
+    """A check's answer (selectors.CheckAnswer) as the check endpoint sends it."""
+    return {"lessons": checked_lessons_json(answer.lessons),
+            "related": checked_lessons_json(answer.related),
+            "has_resolution": answer.has_resolution,
+            "has_approved_resolution": answer.has_approved_resolution}
 
 
 def checked_lessons_json(found) -> list[dict]:

@@ -13,7 +13,7 @@ from failures.selectors import failure_get_or_400
 
 from .selectors import lesson_check, lesson_get, lesson_list
 from .serializers import (CheckedLessonOutputSerializer, LessonOutputSerializer,
-                          checked_lessons_json)
+                          check_answer_json)
 from .services import application_report, lesson_record
 
 # Wordings of one fault an agent may send with a lesson: libraries word a fault a handful of ways.
@@ -96,16 +96,23 @@ class LessonsApi(APIView):
 
 
 CheckAnswer = inline_serializer("LessonCheck", {
-    "lessons": CheckedLessonOutputSerializer(many=True),
-    "has_resolution": serializers.BooleanField(),
-    "has_approved_resolution": serializers.BooleanField(),
+    "lessons": CheckedLessonOutputSerializer(many=True, help_text=(
+        "Lessons that match the error itself (its pattern, or their error_pattern fits the "
+        "message), best first.")),
+    "related": CheckedLessonOutputSerializer(many=True, help_text=(
+        "Lessons that share only the error type: not a known resolution.")),
+    "has_resolution": serializers.BooleanField(help_text="Some lesson matches the error."),
+    "has_approved_resolution": serializers.BooleanField(
+        help_text="Some approved lesson matches the error."),
 })
 
 
 class LessonCheckApi(APIView):
-    """Known resolutions for an error, best first. ``GET`` takes the query in the URL; ``POST``
-    takes the same query as a JSON body, which keeps the error message out of URLs and access
-    logs. Both are reads: a read key may post a check, and it counts against the read budget."""
+    """Known resolutions for an error: lessons that match it, best first, and apart those that
+    share only its type. ``GET`` takes the query in the URL; ``POST`` takes the same query as a
+    JSON body, which keeps the error message out of URLs and access logs. Both are reads: a read
+    key may post a check, and it counts against the read budget. A check needs an error_type or
+    an error_message."""
 
     post_reads = True  # config.api.permissions.request_reads
 
@@ -114,6 +121,13 @@ class LessonCheckApi(APIView):
         skill_name = ScrubbedCharField(max_length=100, required=False)
         error_message = ScrubbedCharField(max_length=10_000, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=50, default=5)
+
+        def validate(self, attrs):
+            if not attrs.get("error_type") and not attrs.get("error_message"):
+                needed = "Give error_type or error_message (or both)."
+                raise serializers.ValidationError({"error_type": [needed],
+                                                   "error_message": [needed]})
+            return attrs
 
     @extend_schema(operation_id="lessons_check", parameters=[CheckInput],
                    responses={200: CheckAnswer, **error_responses(*READ_ERRORS)})
@@ -128,12 +142,7 @@ class LessonCheckApi(APIView):
     def answer(self, data) -> Response:
         query = self.CheckInput(data=data)
         query.is_valid(raise_exception=True)
-        found = lesson_check(**query.validated_data)
-        return Response({
-            "lessons": checked_lessons_json(found),
-            "has_resolution": bool(found),
-            "has_approved_resolution": any(c.lesson.status == "approved" for c in found),
-        })
+        return Response(check_answer_json(lesson_check(**query.validated_data)))
 
 
 class LessonDetailApi(APIView):

@@ -15,7 +15,7 @@ from psycopg.errors import DeadlockDetected
 
 from config.api.agents import agent_refusal, refusal_message
 from config.api.models import ApiKey
-from failures.models import Failure
+from failures.models import UNKNOWN_ERROR_TYPE, Failure
 from failures.services import (failures_close_open_of, failures_prepare, failures_store,
                                patterns_resolved_add)
 from lessons.selectors import lesson_ids_missing
@@ -217,7 +217,7 @@ def _failures_for(items: dict[int, OutcomeIn], api_key_id: int | None) -> dict[i
     if not failing:
         return {}
     entries = [dict(agent=item.agent, task=item.task_id, task_type=item.task_type,
-                    error=item.error, error_type=item.error_type or "unknown",
+                    error=item.error, error_type=item.error_type or UNKNOWN_ERROR_TYPE,
                     occurred_at=item.occurred_at, api_key_id=api_key_id, **item.failure_extras)
                for item in failing.values()]
     return dict(zip(failing, failures_prepare(entries)))

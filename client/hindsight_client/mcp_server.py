@@ -33,7 +33,8 @@ def _add_reads(server: MCPServer, hs: AsyncHindsight) -> None:
     @server.tool()
     async def check_known_errors(error_message: str = "", error_type: str = "",
                                  skill_name: str = "", limit: int = 5) -> dict[str, Any]:
-        """Known resolutions for an error, best first; approved lessons before unverified."""
+        """Known resolutions for an error: ``lessons`` match it (best fit first), ``related``
+        share only its type and are no resolution. Give error_message or error_type."""
         return dict(await hs.check_known_errors(
             error_message=error_message or None, error_type=error_type or None,
             skill_name=skill_name or None, limit=limit))

@@ -26,14 +26,16 @@ class Lesson(TypedDict, total=False):
     source: str
     applications_count: int
     flagged: bool
-    match: str
+    match: str  # pattern, template or words (it matches the error); type (related)
     match_score: float
 
 
 class CheckResult(TypedDict):
-    """Known resolutions for an error, best first."""
+    """Known resolutions for an error, best first: ``lessons`` match the error itself;
+    ``related`` share only its type and are no resolution."""
 
     lessons: list[Lesson]
+    related: list[Lesson]
     has_resolution: bool
     has_approved_resolution: bool
     available: bool
@@ -54,7 +56,9 @@ class FailureRecorded(TypedDict, total=False):
     pattern: dict[str, Any]
     retry_advice: RetryAdvice
     lessons: list[Lesson]
+    related: list[Lesson]
     has_resolution: bool
+    has_approved_resolution: bool
     root_cause: dict[str, Any] | None
     event_id: str
     spooled: bool
@@ -124,7 +128,7 @@ class History(TypedDict, total=False):
     available: bool
 
 
-EMPTY_CHECK: CheckResult = {"lessons": [], "has_resolution": False,
+EMPTY_CHECK: CheckResult = {"lessons": [], "related": [], "has_resolution": False,
                             "has_approved_resolution": False, "available": False}
 
 

@@ -72,15 +72,15 @@ def test_api_answers_with_redis_down(api, redis_down):
     """Check, record, failures and boot (all of which read or write the cache) with Redis dead."""
     redis_down()
     assert api.get("/api/v1/lessons/check", {"error_type": "x"}).status_code == 200
-    assert api.post("/api/v1/lessons", {"error_pattern": "p", "error_type": "t",
+    assert api.post("/api/v1/lessons", {"error_pattern": "payments_down", "error_type": "t",
                                         "resolution": "r"}, format="json").status_code == 201
     # The boot fleet view lives in the cache and falls back to the database; the lesson match
     # index's version is in the database, so the new lesson is found at once.
-    failure = {"agent": "a", "task": "t", "task_type": "sync", "error": "p happened",
+    failure = {"agent": "a", "task": "t", "task_type": "sync", "error": "payments_down happened",
                "error_type": "t"}
     recorded = api.post("/api/v1/failures", failure, format="json")
     assert recorded.status_code == 201
-    assert [l["error_pattern"] for l in recorded.json()["lessons"]] == ["p"]
+    assert [l["error_pattern"] for l in recorded.json()["lessons"]] == ["payments_down"]
     api.post("/api/v1/failures", {**failure, "agent": "b"}, format="json")
     boot = api.get("/api/v1/boot", {"agent": "a", "scope": "fleet"})
     assert boot.status_code == 200

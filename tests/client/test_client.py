@@ -113,7 +113,8 @@ def test_async_client_round_trip(gunicorn_server, write_key, tmp_path):
         async with AsyncHindsight(gunicorn_server, write_key, agent="async-agent",
                                   spool_dir=tmp_path) as client:
             recorded = await client.record_lesson("async_lesson", "io", "Reopen the file.")
-            known = await client.check_known_errors(error_type="io")
+            known = await client.check_known_errors(error_type="io",
+                                                    error_message="async_lesson: file closed")
             outcome = await client.record_outcome("t1", "x", "success")
             return recorded, known, outcome
 

@@ -92,7 +92,9 @@ def test_a_retry_that_keeps_failing_raises_and_reports_the_lesson_did_not_work(h
 
 
 def test_fallback_strategy_calls_the_alternative_with_the_same_arguments(hs):
-    hs.record_lesson("stale_token", "StaleToken", "Refresh the token and read from the cache.")
+    # A lesson for this very error (linked to its pattern): one of its type only is no answer.
+    hs.record_lesson("stale_token", "StaleToken", "Refresh the token and read from the cache.",
+                     error_message="token expired")
     alternative = flaky(0, None, value="from-cache")
     strategies = Strategies().on_type("StaleToken", fallback(alternative))
 
@@ -123,7 +125,7 @@ def test_no_lesson_means_the_error_passes_with_checkpoint_and_side_effects_recor
 
 
 def test_with_block_success_fallback_and_retry(hs, lesson):
-    hs.record_lesson("stale_token", "StaleToken", "Use the cached copy.")
+    hs.record_lesson("stale_token", "StaleToken", "Use the cached copy.", error_message="expired")
     strategies = (Strategies().on_type("StaleToken", fallback(lambda: "cached"))
                   .on_pattern("client_rate_limit", retry(delay=30)))
 

@@ -30,8 +30,8 @@ def test_reads_answer_empty_and_writes_spool_when_the_service_is_down(dead_url, 
     briefing = hs.boot()
     written = hs.record_outcome("t1", "x", "success")
 
-    assert known == {"lessons": [], "has_resolution": False, "has_approved_resolution": False,
-                     "available": False}
+    assert known == {"lessons": [], "related": [], "has_resolution": False,
+                     "has_approved_resolution": False, "available": False}
     assert briefing["available"] is False and briefing["skip"] == []
     assert written["spooled"] is True
     [entry] = hs.spool.pending()

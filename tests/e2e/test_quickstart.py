@@ -46,6 +46,9 @@ def test_make_run_then_curl_the_lesson_endpoints(embedded):
                         {"error_pattern": "test_error", "error_type": "test", "resolution": "Do X"})
     assert status == 201 and body["created"] is True
     status, body = call("GET", f"{base}/api/v1/lessons/check?error_type=test", key)
+    assert status == 200 and body["has_resolution"] is False  # of the type only: related
+    assert [found["error_pattern"] for found in body["related"]] == ["test_error"]
+    status, body = call("GET", f"{base}/api/v1/lessons/check?error_message=test_error+raised", key)
     assert status == 200 and body["has_resolution"] is True
     status, body = call("GET", f"{base}/api/v1/lessons?page=1&per_page=10", key)
     assert status == 200 and body["total"] == 6  # five known patterns, loaded by make run, + ours
@@ -55,14 +58,16 @@ def test_make_run_then_curl_the_lesson_endpoints(embedded):
 
 
 def _a_message_check_ranks_embedded(base: str, key: str) -> None:
-    """The message check's one ranking statement has a SQLite form of its own: it finds lessons
-    by message and by type and ranks them (the approved message match first)."""
-    query = urllib.parse.urlencode({"error_message": "HTTP 429 from the API: rate limit reached",
-                                    "error_type": "test", "skill_name": "sync", "limit": 3})
+    """The message check runs on the embedded database too: it finds lessons by message and
+    ranks them by fit (the template before the approved words fit)."""
+    query = urllib.parse.urlencode({
+        "error_message": "test_error: HTTP 429 from the API: rate limit reached",
+        "error_type": "rate_limit", "skill_name": "sync", "limit": 3})
     status, body = call("GET", f"{base}/api/v1/lessons/check?{query}", key)
     assert status == 200
     assert [(found["error_pattern"], found["match"]) for found in body["lessons"]] == [
-        ("api_429_rate_limit", "message"), ("test_error", "type")]
+        ("test_error", "template"), ("api_429_rate_limit", "words")]
+    assert body["related"] == []
 
 
 def _the_ledger_and_its_jobs_work_embedded(base: str, env: dict, key: str) -> None:
@@ -70,7 +75,7 @@ def _the_ledger_and_its_jobs_work_embedded(base: str, env: dict, key: str) -> No
     status, body = call("POST", f"{base}/api/v1/failures", key,
                         {"agent": "a", "task": "t1", "error": "Connection refused to db-1:5432"})
     assert status == 201 and body["pattern"]["template"] == "Connection refused to <*>:<*>"
-    lesson = call("GET", f"{base}/api/v1/lessons/check?error_type=test", key)[1]["lessons"][0]
+    lesson = call("GET", f"{base}/api/v1/lessons/check?error_type=test", key)[1]["related"][0]
     failing = {"agent": "a", "task_type": "sync", "outcome": "failure",
                "context": {"error_message": "Connection refused to db-2:5432"}}
     status, body = call("POST", f"{base}/api/v1/outcomes/bulk", key, {"outcomes": [

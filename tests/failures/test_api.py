@@ -22,11 +22,12 @@ def failure(**overrides):
 
 def test_record_takes_the_seed_json_and_answers_in_one_round_trip(api):
     lessons_seed()
-    response = api.post(URL, failure(), format="json")
+    response = api.post(URL, failure(error="api rate limit hit: HTTP 429 Too Many Requests"),
+                        format="json")
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "status", "pattern", "retry_advice", "lessons", "has_resolution",
-                         "root_cause"}
+    assert set(body) == {"id", "status", "pattern", "retry_advice", "lessons", "related",
+                         "has_resolution", "has_approved_resolution", "root_cause"}
     assert body["status"] == "open" and body["root_cause"] is None
     assert set(body["pattern"]) == {"id", "fingerprint", "template"}
     assert body["retry_advice"] == {"retryable": True, "after_seconds": 60,
@@ -36,21 +37,24 @@ def test_record_takes_the_seed_json_and_answers_in_one_round_trip(api):
                                               "once with this error since its last success"}
     assert body["lessons"][0]["error_pattern"] == "api_429_rate_limit"
     assert body["lessons"][0]["status"] == "approved" and body["has_resolution"] is True
+    assert body["has_approved_resolution"] is True
     stored = Failure.objects.get()
     assert stored.occurred_at.isoformat() == "2026-02-01T11:00:00+00:00"
     assert (stored.attempt_count, stored.retry_after, stored.recovery_hint) == (
         3, 60, "implement_backoff")
 
 
-def test_lessons_linked_to_the_pattern_come_first(api):
+def test_lessons_linked_to_the_pattern_match_and_those_of_the_type_are_related(api):
     LessonFactory(error_pattern="generic", error_type="rate_limit", status="approved",
                   effectiveness=1.0)
     lesson_record(error_pattern="openai_quota", error_type="quota", resolution="switch key",
                   error_message="429 Too Many Requests")
     Lesson.objects.filter(error_pattern="openai_quota").update(status="approved")
     body = api.post(URL, failure(), format="json").json()
-    assert [l["error_pattern"] for l in body["lessons"]] == ["openai_quota", "generic"]
-    assert [l["match"] for l in body["lessons"]] == ["pattern", "type"]
+    assert [(l["error_pattern"], l["match"]) for l in body["lessons"]] == [
+        ("openai_quota", "pattern")]
+    # The approved lesson of the same type only is related: no resolution of its own.
+    assert [(l["error_pattern"], l["match"]) for l in body["related"]] == [("generic", "type")]
 
 
 def test_check_finds_a_lesson_through_another_message_of_its_pattern(api):

@@ -203,7 +203,8 @@ def test_without_linked_lessons_hints_list_approved_lessons_that_lesson_check_fi
     [entry] = build()["hints"]
     assert entry["lessons"] == [{"id": str(by_message.pk), "error_pattern": "connection timeout",
                                  "resolution": "Check the network", "effectiveness": 0.5,
-                                 "match": "message"}]
+                                 "match": "template"}]
+    assert entry["related"] == []
 
 
 @pytest.mark.django_db

@@ -56,7 +56,7 @@ def skill_lessons():
 
 
 def type_and_message():
-    """A lesson both matching the message and of the type counts as a message match."""
+    """A lesson both matching the message and of the type is matched, not related."""
     approved("gateway timeout syncing invoices", error_type="timeout", rank_score=0.4)
     approved("type only", error_type="timeout", rank_score=0.9)
 
@@ -68,7 +68,7 @@ def test_hints_by_message_are_lesson_checks_answer(lessons, skill_name):
     lessons()
     failure = record(skill_name=skill_name)
     expected = check(failure)
-    assert len(expected) >= 2  # each case must rank something
+    assert len(expected[0]) + len(expected[1]) >= 2  # each case must rank something
     assert hint_lessons() == expected
 
 
@@ -80,7 +80,7 @@ def test_a_lesson_linked_to_the_live_pattern_ranks_first(monkeypatch):
     linked.patterns.add(failure.pattern)
     monkeypatch.setattr(boot_hints, "LINKED_LESSONS_CAP", 0)
     expected = check(failure)
-    assert (expected[0]["id"], expected[0]["match"]) == (str(linked.pk), "pattern")
+    assert (expected[0][0]["id"], expected[0][0]["match"]) == (str(linked.pk), "pattern")
     assert hint_lessons() == expected
 
 
@@ -96,8 +96,8 @@ def test_hints_are_reused_until_a_lesson_is_written_in_any_process(django_assert
                                        status=APPROVED, rank_score=1.0)])
     MatchIndexVersion.objects.update(token="written-elsewhere")
     now = hint_lessons()
-    assert now[0]["error_pattern"] == "upstream gateway timeout after <*> seconds" != \
-        first[0]["error_pattern"]
+    assert now[0][0]["error_pattern"] == "upstream gateway timeout after <*> seconds" != \
+        first[0][0]["error_pattern"]
 
 
 def record(**fields):
@@ -105,15 +105,16 @@ def record(**fields):
                           task_type="sync", occurred_at=NOW - timedelta(minutes=5), **fields)
 
 
-def hint_lessons() -> list[dict]:
+def hint_lessons() -> tuple[list[dict], list[dict]]:
     [entry] = boot_context_build(agent="a1", now=NOW)["hints"]
-    return entry["lessons"]
+    return entry["lessons"], entry["related"]
 
 
-def check(failure) -> list[dict]:
+def check(failure) -> tuple[list[dict], list[dict]]:
     found = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
                          error_message=failure.error, limit=boot_hints.LESSONS_PER_TASK,
                          approved_only=True, pattern=FailurePattern(pk=failure.pattern_id))
-    return [{"id": str(entry.lesson.pk), "error_pattern": entry.lesson.error_pattern,
-             "resolution": entry.lesson.resolution, "effectiveness": entry.lesson.effectiveness,
-             "match": entry.match} for entry in found]
+    return tuple([{"id": str(entry.lesson.pk), "error_pattern": entry.lesson.error_pattern,
+                   "resolution": entry.lesson.resolution,
+                   "effectiveness": entry.lesson.effectiveness, "match": entry.match}
+                  for entry in part] for part in (found.lessons, found.related))

@@ -115,7 +115,7 @@ def test_a_lesson_linked_while_a_merge_runs_is_linked_to_the_survivor():
         error_message=SMALL, proposed_by="agent-b"))
     lesson = Lesson.objects.get(error_pattern="db_primary_reset")
     assert list(lesson.patterns.values_list("pk", flat=True)) == [big.pk]
-    assert [c.lesson for c in lesson_check(error_message=SMALL)] == [lesson]
+    assert [c.lesson for c in lesson_check(error_message=SMALL).lessons] == [lesson]
 
 
 @pytest.mark.django_db(transaction=True)

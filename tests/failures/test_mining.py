@@ -43,7 +43,8 @@ def test_lessons_follow_the_merge():
     record(USERS[3])
     patterns_mine()
     found = lesson_check(error_message="session expired for user zed while syncing mailbox")
-    assert [(c.lesson.error_pattern, c.match) for c in found] == [("expired_session", "pattern")]
+    assert [(c.lesson.error_pattern, c.match) for c in found.lessons] == [
+        ("expired_session", "pattern")]
 
 
 def test_distinct_faults_are_not_merged():

@@ -24,20 +24,43 @@ def test_record_answers_as_the_seed(api):
 
 def test_check_answers_as_the_seed_and_says_each_status(api):
     api.post(URL, BODY, format="json")
-    response = api.get(f"{URL}/check", {"error_type": "test"})
+    response = api.get(f"{URL}/check", {"error_type": "test",
+                                        "error_message": "worker raised test_error at start"})
     assert response.status_code == 200
     payload = response.json()
     assert payload["has_resolution"] is True and payload["has_approved_resolution"] is False
     (lesson,) = payload["lessons"]
     assert lesson["resolution"] == "Do X" and lesson["status"] == "unverified"
+    assert (lesson["match"], lesson["match_score"]) == ("template", 1.0)
+    assert payload["related"] == []
     assert {"error_pattern", "error_type", "skill_name", "context", "resolution_code",
             "occurrences", "last_occurred", "effectiveness", "created_at", "source",
             "match", "match_score"} <= set(lesson)
 
 
+def test_a_lesson_of_the_type_only_is_related_not_a_resolution(api):
+    LessonFactory(error_pattern="test_error", error_type="test", status="approved")
+    for query in ({"error_type": "test"},
+                  {"error_type": "test", "error_message": "disk quota exceeded on /var"}):
+        payload = api.get(f"{URL}/check", query).json()
+        assert payload["lessons"] == [] and [l["match"] for l in payload["related"]] == ["type"]
+        assert payload["has_resolution"] is False and payload["has_approved_resolution"] is False
+
+
 def test_check_with_nothing_known(api):
     payload = api.get(f"{URL}/check", {"error_type": "nothing"}).json()
-    assert payload == {"lessons": [], "has_resolution": False, "has_approved_resolution": False}
+    assert payload == {"lessons": [], "related": [], "has_resolution": False,
+                       "has_approved_resolution": False}
+
+
+@pytest.mark.parametrize("query", [{}, {"skill_name": "http"}, {"limit": 3}])
+def test_a_check_with_neither_type_nor_message_is_a_400_naming_both(read_api, query):
+    LessonFactory(error_type="timeout", status="approved")
+    for response in (read_api.get(f"{URL}/check", query),
+                     read_api.post(f"{URL}/check", query, format="json")):
+        assert response.status_code == 400
+        assert {"error_type", "error_message"} <= set(response.json()["fields"])
+        assert "error_type" in response.json()["error"]
 
 
 def test_check_uses_the_error_message(api):
@@ -54,7 +77,7 @@ def test_check_uses_the_error_message(api):
     {"error_message": "psycopg.OperationalError: connection refused (db connection to 10.0.0.5)"},
     {"error_type": "timeout", "limit": 2},
     {"error_type": "timeout", "skill_name": "http", "limit": "3"},
-    {},
+    {"error_type": "timeout", "error_message": "upstream timed out after 30s"},
 ])
 def test_a_posted_check_answers_as_the_get_with_a_read_key(read_api, query):
     """POST /lessons/check takes the GET's query as a JSON body (out of URLs and access logs)."""

@@ -1,5 +1,5 @@
-"""The message check's one-statement ranking and the check endpoint's JSON: both must answer
-exactly what the model-instance ranking and CheckedLessonOutputSerializer answered."""
+"""The message check against a reference that fits every lesson one by one and sorts by the
+documented ranking, and the check endpoint's JSON against CheckedLessonOutputSerializer."""
 import itertools
 import json
 import random
@@ -15,8 +15,7 @@ from rest_framework.renderers import JSONRenderer
 from failures.models import FailurePattern
 from failures.selectors import pattern_of_message
 from failures.services import pattern_for_message
-from lessons import selectors
-from lessons.match_index import match_index
+from lessons.matching import TEMPLATE, compile_pattern, fit, names_held, prepare_message
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer, checked_lessons_json
@@ -38,43 +37,57 @@ PATTERNS = [
     "connection refused", "db host connection refused", "refused port 5432", "timeout",
     "calling model failed", "openai rate limit", "seconds timeout après délai", "验证 timeout",
 ]
+FIT_ORDER = {"pattern": 3, "template": 2, "words": 1}
 
 
 def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
                     approved_only=False):
-    """The message check as lesson_check ranked it on model instances: reasons from the type
-    ranking, the match index and the pattern link (the strongest kept), every candidate read
-    whole and sorted, equal ranks in primary-key order."""
+    """The check as documented, lesson by lesson: linked to the message's pattern (the names of
+    its error_pattern in the message), or fitting it (across error classes only by a template
+    with a distinctive word or three words), ranked by fit, score and size, then approval, the skill's own, ranking
+    score, occurrences, recency and primary key; then the lessons of the type that do not
+    match, ranked the same way from approval on."""
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
     if approved_only:
         candidates = candidates.filter(status=Lesson.Status.APPROVED)
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
     pattern = pattern_of_message(message=error_message)
-    reasons = {}
-    if error_type:
-        for lesson in selectors._type_ranked(error_type, skill_name=skill_name, limit=limit,
-                                             approved_only=approved_only):
-            reasons[lesson.pk] = ("type", 0.0)
-    for entry, score in match_index().best_matches(
-            error_message, skill_name=skill_name, limit=limit, approved_only=approved_only,
-            most=selectors.MESSAGE_CANDIDATES):
-        reasons[entry.pk] = ("message", score)
-    if pattern is not None:
-        for pk in candidates.filter(patterns=pattern).values_list("pk", flat=True):
-            reasons[pk] = ("pattern", 1.0)
-    found = [CheckedLesson(lesson, *reasons[lesson.pk])
-             for lesson in candidates.filter(pk__in=list(reasons)).order_by("pk")]
+    linked = set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) \
+        if pattern else set()
+    matched, typed = [], []
+    message = prepare_message(error_message)
+    for lesson in candidates:
+        compiled = compile_pattern(lesson.error_pattern)
+        fitted = fit(compiled, message)
+        same = not error_type or not lesson.error_type or (
+            lesson.error_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
+        strong = compiled.sequence or len(compiled.words) >= 3
+        if fitted and not same and not (fitted.kind == TEMPLATE and strong):
+            fitted = None
+        if lesson.pk in linked and names_held(compiled, message):
+            matched.append(CheckedLesson(lesson, "pattern", 1.0))
+        elif fitted:
+            matched.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size))
+        elif error_type and lesson.error_type == error_type:
+            typed.append(CheckedLesson(lesson, "type", 0.0))
 
     def rank(c):
-        return (c.lesson.status == Lesson.Status.APPROVED, selectors.MATCH_RANK[c.match],
-                c.score, bool(skill_name) and c.lesson.skill_name == skill_name,
+        return (c.lesson.status == Lesson.Status.APPROVED,
+                bool(skill_name) and c.lesson.skill_name == skill_name,
                 c.lesson.rank_score, c.lesson.occurrences, c.lesson.last_occurred)
-    found.sort(key=rank, reverse=True)
-    return found[:limit]
+    for found in (matched, typed):
+        found.sort(key=lambda c: c.lesson.pk)
+        found.sort(key=rank, reverse=True)
+    matched.sort(key=lambda c: (FIT_ORDER[c.match], c.score, c.fit_size), reverse=True)
+    return matched[:limit], typed[:limit]
 
 
 def answer(found):
+    if isinstance(found, tuple):
+        return tuple(answer(part) for part in found)
+    if not isinstance(found, list):
+        return answer((found.lessons, found.related))
     return [(entry.lesson.pk, entry.match, entry.score) for entry in found]
 
 
@@ -110,7 +123,7 @@ def varied():
 
 
 @pytest.mark.parametrize("message", MESSAGES)
-def test_message_check_answers_as_the_instance_ranking(varied, message):
+def test_message_check_answers_as_the_reference(varied, message):
     combos = itertools.product([None, "timeout", "rate_limit"], [None, "alpha"],
                                [False, True], [1, 3, 5, 50])
     for error_type, skill_name, approved_only, limit in combos:
@@ -120,9 +133,11 @@ def test_message_check_answers_as_the_instance_ranking(varied, message):
 
 
 def test_varied_answers_hold_every_kind_of_match(varied):
-    kinds = {entry.match for message in MESSAGES
-             for entry in lesson_check(error_type="timeout", error_message=message, limit=50)}
-    assert kinds == {"pattern", "message", "type"}
+    kinds = set()
+    for message in MESSAGES:
+        found = lesson_check(error_type="timeout", error_message=message, limit=50)
+        kinds |= {entry.match for entry in found.lessons + found.related}
+    assert kinds == {"pattern", "template", "words", "type"}
 
 
 def test_a_lesson_found_every_way_keeps_the_pattern_link_and_its_score():
@@ -133,9 +148,10 @@ def test_a_lesson_found_every_way_keeps_the_pattern_link_and_its_score():
     matched = LessonFactory(error_pattern="litellm timeout", error_type="timeout", rank_score=0.9)
     typed = LessonFactory(error_pattern="disk full", error_type="timeout", rank_score=0.95)
     found = lesson_check(error_type="timeout", error_message="litellm timeout after 600 seconds")
-    assert [(entry.lesson.pk, entry.match) for entry in found] == [
-        (both.pk, "pattern"), (matched.pk, "message"), (typed.pk, "type")]
-    assert found[0].score == 1.0
+    assert [(entry.lesson.pk, entry.match) for entry in found.lessons] == [
+        (both.pk, "pattern"), (matched.pk, "template")]
+    assert [(entry.lesson.pk, entry.match) for entry in found.related] == [(typed.pk, "type")]
+    assert found.lessons[0].score == 1.0
 
 
 def descending_ids(n: int) -> list[uuid.UUID]:
@@ -147,12 +163,12 @@ SAME = dict(error_type="timeout", rank_score=0.5, occurrences=2, last_occurred=B
 
 
 def test_full_ties_come_in_primary_key_order():
-    tied = [LessonFactory(id=pk, error_pattern=f"queue stalled {word}", **SAME)
+    tied = [LessonFactory(id=pk, error_pattern=f"queue stalled <*> {word}", **SAME)
             for pk, word in zip(descending_ids(4), ("alpha", "beta", "gamma", "delta"))]
-    message = "queue stalled alpha beta gamma delta"
+    message = "queue stalled on alpha beta gamma delta"
     found = lesson_check(error_message=message, limit=3)
     assert answer(found) == answer(reference_check(error_message=message, limit=3))
-    assert [entry.lesson.pk for entry in found] == sorted(lesson.pk for lesson in tied)[:3]
+    assert [entry.lesson.pk for entry in found.lessons] == sorted(l.pk for l in tied)[:3]
 
 
 def test_type_ties_beyond_the_limit_stay_out_as_the_type_ranking_leaves_them():
@@ -173,21 +189,23 @@ def test_skill_filter_and_approved_only_apply_to_every_source():
     rejected = LessonFactory(error_pattern="signal 9 crash", status="rejected")
     for lesson in (kept, other, unverified, rejected):
         lesson.patterns.add(pattern)
+    LessonFactory(error_pattern="worker crashed with signal <*>", skill_name="beta",
+                  status="approved")
     found = lesson_check(error_type="timeout", skill_name="alpha", approved_only=True,
                          error_message="worker crashed with signal 9", limit=10)
-    assert [entry.lesson.pk for entry in found] == [kept.pk]
+    assert [entry.lesson.pk for entry in found.lessons] == [kept.pk] and found.related == []
 
 
 def test_stale_index_entries_are_left_out():
     gone = LessonFactory(error_pattern="cache miss storm")
     kept = LessonFactory(error_pattern="cache miss storm again")
-    assert len(lesson_check(error_message="cache miss storm again")) == 2
+    assert len(lesson_check(error_message="cache miss storm again").lessons) == 2
     Lesson.objects.filter(pk=gone.pk).update(status="rejected")  # the index still holds it
     found = lesson_check(error_message="cache miss storm again")
-    assert [entry.lesson.pk for entry in found] == [kept.pk]
+    assert [entry.lesson.pk for entry in found.lessons] == [kept.pk]
 
 
-def test_a_message_check_is_one_statement(django_assert_num_queries):
+def test_a_message_check_reads_few_statements_and_whole_lessons(django_assert_max_num_queries):
     message = "litellm timeout after 600 seconds calling model"
     pattern = pattern_for_message(message=message)
     for i in range(30):
@@ -196,25 +214,20 @@ def test_a_message_check_is_one_statement(django_assert_num_queries):
         if i % 3 == 0:
             lesson.patterns.add(pattern)
     lesson_check(error_type="timeout", error_message=message)  # builds the match index
-    # Was 4: the message's pattern, type ranking, pattern links, every candidate; then 2, the
-    # ranking and the winners. The ranking statement joins on the message's template itself and
-    # reads every candidate whole.
-    with django_assert_num_queries(1):
+    # The index's token, the message's pattern, the matched lessons, the related ones.
+    with django_assert_max_num_queries(4):
         found = lesson_check(error_type="timeout", error_message=message)
-    assert {entry.match for entry in found} == {"pattern"} and len(found) == 5
-    for entry in found:  # whole, as the ORM reads them
+    assert {entry.match for entry in found.lessons} == {"pattern"} and len(found.lessons) == 5
+    for entry in found.lessons:  # whole, as the ORM reads them
         stored = Lesson.objects.get(pk=entry.lesson.pk)
         assert {f.attname: getattr(entry.lesson, f.attname) for f in Lesson._meta.concrete_fields} \
             == {f.attname: getattr(stored, f.attname) for f in Lesson._meta.concrete_fields}
-        assert entry.lesson._state.adding is False and entry.lesson._state.db == "default"
 
 
-def test_no_candidate_answers_nothing(django_assert_num_queries):
+def test_no_candidate_answers_nothing():
     LessonFactory(error_pattern="disk full")
-    lesson_check(error_message="disk full")  # builds the match index
-    # The ranking, and (no template of the message is stored) the look for a covering pattern.
-    with django_assert_num_queries(2):
-        assert lesson_check(error_message="nothing at all is known of this") == []
+    answer = lesson_check(error_message="nothing at all is known of this")
+    assert answer.lessons == [] and answer.related == [] and not answer.has_resolution
 
 
 def test_a_message_of_a_template_not_stored_finds_the_lessons_of_a_pattern_covering_it():
@@ -227,7 +240,7 @@ def test_a_message_of_a_template_not_stored_finds_the_lessons_of_a_pattern_cover
     lesson.patterns.add(survivor)
     assert pattern_of_message(message="quota exceeded for project gamma").pk == survivor.pk
     found = lesson_check(error_message="quota exceeded for project gamma")
-    assert [(entry.lesson.pk, entry.match) for entry in found] == [(lesson.pk, "pattern")]
+    assert [(entry.lesson.pk, entry.match) for entry in found.lessons] == [(lesson.pk, "pattern")]
 
 
 def test_the_check_follows_a_template_to_the_pattern_it_was_merged_into():
@@ -238,7 +251,7 @@ def test_the_check_follows_a_template_to_the_pattern_it_was_merged_into():
     lesson = LessonFactory(error_pattern="no words in common here")
     lesson.patterns.add(survivor)
     found = lesson_check(error_message=message)
-    assert [(entry.lesson.pk, entry.match) for entry in found] == [(lesson.pk, "pattern")]
+    assert [(entry.lesson.pk, entry.match) for entry in found.lessons] == [(lesson.pk, "pattern")]
 
 
 # --- the check endpoint's JSON ---------------------------------------------------------------
@@ -271,7 +284,7 @@ VARIED_LESSONS = [
 
 @pytest.mark.parametrize("zone", ["UTC", "Europe/Paris"])
 def test_fast_json_equals_the_serializer(zone):
-    matches = ["pattern", "message", "type", "any", "any", "message"]
+    matches = ["pattern", "template", "type", "words", "words", "template"]
     scores = [1.0, 0.6666666666666666, 0.0, 0, 1, None]
     found = [CheckedLesson(lesson, match, score)
              for lesson, match, score in zip(VARIED_LESSONS, matches, scores)]
@@ -286,15 +299,17 @@ def test_fast_json_equals_the_serializer(zone):
 
 
 def test_fast_json_of_stored_lessons_equals_the_serializer(varied):
-    found = lesson_check(error_type="timeout", error_message=MESSAGES[0], limit=50)
-    assert len(found) > 5
+    checked = lesson_check(error_type="timeout", error_message=MESSAGES[0], limit=50)
+    found = checked.lessons + checked.related
+    assert len(checked.lessons) > 3 and len(checked.related) > 3
     assert checked_lessons_json(found) == CheckedLessonOutputSerializer(found, many=True).data
 
 
 def test_check_endpoint_answers_the_serializer_json(api, varied):
     query = {"error_type": "timeout", "error_message": MESSAGES[0], "limit": 50}
-    body = api.get("/api/v1/lessons/check", query).content
+    body = json.loads(api.get("/api/v1/lessons/check", query).content)
     found = lesson_check(error_type="timeout", error_message=MESSAGES[0], limit=50)
-    lessons = json.loads(JSONRenderer().render(
-        CheckedLessonOutputSerializer(found, many=True).data))
-    assert json.loads(body)["lessons"] == lessons
+    for part in ("lessons", "related"):
+        expected = json.loads(JSONRenderer().render(
+            CheckedLessonOutputSerializer(getattr(found, part), many=True).data))
+        assert body[part] == expected and expected

@@ -146,7 +146,7 @@ def test_check_ranks_by_measured_score():
     for _ in range(6):
         apply(failing, False)
     effectiveness_recompute()
-    ranked = [c.lesson.error_pattern for c in lesson_check(error_type="timeout")]
+    ranked = [c.lesson.error_pattern for c in lesson_check(error_type="timeout").related]
     assert ranked == ["proven", "lucky", "failing"]
 
 

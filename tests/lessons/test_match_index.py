@@ -1,40 +1,149 @@
-"""The lesson match index finds exactly what scoring every lesson would find."""
+"""The lesson match index finds exactly what fitting every lesson would find, and follows the
+lessons written by any process."""
 import random
+from collections import Counter
 
 import pytest
 
-from lessons.match_index import match_index
-from lessons.matching import MIN_WORD_SHARE, match_score
+from lessons import match_index as match_index_module
+from lessons.match_index import _keys, match_index
+from lessons.matching import TEMPLATE, compile_pattern, match_fit
+from lessons.models import Lesson, MatchIndexVersion
+from lessons.selectors import lesson_check
 from tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
-# Few words, some very common, so patterns share words heavily and the rarest-word filing of
-# the index is put to the test; numbers exercise the <num> placeholder.
-VOCABULARY = ["error", "error", "error", "timeout", "timeout", "api", "rate", "limit", "db",
-              "connection", "refused", "reset", "token", "expired", "quota", "429", "503",
-              "stripe", "twilio", "12345"]
+# Few words, some generic and some inside others ("limit" in "limiting"), quoted names, numbers
+# and identifiers, so patterns share words heavily and the index's filing is put to the test.
+VOCABULARY = ["error", "error", "failed", "timeout", "statement", "lock", "api", "rate",
+              "limit", "limiting", "db", "refused", "token", "expired", "quota", "429", "503",
+              "stripe", "'cv2'", "'yaml'", "read_url", "url", "12345", "for", "connection"]
+TYPES = ["timeout", "quota", "", "acme.Timeout"]
 
 
-def test_index_matches_equal_scoring_every_pattern():
-    rng = random.Random(20261121)
+def brute_force(lessons, message, error_type):
+    """Every lesson that fits, by words only of the same type (any, when one names none)."""
+    found = {}
+    for pk, (pattern, lesson_type) in lessons.items():
+        fitted = match_fit(pattern, message)
+        same = not error_type or not lesson_type or (  # the class, without its module
+            lesson_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
+        compiled = compile_pattern(pattern)  # across types: a template of a distinctive word or 3
+        strong = compiled.sequence or len(compiled.words) >= 3
+        if fitted and (same or (fitted.kind == TEMPLATE and strong)):
+            found[pk] = fitted
+    return found
+
+
+def test_index_fits_equal_fitting_every_pattern():
+    rng = random.Random(20261126)
     patterns = {" ".join(rng.choices(VOCABULARY, k=rng.randint(1, 5))) for _ in range(300)}
-    patterns |= {"_".join(rng.choices(VOCABULARY, k=3)) for _ in range(100)}
-    patterns |= {"stripe <*> timeout", "<*>"}
-    lessons = {LessonFactory(error_pattern=p).pk: p for p in patterns}
+    patterns |= {"_".join(w.strip("'") for w in rng.choices(VOCABULARY, k=3)) for _ in range(60)}
+    patterns |= {" <*> ".join(rng.choices(VOCABULARY, k=3)) for _ in range(60)}
+    patterns |= {"stripe <*> timeout", "<*>", "<*>_id failed", "statement timeout"}
+    lessons = {}
+    for pattern in patterns:
+        lesson_type = rng.choice(TYPES)
+        lessons[LessonFactory(error_pattern=pattern, error_type=lesson_type).pk] = (
+            pattern, lesson_type)
     index = match_index()
-    for _ in range(200):
-        message = " ".join(rng.choices(VOCABULARY + ["unrelated", "words"], k=rng.randint(1, 9)))
-        expected = {pk for pk, p in lessons.items() if match_score(p, message) >= MIN_WORD_SHARE}
-        found = {entry.pk for entry, _ in index.matches(message, skill_name=None)}
+    matched = 0
+    for _ in range(300):
+        words = rng.choices(VOCABULARY + ["unrelated", "words", "user_id"], k=rng.randint(1, 9))
+        message = " ".join(words)
+        error_type = rng.choice(TYPES) or None
+        expected = brute_force(lessons, message, error_type)
+        found = index.fits(message, error_type=error_type, skill_name=None, approved_only=False)
         assert found == expected, message
+        matched += bool(found)
+    assert matched > 100  # the messages do fit patterns
+
+
+def test_keys_are_required_words_or_the_rarest_ones():
+    frequency = Counter({"module": 9, "named": 9, "cv2": 1, "stripe": 1, "card": 2,
+                         "declined": 2, "webhook": 3})
+    assert _keys(compile_pattern("No module named 'cv2'"), frequency) == {"cv2"}
+    # Two of three distinctive words make a words fit: one of the two rarest is in any message.
+    assert _keys(compile_pattern("stripe card declined"), frequency) == {"stripe", "card"}
+    assert _keys(compile_pattern("card_declined"), frequency) == {"card_declined", "card"}
+    assert _keys(compile_pattern("<*>"), frequency) == set()
 
 
 def test_rejected_lessons_are_not_indexed_and_a_bump_rebuilds():
     kept = LessonFactory(error_pattern="stripe card declined")
     LessonFactory(error_pattern="stripe card expired", status="rejected")
-    found = [e.pk for e, _ in match_index().matches("stripe card declined", skill_name=None)]
-    assert found == [kept.pk]
+    fits = match_index().fits("stripe card declined", error_type=None, skill_name=None,
+                              approved_only=False)
+    assert list(fits) == [kept.pk]
     newer = LessonFactory(error_pattern="card declined by issuer")  # the factory bumps
-    found = {e.pk for e, _ in match_index().matches("card declined by issuer", skill_name=None)}
-    assert newer.pk in found
+    assert newer.pk in match_index().fits("card declined by issuer", error_type=None,
+                                          skill_name=None, approved_only=False)
+
+
+@pytest.fixture
+def lessons():
+    LessonFactory(error_pattern="api rate limit", error_type="rate_limit")
+    LessonFactory(error_pattern="stripe card declined", error_type="payment")
+
+
+def test_a_worker_builds_the_index_at_start_and_a_database_error_does_not_stop_it(
+        transactional_db, monkeypatch):
+    from django.db import OperationalError
+
+    from config import wsgi
+
+    lesson = LessonFactory(error_pattern="stripe card declined")
+    wsgi._warm_up()
+    built = match_index_module._state["index"]
+    assert list(built.fits("stripe card declined", error_type=None, skill_name=None,
+                           approved_only=False)) == [lesson.pk]
+    assert match_index() is built  # the first check reuses it
+
+    def unreachable():
+        raise OperationalError("the database system is starting up")
+
+    monkeypatch.setattr(match_index_module, "match_index", unreachable)
+    wsgi._warm_up()  # logged; the worker goes on and the first check builds it
+
+
+def test_a_check_with_a_current_index_does_not_rebuild_it_nor_ask_the_cache(
+        lessons, monkeypatch):
+    from django.core.cache import cache
+
+    lesson_check(error_message="api rate limit hit")  # builds the index
+    held = match_index_module._state["index"]
+    asked = []
+    monkeypatch.setattr(cache, "get", lambda *args, **kwargs: asked.append(args))
+    assert lesson_check(error_message="api rate limit hit").has_resolution
+    assert match_index_module._state["index"] is held
+    assert asked == []
+
+
+def test_a_lesson_written_by_another_process_is_found_by_the_next_check(lessons):
+    lesson_check(error_message="api rate limit hit")
+    held = match_index_module._state["index"]
+    # Another process writes a lesson and a new token; this process's index knows neither.
+    Lesson.objects.bulk_create([Lesson(error_pattern="quota exhausted for tenant",
+                                       error_type="quota", resolution="Wait for the reset.")])
+    MatchIndexVersion.objects.update(token="written-elsewhere")
+    found = lesson_check(error_message="quota exhausted for tenant acme").lessons
+    assert "quota exhausted for tenant" in [entry.lesson.error_pattern for entry in found]
+    assert match_index_module._state["index"] is not held
+    assert match_index_module._state["index"].version == "written-elsewhere"
+
+
+def test_with_the_cache_unreachable_a_lesson_written_is_found_by_the_next_check(
+        lessons, redis_down):
+    lesson_check(error_message="api rate limit hit")
+    redis_down()
+    LessonFactory(error_pattern="written while the cache is down")
+    found = lesson_check(error_message="written while the cache is down again").lessons
+    assert "written while the cache is down" in [entry.lesson.error_pattern for entry in found]
+
+
+def test_a_missing_token_row_is_written_again_and_the_index_built(lessons):
+    MatchIndexVersion.objects.all().delete()  # as a flushed database leaves it
+    found = lesson_check(error_message="api rate limit hit", limit=50).lessons
+    assert "api rate limit" in [entry.lesson.error_pattern for entry in found]
+    assert MatchIndexVersion.objects.get().token == match_index_module._state["index"].version

@@ -16,11 +16,15 @@ def patterns(found):
     return [entry.lesson.error_pattern for entry in found]
 
 
-def test_approved_rank_above_unverified_and_rejected_never_appear():
+def test_type_only_lessons_are_related_approved_first_and_rejected_never():
     LessonFactory(error_pattern="u", error_type="timeout", effectiveness=0.99)
     LessonFactory(error_pattern="a", error_type="timeout", status="approved", effectiveness=0.1)
     LessonFactory(error_pattern="r", error_type="timeout", status="rejected")
-    assert patterns(lesson_check(error_type="timeout")) == ["a", "u"]
+    answer = lesson_check(error_type="timeout")
+    assert patterns(answer.related) == ["a", "u"]
+    assert {entry.match for entry in answer.related} == {"type"}
+    assert answer.lessons == [] and not answer.has_resolution
+    assert not answer.has_approved_resolution
 
 
 def test_ranking_score_then_occurrences_order_within_a_status():
@@ -28,57 +32,105 @@ def test_ranking_score_then_occurrences_order_within_a_status():
     LessonFactory(error_pattern="low", effectiveness=0.9, rank_score=0.2, occurrences=50)
     LessonFactory(error_pattern="high", effectiveness=0.6, rank_score=0.7)
     LessonFactory(error_pattern="high-many", effectiveness=0.6, rank_score=0.7, occurrences=7)
-    assert patterns(lesson_check(error_type="timeout")) == ["high-many", "high", "low"]
+    assert patterns(lesson_check(error_type="timeout").related) == ["high-many", "high", "low"]
 
 
-def test_error_message_finds_lessons_by_pattern_across_types():
+def test_error_message_finds_lessons_by_pattern_when_no_type_is_given():
     LessonFactory(error_pattern="api_429_rate_limit", error_type="rate_limit")
     LessonFactory(error_pattern="db_connection_refused", error_type="connection")
-    found = lesson_check(error_message="HTTP 429 from api.openai.com: rate limit reached")
-    assert patterns(found) == ["api_429_rate_limit"]
-    assert found[0].match == "message" and found[0].score == pytest.approx(1.0)
+    answer = lesson_check(error_message="HTTP 429 from api.openai.com: rate limit reached")
+    assert patterns(answer.lessons) == ["api_429_rate_limit"] and answer.has_resolution
+    assert answer.lessons[0].match == "words" and answer.lessons[0].score == pytest.approx(1.0)
+
+
+def test_a_match_across_error_types_needs_a_template_fit():
+    LessonFactory(error_pattern="api_429_rate_limit", error_type="rate_limit")
+    LessonFactory(error_pattern="HTTP 429 from <*>: rate limit reached", error_type="throttled")
+    message = "HTTP 429 from api.openai.com: rate limit reached"
+    found = lesson_check(error_type="http_error", error_message=message).lessons
+    assert [(entry.lesson.error_pattern, entry.match) for entry in found] == [
+        ("HTTP 429 from <*>: rate limit reached", "template")]
+    found = lesson_check(error_type="rate_limit", error_message=message).lessons
+    assert [entry.match for entry in found] == ["template", "words"]
 
 
 def test_error_message_normalises_numbers_and_ids():
     LessonFactory(error_pattern="Twilio API timeout after <*> seconds")
     LessonFactory(error_pattern="order 12345 not found in shard 7")
     found = lesson_check(error_message="Twilio API timeout after 30 seconds (req 8f3a9c2e11)")
-    assert patterns(found) == ["Twilio API timeout after <*> seconds"]
+    assert patterns(found.lessons) == ["Twilio API timeout after <*> seconds"]
     found = lesson_check(error_message="order 99812 not found in shard 3")
-    assert patterns(found) == ["order 12345 not found in shard 7"]
+    assert patterns(found.lessons) == ["order 12345 not found in shard 7"]
 
 
 def test_status_codes_are_not_normalised_away():
     LessonFactory(error_pattern="http 401 unauthorized", error_type="auth")
-    assert patterns(lesson_check(error_message="HTTP 401 Unauthorized")) == [
+    assert patterns(lesson_check(error_message="HTTP 401 Unauthorized").lessons) == [
         "http 401 unauthorized"]
-    assert lesson_check(error_message="HTTP 403 Forbidden") == []
+    assert not lesson_check(error_message="HTTP 403 Forbidden").has_resolution
 
 
-def test_message_matches_rank_above_type_only_matches():
-    LessonFactory(error_pattern="generic", error_type="timeout", effectiveness=1.0)
+def test_type_only_lessons_are_related_never_the_resolution():
+    LessonFactory(error_pattern="generic", error_type="timeout", effectiveness=1.0,
+                  status="approved")
     LessonFactory(error_pattern="litellm_timeout", error_type="timeout", effectiveness=0.1)
-    found = lesson_check(error_type="timeout", error_message="litellm timeout after 600s")
-    assert patterns(found) == ["litellm_timeout", "generic"]
-    assert [entry.match for entry in found] == ["message", "type"]
+    answer = lesson_check(error_type="timeout", error_message="litellm timeout after 600s")
+    assert patterns(answer.lessons) == ["litellm_timeout"]
+    assert patterns(answer.related) == ["generic"]
+    assert [entry.match for entry in answer.lessons + answer.related] == ["template", "type"]
+    # The approved lesson only shares the type: no approved resolution is known.
+    assert answer.has_resolution and not answer.has_approved_resolution
+
+
+def test_the_fit_ranks_before_approval_and_effectiveness():
+    pattern = pattern_for_message(message="worker pool exhausted: 64 of 64 busy")
+    words = LessonFactory(error_pattern="pool exhausted workers", status="approved",
+                          rank_score=0.9)
+    exact = LessonFactory(error_pattern="worker pool exhausted: <*> of <*> busy", rank_score=0.1)
+    linked = LessonFactory(error_pattern="no words in common here", rank_score=0.0)
+    linked.patterns.add(pattern)
+    found = lesson_check(error_message="worker pool exhausted: 12 of 64 busy").lessons
+    assert [(entry.lesson.pk, entry.match) for entry in found] == [
+        (linked.pk, "pattern"), (exact.pk, "template"), (words.pk, "words")]
+
+
+def test_a_more_specific_template_ranks_first():
+    LessonFactory(error_pattern="connection refused", status="approved", rank_score=0.9)
+    LessonFactory(error_pattern="redis <*> connection refused", rank_score=0.1)
+    found = lesson_check(error_message="redis 10.0.0.7:6379 connection refused")
+    assert patterns(found.lessons) == ["redis <*> connection refused", "connection refused"]
+
+
+def test_a_matched_lesson_beyond_the_limit_is_not_related():
+    for n in range(4):
+        LessonFactory(error_pattern=f"queue stalled <*> {n}", error_type="queue")
+    LessonFactory(error_pattern="disk full", error_type="queue")
+    answer = lesson_check(error_type="queue", error_message="queue stalled on shard 0 1 2 3",
+                          limit=2)
+    assert len(answer.lessons) == 2 and patterns(answer.related) == ["disk full"]
 
 
 def test_an_unrelated_message_finds_nothing():
     LessonFactory(error_pattern="db_connection_refused", error_type="connection")
-    assert lesson_check(error_message="KeyError: 'user_id'") == []
+    assert not lesson_check(error_message="KeyError: 'user_id'").has_resolution
 
 
 def test_skill_filter_keeps_generic_lessons_and_prefers_the_skill():
     LessonFactory(error_pattern="generic", skill_name=None)
     LessonFactory(error_pattern="mine", skill_name="fetch")
     LessonFactory(error_pattern="other", skill_name="email")
-    assert patterns(lesson_check(error_type="timeout", skill_name="fetch")) == ["mine", "generic"]
+    assert patterns(lesson_check(error_type="timeout", skill_name="fetch").related) == [
+        "mine", "generic"]
+    LessonFactory(error_pattern="socket hang up", skill_name="email")
+    LessonFactory(error_pattern="socket hang up while reading", skill_name=None)
+    found = lesson_check(error_message="socket hang up while reading", skill_name="fetch")
+    assert patterns(found.lessons) == ["socket hang up while reading"]
 
 
 def test_limit():
     LessonFactory.create_batch(8)
-    assert len(lesson_check(error_type="timeout")) == 5
-    assert len(lesson_check(error_type="timeout", limit=7)) == 7
+    assert len(lesson_check(error_type="timeout").related) == 5
+    assert len(lesson_check(error_type="timeout", limit=7).related) == 7
 
 
 def test_list_filters():
@@ -114,7 +166,7 @@ def test_type_ranking_read_in_parts_equals_one_full_sort(skill):
                       reverse=True)
 
     for limit in (1, 5, 12):
-        found = lesson_check(error_type="timeout", skill_name=skill, limit=limit)
+        found = lesson_check(error_type="timeout", skill_name=skill, limit=limit).related
         key = lambda l: (l.status, own(l), l.rank_score, l.occurrences)  # noqa: E731
         assert [key(e.lesson) for e in found] == [key(l) for l in expected[:limit]]
         assert {e.match for e in found} == {"type"}
@@ -138,3 +190,41 @@ def test_best_lesson_per_pattern_breaks_ties_as_the_check_ranks_them():
     LessonFactory(resolution="approved", status="approved", rank_score=0.1, occurrences=1,
                   last_occurred=when - timedelta(days=1)).patterns.add(pattern)
     assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("approved", True)}
+
+
+def test_a_pattern_link_counts_only_when_the_message_names_what_the_lesson_names():
+    from lessons.services import lesson_record
+
+    lesson_record(error_pattern="401 Client Error: Unauthorized for url: https://api.crm.acme.io/<*>",
+                  error_type="HTTPError", resolution="Refresh the CRM token",
+                  error_message="401 Client Error: Unauthorized for url: "
+                                "https://api.crm.acme.io/v2/contacts/5")
+    ours = lesson_check(error_message="401 Client Error: Unauthorized for url: "
+                                      "https://api.crm.acme.io/v2/deals/9")
+    assert [entry.match for entry in ours.lessons] == ["pattern"]
+    # The same template (the URL is a value), another host: not this lesson's fault.
+    theirs = lesson_check(error_type="HTTPError", error_message="401 Client Error: Unauthorized "
+                          "for url: https://hooks.zapier.com/hooks/catch/1/abc")
+    assert theirs.lessons == [] and [entry.match for entry in theirs.related] == ["type"]
+
+
+def test_across_error_classes_a_template_needs_a_distinctive_word_or_three_words():
+    LessonFactory(error_pattern="connection refused", error_type="OperationalError")
+    LessonFactory(error_pattern="fatal: Authentication failed for <*>",
+                  error_type="CalledProcessError")
+    refused = "[Errno 111] Connection refused"
+    assert not lesson_check(error_type="ConnectionRefusedError",
+                            error_message=refused).has_resolution
+    # The same class under its module path is the same type.
+    assert patterns(lesson_check(error_type="psycopg.OperationalError",
+                                 error_message=refused).lessons) == ["connection refused"]
+    found = lesson_check(error_type="GitCommandError", error_message=(
+        "Cmd('git') failed: stderr: 'fatal: Authentication failed for 'https://gitlab.acme.io/x''"))
+    assert patterns(found.lessons) == ["fatal: Authentication failed for <*>"]
+
+
+def test_a_failure_recorded_without_a_type_names_none():
+    LessonFactory(error_pattern="connection refused", error_type="OperationalError")
+    for error_type in (None, "unknown"):
+        answer = lesson_check(error_type=error_type, error_message="[Errno 111] Connection refused")
+        assert patterns(answer.lessons) == ["connection refused"] and answer.related == []

@@ -1,0 +1,88 @@
+"""The lesson ranking, written once: one ordered list of keys that gives both the Python sort key
+and the ORM ordering. Every answer that ranks lessons (the check, the failure answer, boot hints,
+history and insights) uses it.
+
+How well a lesson fits the error comes first: linked to the message's own failure pattern, then
+its error_pattern aligning with the message in order (a template), then by its words (see
+lessons.matching), then only sharing the error type. Only then approval, the skill's own lessons
+before generic ones, the ranking score (measured effectiveness weighed by its evidence, see
+lessons.scoring), occurrences and recency; equal ranks by primary key.
+"""
+from functools import total_ordering
+from typing import NamedTuple
+
+from django.db.models import BooleanField, Case, F, Value, When
+
+from .models import Lesson
+
+# How a lesson fits the error, strongest first (the ``match`` of an answer).
+FIT = {"pattern": 3, "template": 2, "words": 1, "type": 0}
+
+
+class Key(NamedTuple):
+    name: str  # an attribute of a ranked candidate, and a field or annotation in SQL
+    descending: bool
+
+
+RANKING = (
+    Key("fit", True),  # FIT of the lesson's match
+    Key("fit_score", True),  # the share of its pattern's distinctive words the message holds
+    Key("fit_size", True),  # how specific its pattern is: the more specific fit first
+    Key("approved", True),
+    Key("own_skill", True),  # of the skill asked about, before generic lessons
+    Key("rank_score", True),
+    Key("occurrences", True),
+    Key("last_occurred", True),
+    Key("pk", False),
+)
+# The keys that describe how a lesson fits: equal for lessons found the same way.
+FIT_KEYS = ("fit", "fit_score", "fit_size")
+
+
+@total_ordering
+class _Descending:
+    """A value that sorts the other way round (for values that cannot be negated)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return self.value == other.value
+
+    def __lt__(self, other):
+        return other.value < self.value
+
+
+def _directed(value, descending: bool):
+    if not descending:
+        return value
+    if isinstance(value, (bool, int, float)):
+        return -value
+    return _Descending(value)
+
+
+def rank_key(candidate) -> tuple:
+    """The sort key of a candidate (anything with RANKING's names as attributes), best first."""
+    return tuple(_directed(getattr(candidate, key.name), key.descending) for key in RANKING)
+
+
+def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = ""):
+    """``queryset`` in RANKING's order, as SQL: lessons, or rows that reach a lesson through
+    ``prefix`` (``"lesson__"``). Its rows are all found one way (linked to a pattern, or of a
+    type), so the fit keys are equal for them and the other keys order them."""
+    approved = Case(When(**{f"{prefix}status": Lesson.Status.APPROVED}, then=Value(True)),
+                    default=Value(False), output_field=BooleanField())
+    own = Case(When(**{f"{prefix}skill_name": skill_name}, then=Value(True)),
+               default=Value(False), output_field=BooleanField())
+    annotations = {"rank_approved": approved}
+    if skill_name:  # without one, no lesson is the skill's own
+        annotations["rank_own_skill"] = own
+    order = []
+    for key in RANKING:
+        if key.name in FIT_KEYS or (key.name == "own_skill" and not skill_name):
+            continue
+        name = f"rank_{key.name}" if f"rank_{key.name}" in annotations else prefix + key.name
+        order.append(F(name).desc() if key.descending else F(name).asc())
+    return queryset.annotate(**annotations).order_by(*order)
