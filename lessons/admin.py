@@ -53,10 +53,10 @@ class LessonAdmin(GuardedAdmin):
     ordering = ["-last_occurred"]
     fields = ["error_pattern", "error_type", "skill_name", "resolution", "resolution_code",
               "patterns", "context", "status", "source", "occurrences", "effectiveness_shown",
-              "rank_score", "flagged", "flagged_reason", "last_occurred", "created_at",
+              "rank_score", "flag", "flagged_reason", "last_occurred", "created_at",
               "reviewed_by", "reviewed_at", "api_key", "applications_recent", "failures_recent"]
     readonly_fields = ["error_pattern", "context", "source", "occurrences", "effectiveness_shown",
-                       "rank_score", "flagged", "flagged_reason", "last_occurred", "created_at",
+                       "rank_score", "flag", "flagged_reason", "last_occurred", "created_at",
                        "reviewed_by", "reviewed_at", "api_key", "applications_recent",
                        "failures_recent"]
     # What a curator writes: the rest is measured, or set by writing it (source, review).
@@ -140,7 +140,7 @@ class LessonAdmin(GuardedAdmin):
     @admin.display(description="flagged", ordering="-flagged", empty_value="")
     def flag(self, obj):
         if not obj.flagged:
-            return None
+            return ""  # nothing at all, on the list and on the page
         return format_html('<span class="lesson-flagged" title="{}">⚑ flagged</span>',
                            obj.flagged_reason)
 

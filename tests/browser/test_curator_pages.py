@@ -151,6 +151,10 @@ def test_lesson_page(live_server, browser_page, world, visit):
     assert "Raise max_connections to 500" in proposals
     assert str(lesson.pk) not in proposals
     assert page.locator("text=pattern links learned from the fleet").count() == 1
+    # Not flagged: the page says nothing of a flag (no red icon, as on the list).
+    flag = page.locator(".field-flag .readonly").inner_text().strip()
+    assert flag == "", flag
+    assert page.locator(".field-flag img, .field-flagged img").count() == 0
 
 
 def test_pattern_page_and_its_triage(live_server, browser_page, world, visit):
