@@ -160,3 +160,25 @@ def test_the_embedded_server_stops_with_make_run_and_a_killed_run_blocks_no_next
             server.wait(timeout=30)
         if (left := postmaster(tmp_path)) is not None:
             left.kill()
+
+
+def test_the_tests_use_the_embedded_server_where_no_postgresql_answers_unless_under_ci(tmp_path):
+    """A laptop without PostgreSQL: the run starts the embedded one, uses it, and stops it after.
+    Under CI the unreachable server fails the run instead."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CI"}}
+    env.update({"DATABASE_URL": "postgres://postgres@127.0.0.1:1/hindsight",
+                "HINDSIGHT_VAR_DIR": str(tmp_path)})
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "--create-db",
+            "tests/api/test_auth.py::test_revoked_key_is_401"]
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"the tests use the embedded server in {tmp_path / 'postgres'}" in done.stderr
+    assert "1 passed" in done.stdout
+    assert (tmp_path / "postgres" / "PG_VERSION").exists()
+    assert postmaster(tmp_path) is None  # stopped after the run
+
+    under_ci = subprocess.run(args, cwd=ROOT, env={**env, "CI": "true"}, capture_output=True,
+                              text=True, timeout=120)
+    assert under_ci.returncode == 3
+    assert "PostgreSQL is needed for the tests and is unreachable" in under_ci.stdout + \
+        under_ci.stderr
