@@ -5,8 +5,9 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-# The test suite runs on the machine's PostgreSQL and Redis unless told otherwise. Redis database
-# 15 keeps test keys away from a development cache on database 0.
+# The test suite runs on the machine's PostgreSQL and Redis unless told otherwise; where that
+# PostgreSQL does not answer and CI is not set, on the embedded one (config/pytest_env.py). Redis
+# database 15 keeps test keys away from a development cache on database 0.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/hindsight
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
@@ -44,14 +45,13 @@ chromium:
 	fi; \
 	test -x $(CHROMIUM) || { echo "apt-get did not install $(CHROMIUM)" >&2; exit 1; }
 
+# Without DATABASE_URL these start the embedded PostgreSQL under var/postgres (config.embedded):
+# make run stops it when it stops; make migrate and make demo stop it if they started it.
 migrate: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_lessons
-	$(PY) manage.py ensure_admin
+	@$(PY) -m config.embedded
 
-run: migrate
-	@echo "Hindsight on http://$(HOST):$(PORT)/  (admin: /admin/, API docs: /api/v1/docs)"
-	$(PY) manage.py runserver --noreload $(HOST):$(PORT)
+run: install
+	@$(PY) -m config.embedded --serve $(HOST):$(PORT)
 
 test: install-dev
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
@@ -64,8 +64,8 @@ $(VENV)/.client: $(VENV)/.runtime client/pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e client
 	touch $@
 
-demo: migrate $(VENV)/.client
-	$(PY) demo/fleet.py --host $(HOST) --port $(PORT)
+demo: install $(VENV)/.client
+	@$(PY) -m config.embedded $(PY) demo/fleet.py --host $(HOST) --port $(PORT)
 
 # The issue's benchmark table (bench/suite.py): its own database on the machine's PostgreSQL and
 # Redis, generated on the first run. Options through BENCH_ARGS, e.g. BENCH_ARGS="--requests 300".

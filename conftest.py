@@ -1,32 +1,17 @@
 """Test-run setup: the suite runs on the real PostgreSQL and Redis of the machine.
 
 ``make test`` passes DATABASE_URL and REDIS_URL; running pytest directly gets the same defaults
-(config/pytest_env.py, loaded before settings are read).
+(config/pytest_env.py, loaded before settings are read), which falls back to the embedded
+PostgreSQL when that server does not answer and CI is not set.
 Under CI an unreachable PostgreSQL or Redis fails the run; elsewhere tests that need Redis skip.
 """
 import os
 
 import pytest
 
+from config.pytest_env import postgres_unreachable
+
 _unreachable: dict[str, str] = {}
-
-
-def _check_postgres() -> str | None:
-    import psycopg
-
-    from django.conf import settings
-
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.postgresql":
-        return f"DATABASE_URL is not PostgreSQL ({db['ENGINE']})"
-    try:
-        psycopg.connect(
-            host=db["HOST"] or None, port=db["PORT"] or None, user=db["USER"] or None,
-            password=db["PASSWORD"] or None, dbname="postgres", connect_timeout=3,
-        ).close()
-    except psycopg.Error as exc:
-        return str(exc).strip()
-    return None
 
 
 def _check_redis() -> str | None:
@@ -44,7 +29,7 @@ def pytest_configure(config):
 
 
 def pytest_sessionstart(session):
-    postgres, redis_ = _check_postgres(), _check_redis()
+    postgres, redis_ = postgres_unreachable(os.environ["DATABASE_URL"]), _check_redis()
     if postgres:
         pytest.exit(f"PostgreSQL is needed for the tests and is unreachable: {postgres}", 3)
     if redis_:

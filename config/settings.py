@@ -1,7 +1,8 @@
 """Settings, read from the environment.
 
-With nothing set, Hindsight runs embedded: a SQLite file under ``var/``, a local-memory cache and
-Celery tasks executed eagerly in process. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL``
+With nothing set, Hindsight runs embedded: the PostgreSQL server that ``make run`` starts under
+``var/`` (config.embedded), a local-memory cache and Celery tasks executed eagerly in process.
+``DATABASE_URL`` selects an external PostgreSQL server, ``REDIS_URL``
 switches the cache and the Celery broker to Redis, and ``DJANGO_ENV=production`` turns on the
 deployment hardening (and refuses to start without ``SECRET_KEY``).
 """
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.embedded import database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HINDSIGHT_VAR_DIR", BASE_DIR / "var"))
@@ -153,36 +156,22 @@ TEMPLATES = [
 ]
 
 # --- database -----------------------------------------------------------------------------------
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
-        )
-    }
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # The hot paths' raw statements are prepared after this many runs on a connection and
-        # then reuse one generic plan (config.sql_prepared); "off": never prepared, always
-        # planned. Only those statements bind on the server, so nothing else is prepared.
-        _options = DATABASES["default"].setdefault("OPTIONS", {})
-        _options["prepare_threshold"] = env_count_or_off("DB_PREPARE_THRESHOLD", 5)
-        _options["options"] = " ".join(filter(None, [
-            _options.get("options", ""), "-c plan_cache_mode=force_generic_plan"]))
-else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "hindsight.sqlite3",
-            "OPTIONS": {
-                # IMMEDIATE takes the write lock at BEGIN, so two writers queue up instead of
-                # failing with "database is locked" when a reader upgrades; WAL lets reads go on.
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
-        }
-    }
+# Without DATABASE_URL, the embedded server that `make run` starts under var/ (config.embedded).
+DATABASE_URL = os.environ.get("DATABASE_URL") or database_url(VAR_DIR)
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+}
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured(f"DATABASE_URL must name a PostgreSQL server, not {DATABASE_URL!r}")
+# The hot paths' raw statements are prepared after this many runs on a connection and then reuse
+# one generic plan (config.sql_prepared); "off": never prepared, always planned. Only those
+# statements bind on the server, so nothing else is prepared.
+_options = DATABASES["default"].setdefault("OPTIONS", {})
+_options["prepare_threshold"] = env_count_or_off("DB_PREPARE_THRESHOLD", 5)
+_options["options"] = " ".join(filter(None, [
+    _options.get("options", ""), "-c plan_cache_mode=force_generic_plan"]))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and Celery ---------------------------------------------------------------------------

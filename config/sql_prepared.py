@@ -18,7 +18,6 @@ check reads ~100 of them); JSON still arrives as text, as Django's cursors hand 
 every other type as the same Python value.
 
 Statements run through Django's cursor wrapper, so they are logged and counted like any other.
-Other databases (the embedded SQLite) get Django's own cursor.
 """
 from contextlib import contextmanager
 
@@ -63,10 +62,6 @@ class PreparingCursor(psycopg.Cursor):
 def prepared_cursor():
     """A cursor whose statements psycopg prepares after a few runs (see the module), opened as
     Django opens its own: health check, connection, database errors as Django's."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            yield cursor
-        return
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     connection.validate_thread_sharing()

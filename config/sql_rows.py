@@ -1,6 +1,5 @@
-"""Rows read by raw SQL, their values turned into Python as the ORM turns them: SQLite hands back
-UUIDs as hex text and datetimes as text, and JSON columns come back as text on every database
-(Django decodes them in JSONField.from_db_value). PostgreSQL needs nothing else."""
+"""Rows read by raw SQL, their values turned into Python as the ORM turns them: JSON columns come
+back as text (Django decodes them in JSONField.from_db_value)."""
 import weakref
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections

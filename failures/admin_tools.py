@@ -35,8 +35,6 @@ class EstimatedCountPaginator(Paginator):
 
 def _table_estimate(queryset) -> int | None:
     connection = connections[queryset.db]
-    if connection.vendor != "postgresql":
-        return None
     with connection.cursor() as cursor:
         cursor.execute("SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass",
                        [queryset.model._meta.db_table])

@@ -1,8 +1,8 @@
-"""Batched statements for the failure write path on PostgreSQL: one statement per batch where the
-portable ORM form needs one per pattern or reads far more rows than it keeps.
+"""Batched statements for the failure write path: one statement per batch where the
+ORM form needs one per pattern or reads far more rows than it keeps.
 
 Each takes parallel arrays (``unnest``), so a batch of any size is one round trip with a handful
-of parameters. Callers use the ORM form on other databases (the embedded SQLite).
+of parameters.
 """
 from django.db import connection
 

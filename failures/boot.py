@@ -17,13 +17,11 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
   agents through a short-lived cache (see boot_fleet).
 
-Queries per briefing on PostgreSQL: 1 for the recent and open failures (one UNION ALL, patterns
+Queries per briefing: 1 for the recent and open failures (one UNION ALL, patterns
 joined), 1 for pattern-linked lessons, 2 per message check (matched and related lessons;
 LESSON_CHECKS_CAP, answers reused for a while, see boot_hints) and 1 for the fleet when its
 cached view expired: 5 at most, whatever the history size; 1 more while an open task's pattern
-is in an open root-cause group (failures.rootcause_notes). Other databases take a few more (the
-ORM's reads, see _failures
-and boot_fleet).
+is in an open root-cause group (failures.rootcause_notes).
 """
 import json
 from collections import Counter
@@ -31,12 +29,10 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db import connection
-from django.db.models import Subquery
 from django.utils import timezone
 
 from config.sql_prepared import prepared_cursor
-from lessons.match_index import match_index_token, match_index_version_sql
+from lessons.match_index import match_index_version_sql
 
 from .boot_fleet import fleet_build
 from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
@@ -45,7 +41,7 @@ from .loops import loop_detect
 from .models import Failure, FailurePattern
 from .rootcause_notes import root_cause_note, root_causes_of
 from .selectors import retry_advice
-from .triage import muted_q, muted_sql
+from .triage import muted_sql
 
 # Defaults when neither the request nor the settings say: a day of history, and three failures
 # of one task with one pattern before it is skipped (the seed's "N times with the same error").
@@ -129,24 +125,6 @@ _JOINED_PATTERN_COLUMNS = (*(f"pattern__{name}" for name in _PATTERN_COLUMNS),
                            *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS))
 
 
-def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
-    """The agent's recent failures (newest RECENT_CAP in the window) and its newest OPEN_CAP open
-    failures with their patterns, each newest first."""
-    if connection.vendor == "postgresql":
-        return _failures_postgresql(agent, task_type, since, now)
-    recent = Failure.objects.filter(agent=agent, occurred_at__gte=since, occurred_at__lte=now
-                                    ).exclude(muted_q(now=now, prefix="pattern__"))
-    open_ = Failure.objects.filter(agent=agent, status=Failure.Status.OPEN)
-    if task_type:
-        recent, open_ = recent.filter(task_type=task_type), open_.filter(task_type=task_type)
-    newest = ("-occurred_at", "-id")
-    recent = recent.values_list("id", *_RECENT_COLUMNS).order_by(*newest)[:RECENT_CAP]
-    open_ = open_.annotate(index_token=Subquery(match_index_token())).values_list(
-        "id", *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS, "index_token").order_by(*newest)
-    return ([_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values))) for pk, *values in recent],
-            _open_rows(open_[:OPEN_CAP], json_text=False))
-
-
 def _failures_sql(task_type: bool) -> str:
     """Both reads of _failures as one UNION ALL: true, the open rows and their patterns; then
     false and the recent rows. Columns: id, _SHARED_COLUMNS, the rest of _RECENT_COLUMNS, the
@@ -182,9 +160,10 @@ def _failures_sql(task_type: bool) -> str:
 _FAILURES_SQL = {typed: _failures_sql(typed) for typed in (False, True)}
 
 
-def _failures_postgresql(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
-    """_failures in one round trip of plain SQL: compiling, planning and sending two ORM
-    queries cost more than running them."""
+def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
+    """The agent's recent failures (newest RECENT_CAP in the window) and its newest OPEN_CAP open
+    failures with their patterns, each newest first: one round trip of plain SQL (compiling,
+    planning and sending two ORM queries cost more than running them)."""
     with prepared_cursor() as cursor:
         cursor.execute(_FAILURES_SQL[bool(task_type)], {
             "agent": agent, "task_type": task_type, "since": since, "now": now})
@@ -194,10 +173,10 @@ def _failures_postgresql(agent, task_type, since, now) -> tuple[list[_Row], list
               for is_open, pk, *values in found if not is_open]
     open_ = [(pk, *values[:shared], *values[recent_end:])
              for is_open, pk, *values in found if is_open]
-    return recent, _open_rows(open_, json_text=True)
+    return recent, _open_rows(open_)
 
 
-def _open_rows(rows, *, json_text: bool) -> list[_Row]:
+def _open_rows(rows) -> list[_Row]:
     """Open failures from (id, *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS, index token) rows,
     each distinct pattern (and what it was merged into) built once: an agent's open failures
     share a few. Each keeps the match index's token read with it (for its hints' message
@@ -206,12 +185,12 @@ def _open_rows(rows, *, json_text: bool) -> list[_Row]:
     failures = []
     for pk, *values, token in rows:
         failure = _Row(pk=pk, index_token=token, **dict(zip(_OPEN_COLUMNS, values)))
-        if json_text:  # a plain cursor reads jsonb as text, which the ORM decodes the same way
-            # Most rows have no side effects and no checkpoint; decoding costs ~3 us a value.
-            failure.side_effects = [] if failure.side_effects == "[]" else \
-                json.loads(failure.side_effects)
-            if failure.checkpoint is not None:
-                failure.checkpoint = json.loads(failure.checkpoint)
+        # A plain cursor reads jsonb as text. Most rows have no side effects and no checkpoint;
+        # decoding costs ~3 us a value.
+        failure.side_effects = [] if failure.side_effects == "[]" else \
+            json.loads(failure.side_effects)
+        if failure.checkpoint is not None:
+            failure.checkpoint = json.loads(failure.checkpoint)
         failure.pattern = patterns.get(failure.pattern_id) or _pattern(
             failure.pattern_id, values[len(_OPEN_COLUMNS):], patterns)
         failures.append(failure)

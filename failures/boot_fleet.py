@@ -12,8 +12,6 @@ from operator import itemgetter
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Case, When
-from django.db.models.functions import Coalesce
 
 from .models import Failure, FailurePattern
 from .triage import is_muted
@@ -124,8 +122,7 @@ def _fleet_scan(task_types, since) -> dict[str, tuple[list[tuple], dict]]:
     (pattern id, agent, occurred_at, recovery_hint), newest first, with each pattern's
     (fingerprint, template, triage status, snoozed until) once: the cached view of that type."""
     views: dict[str, tuple[list, dict]] = {t: ([], {}) for t in task_types}
-    found = _scan_postgresql(task_types, since) if connection.vendor == "postgresql" else \
-        _scan_orm(task_types, since)
+    found = _scan(task_types, since)
     for live, other, occurred_at, hint, *pattern, task_type in sorted(
             found, key=lambda row: row[2], reverse=True):
         rows, patterns = views[task_type]
@@ -148,31 +145,10 @@ _SCAN_PART = (
     f" LIMIT {FLEET_SCAN_PER_TYPE})")
 
 
-def _scan_postgresql(task_types, since) -> list[tuple]:
+def _scan(task_types, since) -> list[tuple]:
     """The scan as one UNION ALL in plain SQL: compiling the ORM's version of it cost more than
     running it."""
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join([_SCAN_PART] * len(task_types)),
                        [value for task_type in task_types for value in (task_type, since)])
         return cursor.fetchall()
-
-
-def _scan_orm(task_types, since) -> list[tuple]:
-    """The scan through the ORM: one query per type where parts of a UNION cannot be limited."""
-    scans = [
-        Failure.objects.filter(task_type=task_type, occurred_at__gte=since).annotate(
-            live=Coalesce("pattern__merged_into_id", "pattern_id"),
-            live_fingerprint=Coalesce("pattern__merged_into__fingerprint", "pattern__fingerprint"),
-            live_template=Coalesce("pattern__merged_into__template", "pattern__template"),
-            live_status=Coalesce("pattern__merged_into__status", "pattern__status"),
-            live_snoozed_until=Case(When(pattern__merged_into__isnull=True,
-                                         then="pattern__snoozed_until"),
-                                    default="pattern__merged_into__snoozed_until"),
-        ).values_list("live", "agent", "occurred_at", "recovery_hint", "live_fingerprint",
-                      "live_template", "live_status", "live_snoozed_until",
-                      "task_type").order_by("-occurred_at")[:FLEET_SCAN_PER_TYPE]
-        for task_type in task_types
-    ]
-    if len(scans) > 1 and connection.features.supports_slicing_ordering_in_compound:
-        return list(scans[0].union(*scans[1:], all=True))
-    return [row for scan in scans for row in scan]

@@ -3,8 +3,6 @@ from collections import Counter
 from datetime import datetime
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, DateTimeField, F, Value, When
-from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
 from config.api.agents import agent_check
@@ -39,12 +37,10 @@ def pattern_live(pattern: FailurePattern) -> FailurePattern:
 
 def pattern_held(pattern: FailurePattern) -> FailurePattern:
     """The live pattern of ``pattern``, kept from being merged away until the caller's
-    transaction ends, for a write that links to it. On PostgreSQL its row is locked (FOR KEY
+    transaction ends, for a write that links to it. Its row is locked (FOR KEY
     SHARE), so a merge waits for the caller's commit and then re-points what the caller linked;
     a merge that committed while this waited shows as the newest row, and the pattern merged
-    into is taken (and held) instead. Elsewhere writes do not run concurrently."""
-    if connection.vendor != "postgresql":
-        return pattern_live(pattern)
+    into is taken (and held) instead."""
     with connection.cursor() as cursor:
         for _ in range(MAX_ALIAS_HOPS):
             cursor.execute("SELECT merged_into_id FROM failures_failurepattern WHERE id = %s "
@@ -136,10 +132,7 @@ def failures_store(rows: list[Failure]) -> list[Failure]:
     if not rows:
         return rows
     _patterns_count(rows)
-    if connection.vendor == "postgresql":
-        batch_sql.failures_insert(rows)
-    else:
-        rows = Failure.objects.bulk_create(rows)
+    batch_sql.failures_insert(rows)
     patterns_resolved_add(Counter(row.pattern_id for row in rows
                                   if row.status == Failure.Status.RESOLVED))
     return rows
@@ -150,11 +143,7 @@ def patterns_resolved_add(per_pattern: Counter) -> None:
     per_pattern = +per_pattern  # without zeros
     if not per_pattern:
         return
-    if connection.vendor == "postgresql":
-        batch_sql.patterns_resolved(per_pattern)
-        return
-    for pk, count in per_pattern.items():
-        FailurePattern.objects.filter(pk=pk).update(resolved_count=F("resolved_count") + count)
+    batch_sql.patterns_resolved(per_pattern)
 
 
 def _failure_row(entry: dict, now: datetime) -> Failure:
@@ -175,11 +164,7 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
     """The live pattern of each distinct message; one query when every template is known."""
     templates = {message: template_of(message) for message, _ in messages}
     fingerprints = {message: fingerprint_of(template) for message, template in templates.items()}
-    if connection.vendor == "postgresql":
-        known = batch_sql.templates_patterns(set(fingerprints.values()))
-    else:
-        known = {t.fingerprint: t.pattern for t in FailureTemplate.objects.select_related(
-            "pattern").filter(fingerprint__in=set(fingerprints.values()))}
+    known = batch_sql.templates_patterns(set(fingerprints.values()))
     found = {}
     # In a fixed order, so two writers creating the same new patterns cannot deadlock.
     for message, error_type in sorted(set(messages)):
@@ -194,22 +179,21 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
 def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
     """Count new failures into their patterns. New agents and tasks are counted here by whether
     the (pattern, agent) and (pattern, task) pairs had a failure before; patterns_recount
-    recounts exactly. On PostgreSQL the lookups and the update are one statement.
+    recounts exactly. The lookups and the update are one statement.
 
-    On PostgreSQL the patterns are locked first. A merge that committed while this waited for
+    The patterns are locked first. A merge that committed while this waited for
     one of those locks has re-pointed every failure it could see, but not these rows: they
     move to the surviving pattern here, before they are stored or counted."""
     by_pattern: dict[int, list[Failure]] = {}
     for row in rows:
         by_pattern.setdefault(row.pattern.pk, []).append(row)
-    if connection.vendor == "postgresql":
-        merged = batch_sql.patterns_lock(by_pattern)
-        if merged and hops > 0:
-            live = {pk: pattern_live(FailurePattern.objects.get(pk=pk)) for pk in merged}
-            for pk in merged:
-                for row in by_pattern[pk]:
-                    row.pattern = live[pk]
-            return _patterns_count(rows, hops - 1)
+    merged = batch_sql.patterns_lock(by_pattern)
+    if merged and hops > 0:
+        live = {pk: pattern_live(FailurePattern.objects.get(pk=pk)) for pk in merged}
+        for pk in merged:
+            for row in by_pattern[pk]:
+                row.pattern = live[pk]
+        return _patterns_count(rows, hops - 1)
     agents = {(r.pattern.pk, r.agent) for r in rows}
     tasks = {(r.pattern.pk, r.task) for r in rows}
     counts = []
@@ -218,47 +202,7 @@ def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
         counts.append((pk, len(group), sum(r.retry_safe is False for r in group),
                        min(r.occurred_at for r in group), max(r.occurred_at for r in group),
                        retry_after[-1] if retry_after else None))
-    if connection.vendor == "postgresql":
-        batch_sql.patterns_add(counts, agents, tasks)  # new agents and tasks counted there
-        return
-    new_agents = agents - _seen_pairs("agent", agents)
-    new_tasks = tasks - _seen_pairs("task", tasks)
-    for pk, events, unsafe, earliest, latest, retry_after in counts:
-        _pattern_count(pk, events=events, agents=sum(p == pk for p, _ in new_agents),
-                       tasks=sum(p == pk for p, _ in new_tasks), unsafe=unsafe,
-                       earliest=earliest, latest=latest, retry_after=retry_after)
-
-
-def _seen_pairs(column: str, pairs: set[tuple[int, str]]) -> set[tuple[int, str]]:
-    """Which (pattern id, agent or task) pairs already have a failure (the portable form of
-    the probes in batch_sql.patterns_add)."""
-    return {pair for pair in pairs
-            if Failure.objects.filter(pattern_id=pair[0], **{column: pair[1]}).exists()}
-
-
-def _pattern_count(pk: int, *, events: int, agents: int, tasks: int, unsafe: int,
-                   earliest: datetime, latest: datetime, retry_after: int | None) -> None:
-    first = Value(earliest, output_field=DateTimeField())
-    last = Value(latest, output_field=DateTimeField())
-    changes = {
-        "event_count": F("event_count") + events,
-        "agent_count": F("agent_count") + agents,
-        "task_count": F("task_count") + tasks,
-        "unsafe_count": F("unsafe_count") + unsafe,
-        # A new pattern (no events yet) takes the failures' own times, not its row's creation.
-        "first_seen": Case(When(event_count=0, then=first), default=Least(F("first_seen"), first)),
-        "last_seen": Case(When(event_count=0, then=last), default=Greatest(F("last_seen"), last)),
-        # A resolved pattern that fails again is open again (failures.triage), by no one, then.
-        "status": Case(When(status=FailurePattern.Status.RESOLVED,
-                            then=Value(FailurePattern.Status.OPEN)), default=F("status")),
-        "triaged_by": Case(When(status=FailurePattern.Status.RESOLVED, then=None),
-                           default=F("triaged_by")),
-        "triaged_at": Case(When(status=FailurePattern.Status.RESOLVED, then=last),
-                           default=F("triaged_at")),
-    }
-    if retry_after is not None:
-        changes["retry_after"] = Value(retry_after)
-    FailurePattern.objects.filter(pk=pk).update(**changes)
+    batch_sql.patterns_add(counts, agents, tasks)  # new agents and tasks counted there
 
 
 def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED,
@@ -270,50 +214,20 @@ def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESO
         return len(failures_close_open_of({(agent, task)}, status=status))
 
 
-def _open_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
-    """``(id, pattern_id, agent, task)`` of the open failures of these (agent, task) pairs,
-    locked until the caller's transaction ends (the portable form of batch_sql's close)."""
-    rows = Failure.objects.select_for_update().filter(
-        status=Failure.Status.OPEN, agent__in={agent for agent, _ in pairs},
-        task__in={task for _, task in pairs},
-    ).order_by("pk").values_list("pk", "pattern_id", "agent", "task")
-    return [row for row in rows if (row[2], row[3]) in pairs]
-
-
 def failures_close_open_of(pairs: set[tuple[str, str]], *, keep: set[int] = frozenset(),
                            status: str = Failure.Status.RESOLVED, count: bool = True,
                            ) -> list[tuple]:
     """Close the open failures of these (agent, task) pairs, except the ids in ``keep``; answer
-    ``(id, pattern_id, agent, task)`` of each closed. Caller owns the transaction. On PostgreSQL
-    finding and closing them is one statement. ``count=False`` leaves counting the resolutions
+    ``(id, pattern_id, agent, task)`` of each closed. Caller owns the transaction. Finding and
+    closing them is one statement. ``count=False`` leaves counting the resolutions
     into their patterns to the caller (patterns_resolved_add), who then locks no pattern yet."""
     if not pairs:
         return []
-    if connection.vendor != "postgresql":
-        rows = [row for row in _open_of(pairs) if row[0] not in keep]
-        failures_close(rows, status=status, count=count)
-        return rows
     _closing_status_check(status)
     rows = batch_sql.open_failures_close(pairs, keep=keep, status=status, at=timezone.now())
     if rows and status == Failure.Status.RESOLVED and count:
         patterns_resolved_add(Counter(row[1] for row in rows))
     return rows
-
-
-def failures_close(rows: list[tuple], *, status: str = Failure.Status.RESOLVED,
-                   count: bool = True) -> int:
-    """Close failures given as ``(id, pattern_id, ...)`` rows; a resolution counts into each
-    pattern's retry history (unless ``count`` is False, see failures_close_open_of). Caller
-    owns the transaction."""
-    _closing_status_check(status)
-    if not rows:
-        return 0
-    closed = Failure.objects.filter(pk__in=[row[0] for row in rows],
-                                    status=Failure.Status.OPEN).update(
-        status=status, resolved_at=timezone.now())
-    if status == Failure.Status.RESOLVED and count:
-        patterns_resolved_add(Counter(row[1] for row in rows))
-    return closed
 
 
 def _closing_status_check(status: str) -> None:

@@ -16,16 +16,13 @@ from django.utils import timezone
 from . import scoring
 from .models import Lesson
 
-# PostgreSQL and SQLite spell "age of applied_at in days" differently; the rest is shared SQL.
-_AGE_DAYS = {
-    # float8, not numeric: numeric POWER over millions of rows is several times slower.
-    "postgresql": "EXTRACT(EPOCH FROM (%s::timestamptz - applied_at))::float8 / 86400.0",
-    "sqlite": "(julianday(%s) - julianday(applied_at))",
-}
-
+# The age of applied_at in days as float8, not numeric: numeric POWER over millions of rows is
+# several times slower.
 _RECOMPUTE = """
 WITH aged AS (
-    SELECT lesson_id, worked, {age} AS age FROM lessons_application {app_filter}
+    SELECT lesson_id, worked,
+           EXTRACT(EPOCH FROM (%s::timestamptz - applied_at))::float8 / 86400.0 AS age
+    FROM lessons_application {app_filter}
 ), weighted AS (
     SELECT lesson_id, worked, POWER(CAST(0.5 AS DOUBLE PRECISION),
         CASE WHEN age < 0 THEN 0.0 WHEN age > %s THEN %s ELSE age END / %s) AS w FROM aged
@@ -56,13 +53,6 @@ FROM rated WHERE rated.id = lessons_lesson.id
 """
 
 
-def _moment(value: datetime):
-    """A timestamp as the backend's SQL expects it (SQLite stores naive UTC text)."""
-    if connection.vendor == "sqlite":
-        return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
-    return value
-
-
 def effectiveness_recompute(*, lesson_ids=None, now: datetime | None = None) -> int:
     """Recompute every lesson (or only ``lesson_ids``); return how many were updated."""
     now = now or timezone.now()
@@ -71,21 +61,20 @@ def effectiveness_recompute(*, lesson_ids=None, now: datetime | None = None) -> 
     ids = [Lesson._meta.pk.get_db_prep_value(pk, connection) for pk in lesson_ids or []]
     marks = ", ".join(["%s"] * len(ids))
     sql = _RECOMPUTE.format(
-        age=_AGE_DAYS[connection.vendor],
         app_filter=f"WHERE lesson_id IN ({marks})" if ids else "",
         lesson_filter=f"WHERE lesson.id IN ({marks})" if ids else "")
     z2 = scoring.Z * scoring.Z
-    params = [_moment(now), *ids, scoring.MAX_AGE_DAYS, scoring.MAX_AGE_DAYS,
-              scoring.HALF_LIFE_DAYS, *ids, _moment(day_start),
-              z2, scoring.Z, z2, z2, scoring.FLAG_MIN_EVIDENCE, scoring.FLAG_BELOW, _moment(now)]
+    params = [now, *ids, scoring.MAX_AGE_DAYS, scoring.MAX_AGE_DAYS,
+              scoring.HALF_LIFE_DAYS, *ids, day_start,
+              z2, scoring.Z, z2, z2, scoring.FLAG_MIN_EVIDENCE, scoring.FLAG_BELOW, now]
     if lesson_ids is not None and not ids:
         return 0
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            updated = cursor.rowcount  # SQLite does not count an UPDATE ... FROM: -1
+            updated = cursor.rowcount
         _explain_flags(lesson_ids)
-    return updated if updated >= 0 else len(ids) or Lesson.objects.count()
+    return updated
 
 
 def _explain_flags(lesson_ids) -> None:

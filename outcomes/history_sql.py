@@ -2,8 +2,7 @@
 task's earlier attempts and the message's pattern; then the candidates of every related-task key.
 
 Each part is an index range with a LIMIT (the plan test, tests/outcomes/test_plan.py, holds
-PostgreSQL to that), wrapped as a subquery so that one statement can carry them all on SQLite
-too. Parts come back in no promised order: callers order the rows themselves. Rows are dicts
+PostgreSQL to that), wrapped as a subquery so that one statement can carry them all. Parts come back in no promised order: callers order the rows themselves. Rows are dicts
 keyed as ``COLUMNS``, their values converted as the ORM converts them.
 """
 from datetime import datetime
@@ -42,14 +41,9 @@ def _quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _columns(prefix: str = "") -> str:
-    return _columns_of(connection.vendor, prefix)
-
-
 @cache
-def _columns_of(vendor: str, prefix: str) -> str:
-    """The history columns as a select list (quoting is the same for every connection of a
-    vendor)."""
+def _columns(prefix: str = "") -> str:
+    """The history columns as a select list."""
     return ", ".join(prefix + _quote(field.column) for field in _FIELDS)
 
 
@@ -73,11 +67,11 @@ def first_read(*, agent: str, task_type: str, recent: list[Recent], task_id: str
     for read in recent:
         parts.append(_part("r", len(parts), f"agent = %s AND outcome = %s{typed}"
                                             " AND occurred_at >= %s"))
-        params += [agent, read.outcome, *([task_type] if task_type else []), _when(read.since),
+        params += [agent, read.outcome, *([task_type] if task_type else []), read.since,
                    read.limit]
     if task_id:
         parts.append(_part("t", len(parts), "task_id = %s AND occurred_at >= %s"))
-        params += [task_id, _when(task_since), task_limit]
+        params += [task_id, task_since, task_limit]
     if fingerprint:
         pattern_sql, pattern_params = live_pattern_of_template_sql(fingerprint)
         nulls = ", ".join(["NULL"] * (len(_FIELDS) - 1))
@@ -106,7 +100,6 @@ def candidates(keys: list[tuple[str, object]], *, since: datetime, limit: int) -
     if not keys:
         return []
     parts, params = [], []
-    when = _when(since)
     for column, value in keys:
         table, id_column = ((OutcomeFile._meta.db_table, "outcome_id") if column == "path"
                             else (Outcome._meta.db_table, "id"))
@@ -121,14 +114,10 @@ def candidates(keys: list[tuple[str, object]], *, since: datetime, limit: int) -
         parts.append(f"SELECT {id_column} AS id FROM (SELECT {id_column} FROM {table}"
                      f" WHERE {where} AND occurred_at >= %s ORDER BY {order}"
                      f" LIMIT %s) AS key{len(parts)}")
-        params += [*values, when, limit]
+        params += [*values, since, limit]
     sql = (f"SELECT 'c', {_columns('o.')} FROM {_quote(Outcome._meta.db_table)} o"
            f" WHERE o.{_quote('id')} IN ({' UNION '.join(parts)})")
     return [row for _tag, row in _rows(sql, params)]
-
-
-def _when(moment: datetime):
-    return connection.ops.adapt_datetimefield_value(moment)
 
 
 def _rows(sql: str, params: list) -> list[tuple[str, dict]]:

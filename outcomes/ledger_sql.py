@@ -1,18 +1,15 @@
 """The ledger's batched statements: insert outcomes with their files, skipping stored event ids.
 One statement per batch, whatever its size.
 
-On PostgreSQL the statement takes one array per column (config.sql_arrays): no model instance
-or per-value field conversion on the way. Other databases (the embedded SQLite) get a multi-row
-VALUES with the fields' own conversions, and the files' own insert.
+The statement takes one array per column (config.sql_arrays): no model instance or per-value
+field conversion on the way.
 """
-import uuid
-
 from django.db import connection
 
 from config.sql_arrays import inserted_fields, unnest_call
 from config.sql_prepared import prepared_cursor
 
-from .models import Outcome, OutcomeFile
+from .models import Outcome
 
 # Every column an insert sets, in order; id and recorded_at come from the database.
 COLUMNS = inserted_fields(Outcome)
@@ -24,7 +21,7 @@ def outcomes_insert(rows: list, files: list[list[str]]) -> None:
     concurrent writer of the same id is waited for, then skipped); set ``pk`` on those
     inserted and leave it None on the others, whose files are not stored.
 
-    A row whose ``failure`` is not stored yet (PostgreSQL: failures_store comes after, so that
+    A row whose ``failure`` is not stored yet (failures_store comes after, so that
     the patterns it locks are held briefly) gets that failure's id from the failures' sequence
     in the same statement, as its ``failure_id`` and the failure's ``pk``.
 
@@ -36,35 +33,8 @@ def outcomes_insert(rows: list, files: list[list[str]]) -> None:
     order = sorted(range(len(rows)), key=lambda k: (rows[k].event_id is None,
                                                     str(rows[k].event_id or "")))
     rows, files = [rows[k] for k in order], [files[k] for k in order]
-    if connection.vendor == "postgresql":
-        _insert_postgresql(rows, files)
-        return
-    quote = connection.ops.quote_name
-    placeholders = "(" + ", ".join(["%s"] * len(COLUMNS)) + ")"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(Outcome._meta.db_table)} "
-            f"({', '.join(quote(field.column) for field in COLUMNS)}) "
-            f"VALUES {', '.join([placeholders] * len(rows))} "
-            f"ON CONFLICT ({quote('event_id')}) DO NOTHING RETURNING {quote('id')}, "
-            f"{quote('event_id')}",
-            [field.get_db_prep_save(getattr(row, field.attname), connection)
-             for row in rows for field in COLUMNS])
-        returned = cursor.fetchall()
-    stored = {uuid.UUID(str(event_id)) for _, event_id in returned if event_id is not None}
-    ids = iter(pk for pk, _ in returned)
-    for row in rows:
-        if row.event_id is None or row.event_id in stored:
-            row.pk = next(ids)
-    OutcomeFile.objects.bulk_create([
-        OutcomeFile(outcome_id=row.pk, path=path, occurred_at=row.occurred_at)
-        for row, paths in zip(rows, files) if row.pk is not None for path in paths])
-
-
-def _insert_postgresql(rows: list, files: list[list[str]]) -> None:
-    """One statement: each row takes its id (and its new failure's) from the sequences first,
-    so that its files can name it in the same statement; the ids of rows skipped are never
-    used."""
+    # Each row takes its id (and its new failure's) from the sequences first, so that its files
+    # can name it in the same statement; the ids of rows skipped are never used.
     source, params = unnest_call(COLUMNS, rows, also=("boolean",))  # and whether it failed
     failing = [row.failure is not None and row.failure.pk is None for row in rows]
     with prepared_cursor() as cursor:

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
@@ -154,21 +154,15 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
     _link(rows, failures)
     for i, count in resolved.items():
         rows[i].resolved_failures = count
-    # On PostgreSQL the outcomes go first (their new failures' ids allocated with them) and
-    # the failures last: the patterns those lock are then held only for counting and storing
-    # them. Without sequences to allocate from (SQLite), the failures go first.
-    allocated = connection.vendor == "postgresql"
-    if not allocated:
-        failures_store(list(failures.values()))
-        _link(rows, failures)
+    # The outcomes go first (their new failures' ids allocated with them) and the failures
+    # last: the patterns those lock are then held only for counting and storing them.
     ledger_sql.outcomes_insert(list(rows.values()), [item.files for item in fresh.values()])
     if any(row.pk is None for row in rows.values()):  # an event id stored meanwhile
         raise _EventsTaken
-    if allocated:
-        failures_store(list(failures.values()))
-        ledger_sql.outcomes_repoint({rows[i].pk: f.pattern_id for i, f in failures.items()
-                                     if f.pattern_id != rows[i].pattern_id})
-        _link(rows, failures)
+    failures_store(list(failures.values()))
+    ledger_sql.outcomes_repoint({rows[i].pk: f.pattern_id for i, f in failures.items()
+                                 if f.pattern_id != rows[i].pattern_id})
+    _link(rows, failures)
     patterns_resolved_add(closed_patterns)
     _applications_for(fresh, failures, closed, api_key_id)
     recorded = []

@@ -113,11 +113,13 @@ def anon_api(db) -> APIClient:
 
 def database_url() -> str:
     """The test database as a URL, for servers and workers started by a test."""
+    from urllib.parse import quote
+
     from django.db import connection
 
     db = connection.settings_dict
-    return (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
-            f"{db['PORT'] or 5432}/{db['NAME']}")
+    host = quote(db["HOST"] or "127.0.0.1", safe="")  # a socket folder (the embedded server)
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{host}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def gunicorn_start(env: dict, tmp_path: Path, *, workers: int = 4, threads: int = 4

@@ -10,7 +10,6 @@ import re
 from contextlib import contextmanager
 
 import psycopg
-import pytest
 from django.db import connection
 from psycopg._queries import PostgresQuery
 
@@ -18,12 +17,6 @@ from config.sql_prepared import PreparingCursor
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s|%s")
 _PROBE = b"plan_probe"  # the name of the statement generic_plan prepares
-
-
-def require_postgresql() -> None:
-    """Skip the calling test off PostgreSQL: it reads PostgreSQL's plans."""
-    if connection.vendor != "postgresql":
-        pytest.skip("reads PostgreSQL plans")
 
 
 def fill(sql: str, params: dict, *tables: str) -> None:

@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PRINT_SETTINGS = (
     "import django, json; django.setup(); from django.conf import settings as s; "
     "print(json.dumps({'db': s.DATABASES['default']['ENGINE'], "
-    "'name': str(s.DATABASES['default']['NAME']), 'cache': s.CACHES['default']['BACKEND'], "
+    "'name': str(s.DATABASES['default']['NAME']), 'host': s.DATABASES['default']['HOST'], "
+    "'cache': s.CACHES['default']['BACKEND'], "
     "'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG}))"
 )
 
@@ -30,8 +31,9 @@ def test_with_nothing_set_it_runs_embedded(tmp_path):
     done = run(PRINT_SETTINGS, {}, tmp_path)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert found["db"] == "django.db.backends.sqlite3"
-    assert found["name"] == str(tmp_path / "hindsight.sqlite3")
+    # The embedded PostgreSQL that make run starts, on its socket in var/postgres.
+    assert found["db"] == "django.db.backends.postgresql"
+    assert (found["host"], found["name"]) == (str(tmp_path / "postgres"), "hindsight")
     assert found["cache"].endswith("LocMemCache")
     assert found["eager"] is True and found["debug"] is False
 
@@ -45,6 +47,12 @@ def test_database_and_redis_urls_switch_backends(tmp_path):
     assert found["cache"] == "config.cache.ResilientRedisCache"
     assert found["eager"] is False and found["broker"] == "redis://cache.example:6379/2"
 
+
+
+def test_a_database_url_of_another_engine_is_refused(tmp_path):
+    done = run(PRINT_SETTINGS, {"DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3"}, tmp_path)
+    assert done.returncode != 0
+    assert "DATABASE_URL must name a PostgreSQL server" in done.stderr
 
 def test_workers_starting_at_once_on_a_fresh_var_folder_share_one_whole_key(tmp_path):
     from config.settings import kept_secret_key
@@ -102,7 +110,7 @@ def test_postgresql_prepares_hot_statements_unless_told_off(tmp_path):
     assert off.returncode == 0, off.stderr
     assert json.loads(off.stdout)["prepare_threshold"] is None
     embedded = run(PRINT_DB_OPTIONS, {"DB_PREPARE_THRESHOLD": "2"}, tmp_path)
-    assert "prepare_threshold" not in json.loads(embedded.stdout)  # SQLite has no such thing
+    assert json.loads(embedded.stdout)["prepare_threshold"] == 2  # the embedded server too
 
 
 def test_a_malformed_prepare_threshold_stops_the_start_naming_it(tmp_path):

@@ -19,28 +19,41 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def embedded(tmp_path):
-    """``make run`` on a spare port with a fresh var/ folder; yields (base url, env, output)."""
-    port = free_port()
+# The last lines make run prints once it serves (config.embedded.serve).
+BANNER = "Ctrl-C stops it)"
+
+
+def make_run(var_dir: Path, port: int, log: Path) -> tuple[subprocess.Popen, str, dict]:
+    """Start ``make run`` on ``port`` with ``var_dir`` (and no DATABASE_URL or REDIS_URL: the
+    embedded mode), in a process group of its own; wait until it answers. (process, base url,
+    env)."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update({"HINDSIGHT_VAR_DIR": str(tmp_path), "PYTHON": sys.executable})
-    log = tmp_path / "run.log"
-    with log.open("w") as out:
+    env.update({"HINDSIGHT_VAR_DIR": str(var_dir), "PYTHON": sys.executable})
+    with log.open("a") as out:
         server = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, env=env,
                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            with urllib.request.urlopen(f"{base}/api/v1/health", timeout=10) as answer:
+                # Serving; the banner and the admin login follow the first answer.
+                if answer.status == 200 and BANNER in log.read_text():
+                    return server, base, env
+        except OSError:
+            pass
+        time.sleep(0.3)
+    os.killpg(server.pid, signal.SIGTERM)
+    server.wait(timeout=30)
+    pytest.fail(f"make run did not answer:\n{log.read_text()}")
+
+
+@pytest.fixture
+def embedded(tmp_path):
+    """``make run`` on a spare port with a fresh var/ folder; yields (base url, env, output)."""
+    log = tmp_path / "run.log"
+    server, base, env = make_run(tmp_path, free_port(), log)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=10) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.3)
-        else:
-            pytest.fail(f"make run did not answer:\n{log.read_text()}")
         yield base, env, log
     finally:
         os.killpg(server.pid, signal.SIGTERM)

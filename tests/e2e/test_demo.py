@@ -1,9 +1,9 @@
 """``make demo``: the simulated fleet against the embedded service, and its learning curve.
 
-Runs the real ``make demo`` in embedded mode (SQLite in a temporary var/ folder, no Redis) and
-reads the curve from its last lines; then runs the regression job on what the fleet left and
-reads the dashboard's headline figures, as a curator opening it after the demo would. With
-``make run`` serving on ``PORT`` already, ``make demo`` uses that service.
+Runs the real ``make demo`` in embedded mode (its own PostgreSQL in a temporary var/ folder, no
+Redis) and reads the curve from its last lines; then runs the regression job on what the fleet
+left and reads the dashboard's headline figures, as a curator opening it after the demo would.
+With ``make run`` serving on ``PORT`` already, ``make demo`` uses that service.
 """
 import json
 import os
@@ -43,13 +43,17 @@ def test_make_demo_curve_falls_as_lessons_are_approved_and_applied(tmp_path):
     totals = re.search(r"approved: (\d+)  applied: (\d+)  worked: (\d+)", output)
     approved, applied, worked = map(int, totals.groups())
     assert approved == 5 and applied > 0 and worked > applied * 0.9
-    assert (tmp_path / "hindsight.sqlite3").exists()  # the data stays for the dashboard
+    # The demo stopped the server it started; the data stays for the dashboard.
+    assert (tmp_path / "postgres" / "PG_VERSION").exists()
+    assert not (tmp_path / "postgres" / "postmaster.pid").exists()
 
     # Every fault came back after its lesson was approved, and the lesson handled it: the
     # faults recur by nature, the fixes keep working, so none of it is a regression.
     def manage(*args: str) -> str:
-        ran = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=60)
+        """A management command with the embedded server up for it (config.embedded)."""
+        ran = subprocess.run([sys.executable, "-m", "config.embedded", sys.executable,
+                              "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=60)
         assert ran.returncode == 0, ran.stdout + ran.stderr
         return ran.stdout
 

@@ -1,16 +1,22 @@
 """The README's quick start, as a newcomer types it: ``make run``, create a key, curl the API.
 
-Runs the real ``make run`` in embedded mode (SQLite in a temporary var/ folder, no Redis) on a
-spare port (the ``embedded`` fixture), then talks to it over HTTP.
+Runs the real ``make run`` in embedded mode (its own PostgreSQL in a temporary var/ folder, no
+Redis) on a spare port (the ``embedded`` fixture), then talks to it over HTTP.
 """
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+import psutil
+
+from tests.e2e.conftest import free_port, make_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,9 +37,15 @@ def call(method: str, url: str, key: str | None = None, body: dict | None = None
 def test_make_run_then_curl_the_lesson_endpoints(embedded):
     base, env, log = embedded
     output = log.read_text()
-    assert "Created the admin login" in output
-    assert re.search(r"password: \S+", output)
-    assert (Path(env["HINDSIGHT_VAR_DIR"]) / "hindsight.sqlite3").exists()
+    # The login comes last, after the server's own start-up lines (only request lines follow),
+    # and no warning is repeated on the way.
+    login = re.search(r"Created the admin login .*\n  user: +admin\n  password: \S+\n", output)
+    assert login, output
+    assert output.index("Quit the server with CONTROL-C") < login.start()
+    assert all('"GET /api/v1/health' in line for line in output[login.end():].splitlines()
+               if line.strip())
+    assert "WARNING" not in output.replace("WARNING: This is a development server", "")
+    assert (Path(env["HINDSIGHT_VAR_DIR"]) / "postgres" / "PG_VERSION").exists()
 
     created = subprocess.run(
         [sys.executable, "manage.py", "apikey", "create", "my-agent", "--scope", "write"],
@@ -71,7 +83,7 @@ def _a_message_check_ranks_embedded(base: str, key: str) -> None:
 
 
 def _the_ledger_and_its_jobs_work_embedded(base: str, env: dict, key: str) -> None:
-    """The write paths and jobs that have a PostgreSQL form also work on the embedded SQLite."""
+    """The write paths and the jobs work on the embedded PostgreSQL, the jobs run by hand."""
     status, body = call("POST", f"{base}/api/v1/failures", key,
                         {"agent": "a", "task": "t1", "error": "Connection refused to db-1:5432"})
     assert status == 201 and body["pattern"]["template"] == "Connection refused to <*>:<*>"
@@ -103,3 +115,70 @@ def test_second_make_run_keeps_the_admin_and_patterns(embedded, tmp_path):
                            text=True, check=True)
     assert "An admin login exists already" in again.stdout
     assert "0 created" in again.stdout
+
+
+def postmaster(var_dir: Path) -> psutil.Process | None:
+    """The embedded server running on ``var_dir``, if one is."""
+    pid_file = var_dir / "postgres" / "postmaster.pid"
+    if not pid_file.exists():
+        return None
+    process = psutil.Process(int(pid_file.read_text().split()[0]))
+    return process if process.is_running() else None
+
+
+def test_the_embedded_server_stops_with_make_run_and_a_killed_run_blocks_no_next_one(tmp_path):
+    """Killed outright, make run leaves its server running: the next make run reuses it. A
+    server killed too (a crash) leaves a stale postmaster.pid: the next one recovers. Ctrl-C
+    stops the service and its server."""
+    port, log = free_port(), tmp_path / "run.log"
+    server, _, _ = make_run(tmp_path, port, log)
+    first = postmaster(tmp_path)
+    assert first is not None
+    if os.geteuid() == 0:
+        assert first.username() == "embedded_postgres"  # not root: its own system user
+    os.killpg(server.pid, signal.SIGKILL)
+    server.wait(timeout=30)
+    try:
+        server, _, _ = make_run(tmp_path, port, log)
+        assert postmaster(tmp_path).pid == first.pid
+        assert log.read_text().count("An admin login exists already") == 1
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=30)
+        first.kill()
+        first.wait(timeout=30)
+        server, base, _ = make_run(tmp_path, port, log)
+        again = postmaster(tmp_path)
+        assert again is not None and again.pid != first.pid
+        os.killpg(server.pid, signal.SIGINT)  # Ctrl-C, as a terminal sends it to the group
+        server.wait(timeout=60)
+        again.wait(timeout=30)
+        assert postmaster(tmp_path) is None
+        assert not (tmp_path / "postgres" / "postmaster.pid").exists()
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        if (left := postmaster(tmp_path)) is not None:
+            left.kill()
+
+
+def test_the_tests_use_the_embedded_server_where_no_postgresql_answers_unless_under_ci(tmp_path):
+    """A laptop without PostgreSQL: the run starts the embedded one, uses it, and stops it after.
+    Under CI the unreachable server fails the run instead."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CI"}}
+    env.update({"DATABASE_URL": "postgres://postgres@127.0.0.1:1/hindsight",
+                "HINDSIGHT_VAR_DIR": str(tmp_path)})
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "--create-db",
+            "tests/api/test_auth.py::test_revoked_key_is_401"]
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"the tests use the embedded server in {tmp_path / 'postgres'}" in done.stderr
+    assert "1 passed" in done.stdout
+    assert (tmp_path / "postgres" / "PG_VERSION").exists()
+    assert postmaster(tmp_path) is None  # stopped after the run
+
+    under_ci = subprocess.run(args, cwd=ROOT, env={**env, "CI": "true"}, capture_output=True,
+                              text=True, timeout=120)
+    assert under_ci.returncode == 3
+    assert "PostgreSQL is needed for the tests and is unreachable" in under_ci.stdout + \
+        under_ci.stderr

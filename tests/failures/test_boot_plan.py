@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from failures import boot
 from failures.services import pattern_for_message
-from tests.plans import fill, generic_plan, require_postgresql, statements_run
+from tests.plans import fill, generic_plan, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 60_000
@@ -34,7 +34,6 @@ FROM (SELECT abs(hashtext(n::text)) AS h FROM generate_series(1, %(rows)s) AS n)
 
 @pytest.fixture
 def failures():
-    require_postgresql()
     pattern = pattern_for_message(message="error <n> in kind")
     fill(GENERATE, {"rows": ROWS, "pattern": pattern.pk}, "failures_failure")
 

@@ -1,15 +1,12 @@
-"""Boot's plain-SQL reads on PostgreSQL: the same briefing as the ORM's reads, in fewer queries."""
+"""Boot's plain-SQL reads: a briefing in a few queries, and the fleet views a process keeps."""
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
-from django.db import connection
 from django.utils import timezone
 
 from failures import boot, boot_fleet
 from failures.boot import boot_context_build
-from failures.models import Failure, FailurePattern
-from failures.services import failure_record, failures_record_many, failures_resolve
+from failures.services import failure_record
 from lessons.match_index import match_index
 from lessons.models import Lesson
 from tests.factories import LessonFactory
@@ -25,50 +22,6 @@ def record(agent, task, error, minutes_ago, **fields):
     fields.setdefault("task_type", "sync")
     return failure_record(agent=agent, task=task, error=error,
                           occurred_at=NOW - timedelta(minutes=minutes_ago), **fields)
-
-
-def varied_history():
-    """Open, resolved and old failures of several tasks, types and agents; one pattern merged
-    into another; checkpoints, side effects, hints and retry reports."""
-    for i in range(40):
-        record("a1", f"t{i % 7}", ERRORS[i % 4], minutes_ago=i * 7 + 1,
-               task_type=("sync", "billing")[i % 2], skill_name=("", "s3_api")[i % 3 == 0],
-               checkpoint={"step": i} if i % 5 == 0 else None, side_effects=[f"wrote {i}"],
-               recovery_hint=f"hint {i % 3}", retry_safe=(None, True, False)[i % 3],
-               retry_after=(None, 30)[i % 2], attempt_count=1 + i % 2)
-        record(f"peer{i % 5}", f"p{i % 3}", ERRORS[(i + 1) % 4], minutes_ago=i * 3 + 2,
-               task_type=("sync", "billing")[i % 2], recovery_hint=f"peer hint {i % 2}")
-    failures_resolve(agent="a1", task="t3")
-    merged, survivor = (Failure.objects.filter(error=e).first().pattern_id for e in ERRORS[:2])
-    FailurePattern.objects.filter(pk=merged).update(merged_into=survivor)
-    LessonFactory(status=Lesson.Status.APPROVED).patterns.add(survivor)
-
-
-@pytest.mark.parametrize("options", [{}, {"task_type": "billing"}, {"window_hours": 2},
-                                     {"scope": "fleet"}, {"scope": "fleet", "task_type": "sync"}])
-def test_the_sql_reads_build_the_briefing_the_orm_reads_build(options, monkeypatch):
-    varied_history()
-    built = boot_context_build(agent="a1", now=NOW, **options)
-    assert built["recent_failures"] and built["retry_advice"] and built["resume"]
-    cache.clear()  # nothing reused: the fleet view and the message check are read again
-    monkeypatch.setattr(connection, "vendor", "other")  # the ORM's reads, as on SQLite
-    assert boot_context_build(agent="a1", now=NOW, **options) == built
-
-
-@pytest.mark.parametrize("task_type", ["sync", "billing", "none-such"])
-def test_a_task_type_the_agent_mostly_has_or_rarely_has_reads_the_same(task_type, monkeypatch):
-    """A type most of an agent's open failures have, one they rarely have and one they never
-    have: boot's SQL read answers what the ORM's reads answer."""
-    failures_record_many([
-        {"agent": "a1", "task": f"t{i % 9}", "error": ERRORS[i % 4], "task_type": "billing"
-         if i % 8 == 0 else "sync", "occurred_at": NOW - timedelta(minutes=i), "checkpoint":
-         {"step": i} if i % 7 == 0 else None} for i in range(boot.OPEN_CAP + 60)])
-    record("a2", "t1", ERRORS[0], 3, task_type="billing")
-    built = boot_context_build(agent="a1", task_type=task_type, now=NOW)
-    assert len(built["recent_failures"]) == (0 if task_type == "none-such" else boot.RECENT_CAP)
-    cache.clear()
-    monkeypatch.setattr(connection, "vendor", "other")  # the ORM's reads, as on SQLite
-    assert boot_context_build(agent="a1", task_type=task_type, now=NOW) == built
 
 
 def test_a_busy_briefing_takes_five_queries_at_most(django_assert_max_num_queries):

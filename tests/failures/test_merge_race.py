@@ -89,8 +89,6 @@ def two_patterns() -> tuple[FailurePattern, FailurePattern]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_write_waiting_on_a_merge_lands_on_the_survivor():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and concurrent sessions need PostgreSQL")
     big, small = two_patterns()
     [(item, errors)] = outcomes_parse([{
         "agent": "b", "task_id": "late", "task_type": "sync", "outcome": "failure",
@@ -107,8 +105,6 @@ def test_a_write_waiting_on_a_merge_lands_on_the_survivor():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_lesson_linked_while_a_merge_runs_is_linked_to_the_survivor():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and concurrent sessions need PostgreSQL")
     big, small = two_patterns()
     merged_while_waiting(small, big, lambda: lesson_record(
         error_pattern="db_primary_reset", error_type="connection", resolution="Fail over.",
@@ -120,8 +116,6 @@ def test_a_lesson_linked_while_a_merge_runs_is_linked_to_the_survivor():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_lesson_linked_before_a_merge_moves_with_it():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and concurrent sessions need PostgreSQL")
     big, small = two_patterns()
     with transaction.atomic():
         lesson_record(error_pattern="db_primary_reset", error_type="connection",

@@ -110,8 +110,6 @@ def test_a_batch_counts_new_agents_and_tasks_per_pattern_once():
 
 
 def test_failures_are_stored_with_the_ids_they_carry_or_all_with_new_ones():
-    if connection.vendor != "postgresql":
-        pytest.skip("ids are allocated by the caller on PostgreSQL only")
     with connection.cursor() as cursor:
         cursor.execute("SELECT nextval(pg_get_serial_sequence('failures_failure', 'id'))")
         [(allocated,)] = cursor.fetchall()

@@ -7,7 +7,7 @@ from failures.models import FailurePattern
 from failures.services import pattern_for_message
 from lessons.models import Lesson
 from lessons.selectors import lesson_check
-from tests.plans import custom_plan, fill, require_postgresql, statements_run
+from tests.plans import custom_plan, fill, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 30_000
@@ -35,7 +35,6 @@ SELECT id, (%(others)s::bigint[])[1 + abs(hashtext(id::text)) %% 3000] FROM less
 
 @pytest.fixture
 def lessons():
-    require_postgresql()
     pattern = pattern_for_message(message=MESSAGE)
     others = [p.pk for p in FailurePattern.objects.bulk_create(
         FailurePattern(fingerprint=f"other-{n}", template=f"other error {n}",

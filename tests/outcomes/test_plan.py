@@ -8,7 +8,7 @@ import pytest
 
 from failures.services import pattern_for_message
 from outcomes.history import HistoryQuery, Limits, history_items
-from tests.plans import custom_plan, fill, nodes_of, require_postgresql, statements_run
+from tests.plans import custom_plan, fill, nodes_of, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 100_000
@@ -20,7 +20,6 @@ def ledger():
     """ROWS outcomes of 20 busy agents over 20 task types, 2,000 files and 50 days (written by
     SQL, fast), then ANALYZE: enough rows per agent that the planner's choice is the one a large
     ledger gets."""
-    require_postgresql()
     patterns = [pattern_for_message(message=f"error kind {n} at <host>") for n in range(20)]
     fill(GENERATE, {"rows": ROWS, "patterns": [p.pk for p in patterns]},
          "outcomes_outcome", "outcomes_outcomefile")

@@ -206,15 +206,12 @@ def test_prune_command(capsys):
         call_command("prune_outcomes", "--older-than", "0")
 
 
-@pytest.mark.parametrize("vendor", ["postgresql", "other"])
-def test_the_portable_write_path_records_what_the_postgresql_one_does(vendor, monkeypatch):
-    """The embedded SQLite takes the portable forms (failures stored before the outcomes, the
-    ORM's counting): on this database too, they must store and answer the same."""
-    from django.db import connection
-
+def test_a_mixed_batch_stores_outcomes_failures_files_and_counts_once():
+    """Outcomes stored first with their new failures' ids, the failures last: a batch with a
+    repeated event, a success closing a failure of its own request and one closing an older
+    failure stores and answers each once."""
     event = str(uuid.uuid4())
     outcomes_record([failed(task_id="old")])
-    monkeypatch.setattr(connection, "vendor", vendor)
     recorded = outcomes_record([
         failed(event_id=event, context={"file_path": "a.py"}), parsed(event_id=event),
         failed(message="Quota exceeded for bucket logs-eu", task_id="t2"),

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from failures.services import pattern_for_message
 from outcomes.services import outcomes_parse, outcomes_record
-from tests.plans import fill, generic_plan, require_postgresql, statements_run
+from tests.plans import fill, generic_plan, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 50_000
@@ -40,7 +40,6 @@ FROM failed
 
 @pytest.fixture
 def ledger():
-    require_postgresql()
     pattern = pattern_for_message(message="disk full on host")
     fill(GENERATE, {"rows": ROWS, "pattern": pattern.pk}, "failures_failure", "outcomes_outcome")
 

