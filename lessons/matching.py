@@ -272,6 +272,9 @@ def literals_held(compiled: CompiledPattern, message: Message) -> bool:
     """Whether the message holds every literal distinctive token of the pattern: its names
     (names_held), its codes whole, its classes (as a word or the start of one, ExpiredToken in
     ExpiredTokenException), and the parts of words glued to its wildcards."""
+    if not (compiled.names or compiled.quoted or compiled.codes or compiled.classes
+            or compiled.fragments):  # most patterns: nothing to look for
+        return True
     return (names_held(compiled, message)
             and all(code in message.word_set for code in compiled.codes)
             and all(any(word.startswith(name) for word in message.words)
@@ -315,17 +318,24 @@ def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
 
 def _in_order(sequence: tuple[str, ...], words: tuple[str, ...]) -> int:
     """How many of ``sequence`` occur in ``words`` in the same order (longest common
-    subsequence), reading only the message words the sequence holds."""
+    subsequence), reading only the message words the sequence holds.
+
+    Computed bit-parallel (Allison and Dix; Hyyro): bit j of ``row`` stands for the j-th of
+    those message words, and each pattern word updates the whole row of the dynamic programme
+    at once; the zero bits count the common subsequence."""
     wanted = set(sequence)
-    other = [word for word in words if word in wanted]
-    previous = [0] * (len(other) + 1)
+    at: dict[str, int] = {}  # each word's positions among the words read, as bits
+    n = 0
+    for word in words:
+        if word in wanted:
+            at[word] = at.get(word, 0) | 1 << n
+            n += 1
+    full = (1 << n) - 1
+    row = full
     for word in sequence:
-        current = [0]
-        for j, theirs in enumerate(other):
-            current.append(previous[j] + 1 if word == theirs
-                           else max(previous[j + 1], current[j]))
-        previous = current
-    return previous[-1]
+        matched = row & at.get(word, 0)
+        row = ((row + matched) | (row - matched)) & full
+    return n - row.bit_count()
 
 
 def _aligned(compiled: CompiledPattern, words: tuple[str, ...]) -> bool:

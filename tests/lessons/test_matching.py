@@ -2,9 +2,11 @@
 
 One table of (name, pattern, message, expected kind or None), the known-wrong fits listed too.
 """
+import random
+
 import pytest
 
-from lessons.matching import TEMPLATE, WORDS, compile_pattern, match_fit
+from lessons.matching import TEMPLATE, WORDS, _in_order, compile_pattern, match_fit
 
 CASES = [
     # A quoted name is the fault: another module is another fault.
@@ -131,3 +133,24 @@ def test_the_literal_tokens_a_pattern_requires():
     glued = compile_pattern("missing key '<*>_id'")
     assert (glued.names, glued.codes, glued.quoted) == ((), (), ())  # glued to a wildcard
     assert compile_pattern("missing key '<*>_id'").fragments == (("_id", True),)
+
+
+def _common_subsequence(sequence, words):
+    """The longest common subsequence's length, by the textbook dynamic programme."""
+    previous = [0] * (len(words) + 1)
+    for word in sequence:
+        current = [0]
+        for j, theirs in enumerate(words):
+            current.append(previous[j] + 1 if word == theirs
+                           else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+def test_words_in_order_count_the_longest_common_subsequence():
+    rng = random.Random(22)
+    for _ in range(20000):
+        sequence = tuple(rng.choice("abcdef") for _ in range(rng.randint(0, 8)))
+        words = tuple(rng.choice("abcdefgh") for _ in range(rng.randint(0, 70)))
+        assert _in_order(sequence, words) == _common_subsequence(sequence, words), (
+            sequence, words)
