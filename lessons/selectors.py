@@ -141,11 +141,12 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
 def _reaching(fits: dict, limit: int) -> list:
     """The fits that can be among the best ``limit``: ranked by how they fit (the first keys of
     the ranking), the first ``limit`` and those that tie with the last of them, at most
-    MESSAGE_CANDIDATES."""
+    MESSAGE_CANDIDATES. Equal fits in key order, so that every process loads the same ones
+    (``fits`` comes in an order that may differ from one process to the next)."""
     def how(item):
         return FIT[item[1].kind], item[1].score, item[1].size
 
-    ranked = sorted(fits.items(), key=how, reverse=True)
+    ranked = sorted(sorted(fits.items(), key=lambda item: item[0]), key=how, reverse=True)
     if len(ranked) > limit:
         last = how(ranked[limit - 1])
         ranked = [item for item in ranked if how(item) >= last]

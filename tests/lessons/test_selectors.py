@@ -228,3 +228,15 @@ def test_a_failure_recorded_without_a_type_names_none():
     for error_type in (None, "unknown"):
         answer = lesson_check(error_type=error_type, error_message="[Errno 111] Connection refused")
         assert patterns(answer.lessons) == ["connection refused"] and answer.related == []
+
+
+def test_more_equal_fits_than_are_loaded_are_cut_alike_in_every_process():
+    """More lessons than the check loads fit a message equally well: which of them are loaded
+    must not hang on the order the index found them in (it may differ between processes)."""
+    from lessons.matching import WORDS, Fit
+    from lessons.selectors import MESSAGE_CANDIDATES, _reaching
+
+    keys = [uuid.UUID(int=n) for n in range(MESSAGE_CANDIDATES + 50)]
+    fits = [(key, Fit(WORDS, 0.75, 3.0)) for key in keys]
+    assert _reaching(dict(fits), 5) == _reaching(dict(reversed(fits)), 5) \
+        == keys[:MESSAGE_CANDIDATES]
