@@ -10,7 +10,7 @@ from config.api.fields import SafeCharField, ScrubbedCharField
 from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 from config.api.serializers import StrictInputSerializer
-from lessons.serializers import CheckedLessonOutputSerializer
+from lessons.serializers import check_answer_fields
 
 from .answers import failure_report
 from .markdown import failures_section
@@ -25,13 +25,7 @@ FailureAnswer = inline_serializer("FailureRecorded", {
         "retryable": serializers.BooleanField(allow_null=True),
         "after_seconds": serializers.IntegerField(allow_null=True),
         "reason": serializers.CharField()}),
-    "lessons": CheckedLessonOutputSerializer(many=True, help_text=(
-        "Lessons that match the error itself, best first.")),
-    "related": CheckedLessonOutputSerializer(many=True, help_text=(
-        "Lessons that share only the error type: not a known resolution.")),
-    "has_resolution": serializers.BooleanField(help_text="Some lesson matches the error."),
-    "has_approved_resolution": serializers.BooleanField(
-        help_text="Some approved lesson matches the error."),
+    **check_answer_fields(),
     "root_cause": inline_serializer("FailureRootCause", allow_null=True, fields={
         "group": serializers.IntegerField(),
         "status": serializers.ChoiceField(["suggested", "confirmed"]),

@@ -36,6 +36,21 @@ class CheckedLessonOutputSerializer(LessonOutputSerializer):
         read_only_fields = fields
 
 
+def check_answer_fields() -> dict:
+    """The fields every answer that offers lessons carries (the check, a recorded failure), for
+    its schema: matched lessons, related ones apart, and whether a resolution is known."""
+    return {
+        "lessons": CheckedLessonOutputSerializer(many=True, help_text=(
+            "Lessons that match the error itself (its pattern, or their error_pattern fits the "
+            "message), best first.")),
+        "related": CheckedLessonOutputSerializer(many=True, help_text=(
+            "Lessons that share only the error type: not a known resolution.")),
+        "has_resolution": serializers.BooleanField(help_text="Some lesson matches the error."),
+        "has_approved_resolution": serializers.BooleanField(
+            help_text="Some approved lesson matches the error."),
+    }
+
+
 def check_answer_json(answer) -> dict:
     """A check's answer (selectors.CheckAnswer) as the check endpoint sends it."""
     return {"lessons": checked_lessons_json(answer.lessons),

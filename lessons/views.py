@@ -12,8 +12,7 @@ from config.api.serializers import StrictInputSerializer
 from failures.selectors import failure_get_or_400
 
 from .selectors import lesson_check, lesson_get, lesson_list
-from .serializers import (CheckedLessonOutputSerializer, LessonOutputSerializer,
-                          check_answer_json)
+from .serializers import LessonOutputSerializer, check_answer_fields, check_answer_json
 from .services import application_report, lesson_record
 
 # Wordings of one fault an agent may send with a lesson: libraries word a fault a handful of ways.
@@ -95,16 +94,7 @@ class LessonsApi(APIView):
         return Response(body, status=status, headers=replay_headers(replayed))
 
 
-CheckAnswer = inline_serializer("LessonCheck", {
-    "lessons": CheckedLessonOutputSerializer(many=True, help_text=(
-        "Lessons that match the error itself (its pattern, or their error_pattern fits the "
-        "message), best first.")),
-    "related": CheckedLessonOutputSerializer(many=True, help_text=(
-        "Lessons that share only the error type: not a known resolution.")),
-    "has_resolution": serializers.BooleanField(help_text="Some lesson matches the error."),
-    "has_approved_resolution": serializers.BooleanField(
-        help_text="Some approved lesson matches the error."),
-})
+CheckAnswer = inline_serializer("LessonCheck", check_answer_fields())
 
 
 class LessonCheckApi(APIView):
