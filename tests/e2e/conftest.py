@@ -29,6 +29,8 @@ def make_run(var_dir: Path, port: int, log: Path) -> tuple[subprocess.Popen, str
     env)."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update({"HINDSIGHT_VAR_DIR": str(var_dir), "PYTHON": sys.executable})
+    # The log may hold earlier runs' banners: this run serves once it adds its own.
+    banners = log.read_text().count(BANNER) if log.exists() else 0
     with log.open("a") as out:
         server = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, env=env,
                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -38,7 +40,7 @@ def make_run(var_dir: Path, port: int, log: Path) -> tuple[subprocess.Popen, str
         try:
             with urllib.request.urlopen(f"{base}/api/v1/health", timeout=10) as answer:
                 # Serving; the banner and the admin login follow the first answer.
-                if answer.status == 200 and BANNER in log.read_text():
+                if answer.status == 200 and log.read_text().count(BANNER) > banners:
                     return server, base, env
         except OSError:
             pass
