@@ -114,10 +114,11 @@ def patterns_write(conn, patterns: list[dict], now: datetime) -> None:
     with conn.cursor() as cur:
         with cur.copy("COPY failures_failurepattern (id, fingerprint, template, error_type, "
                       "token_count, head, first_seen, last_seen, event_count, agent_count, "
-                      "task_count, resolved_count, unsafe_count) FROM STDIN") as copy:
+                      "task_count, resolved_count, unsafe_count, status) FROM STDIN") as copy:
             for p in patterns:
                 copy.write_row((p["id"], p["fingerprint"], p["template"], p["error_type"],
-                                p["token_count"], p["head"], now, now, 0, 0, 0, 0, 0))
+                                p["token_count"], p["head"], now, now, 0, 0, 0, 0, 0,
+                                "open"))
         with cur.copy("COPY failures_failuretemplate (id, fingerprint, template, pattern_id) "
                       "FROM STDIN") as copy:
             for p in patterns:
