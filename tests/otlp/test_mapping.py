@@ -1,5 +1,5 @@
-"""The README's mapping table, case by case: which spans become failures and outcomes, and where
-each field comes from. Pure: no database."""
+"""The mapping table of docs/opentelemetry.md, case by case: which spans become failures and
+outcomes, and where each field comes from. Pure: no database."""
 import uuid
 from datetime import datetime, timezone
 
