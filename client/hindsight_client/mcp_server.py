@@ -60,11 +60,13 @@ def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
 
     @server.tool()
     async def record_lesson(error_pattern: str, error_type: str, resolution: str,
-                            error_message: str = "", skill_name: str = "") -> dict[str, Any]:
-        """Record what fixed an error (unverified until a human approves it)."""
+                            error_message: str = "", error_messages: list[str] | None = None,
+                            skill_name: str = "") -> dict[str, Any]:
+        """Record what fixed an error (unverified until a human approves it); error_message and
+        up to ten error_messages (other wordings of the same fault) link it to their patterns."""
         return dict(await hs.record_lesson(
             error_pattern, error_type, resolution, error_message=error_message or None,
-            skill_name=skill_name or None))
+            error_messages=error_messages or None, skill_name=skill_name or None))
 
 
 def main() -> None:

@@ -43,6 +43,23 @@ def test_the_tools_are_listed_and_answer(gunicorn_server, write_key, tmp_path):
     assert [entry["task"] for entry in briefing["resume"]] == ["nightly-etl"]
 
 
+def test_a_lesson_recorded_with_other_wordings_is_found_by_each(gunicorn_server, write_key,
+                                                              tmp_path):
+    wordings = ["psycopg.OperationalError: could not connect to server db-7: Connection refused",
+                "django.db.utils.OperationalError: server closed the connection unexpectedly"]
+    _, answers = _session(gunicorn_server, write_key, tmp_path, [
+        ("record_lesson", {"error_pattern": "primary_away", "error_type": "database",
+                           "resolution": "Wait for the primary, then reconnect.",
+                           "error_messages": wordings}),
+        *(("check_known_errors", {"error_message": wording.replace("db-7", "db-9")})
+          for wording in wordings),
+    ])
+    lesson, *checks = (answer.structured_content for answer in answers)
+
+    assert lesson["created"] is True
+    assert [check["lessons"][0]["id"] for check in checks] == [lesson["id"]] * 2
+
+
 def test_a_refused_call_is_a_tool_error(gunicorn_server, tmp_path):
     _, [answer] = _session(gunicorn_server, "not-a-key", tmp_path,
                            [("record_lesson", {"error_pattern": "p", "error_type": "t",
