@@ -24,7 +24,9 @@ BROKER_STALL_SECONDS = 20
 CATCH_UP_SECONDS = 60
 # How long a worker may take to start on this small, busy machine.
 WORKER_START_SECONDS = 90
-QUEUED_JOBS = 20
+# Enough jobs that the worker, which runs one in a few milliseconds, is still busy with them when
+# the broker stops: sending them takes a fraction of the time running them does.
+QUEUED_JOBS = 200
 # The most a write may wait beyond its usual time because the broker is stalled or down.
 WRITE_WAIT_BOUND = 0.2
 WRITES_UP = 16
