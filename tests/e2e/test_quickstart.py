@@ -202,3 +202,32 @@ def test_a_command_stops_its_server_though_a_folder_above_lost_its_traversal(tmp
     finally:
         if (left := postmaster(var_dir)) is not None:
             left.kill()
+
+
+def test_a_stale_pid_file_naming_another_process_is_no_server(tmp_path):
+    """After a crash and a reboot, postmaster.pid may name a pid another process holds now: the
+    next start recovers the data with a new server, and the stop signals that one, never the
+    process that took the old pid."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["HINDSIGHT_VAR_DIR"] = str(tmp_path)
+    start = ("import sys; from pathlib import Path; from config.embedded import EmbeddedPostgres;"
+             " EmbeddedPostgres(Path(sys.argv[1])).start()")
+    subprocess.run([sys.executable, "-c", start, str(tmp_path)], cwd=ROOT, env=env, check=True,
+                   capture_output=True, timeout=180)
+    crashed = postmaster(tmp_path)
+    crashed.kill()
+    crashed.wait(timeout=30)
+    bystander = subprocess.Popen(["sleep", "300"])
+    pid_file = tmp_path / "postgres" / "postmaster.pid"
+    lines = pid_file.read_text().split("\n")
+    pid_file.write_text("\n".join([str(bystander.pid), *lines[1:]]))
+    try:
+        done = subprocess.run([sys.executable, "-m", "config.embedded", "true"], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=180)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert bystander.poll() is None  # never signalled
+        assert not pid_file.exists()  # the new server started, and stopped with the command
+    finally:
+        bystander.kill()
+        if (left := postmaster(tmp_path)) is not None and left.pid != bystander.pid:
+            left.kill()
