@@ -7,13 +7,15 @@ from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
-from config.api.idempotency import replay_headers
+from config.api.idempotency import idempotent_response
 from config.api.serializers import StrictInputSerializer
 from failures.selectors import failure_get_or_400
 
+from .models import Application
 from .selectors import lesson_check, lesson_get, lesson_list
 from .serializers import LessonOutputSerializer, check_answer_fields, check_answer_json
-from .services import application_report, lesson_record
+from .services import (LessonRecorded, application_report, application_report_check,
+                       lesson_record)
 
 # Wordings of one fault an agent may send with a lesson: libraries word a fault a handful of ways.
 MAX_SAMPLE_MESSAGES = 10
@@ -87,11 +89,24 @@ class LessonsApi(APIView):
     def post(self, request):
         data = self.RecordInput(data=request.data)
         data.is_valid(raise_exception=True)
-        status, body, replayed = lesson_record(
-            **data.validated_data, proposed_by=request.auth.name, payload=request.data,
-            api_key=request.auth,
-        )
-        return Response(body, status=status, headers=replay_headers(replayed))
+        fields = dict(data.validated_data)
+        event_id = fields.pop("event_id", None)
+        return idempotent_response(
+            operation="lesson_record", event_id=event_id, payload=request.data,
+            answer=lambda: _recorded_answer(lesson_record(
+                **fields, proposed_by=request.auth.name, api_key=request.auth)))
+
+
+def _recorded_answer(recorded: LessonRecorded) -> tuple[int, dict]:
+    """201 for a new lesson; 200 for one more occurrence, naming a proposal it made."""
+    lesson = recorded.lesson
+    if recorded.created:
+        return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
+    body = {"updated": True, "id": str(lesson.id), "occurrences": lesson.occurrences,
+            "status": lesson.status}
+    if recorded.proposal is not None:
+        body["proposal_id"] = recorded.proposal.id
+    return 200, body
 
 
 CheckAnswer = inline_serializer("LessonCheck", check_answer_fields())
@@ -177,7 +192,15 @@ class LessonApplicationsApi(APIView):
         fields = dict(data.validated_data)
         failure_id = fields.pop("failure_id", None)
         failure = failure_get_or_400(failure_id=failure_id) if failure_id else None
-        status, body, replayed = application_report(lesson=lesson, failure=failure,
-                                                    payload=request.data, api_key=request.auth,
-                                                    **fields)
-        return Response(body, status=status, headers=replay_headers(replayed))
+        event_id = fields.pop("event_id", None)
+        application_report_check(agent=fields["agent"], failure=failure, api_key=request.auth)
+        return idempotent_response(
+            operation="application_record", event_id=event_id, payload=request.data,
+            answer=lambda: (201, _application_answer(application_report(
+                lesson=lesson, failure=failure, api_key=request.auth, **fields))))
+
+
+def _application_answer(row: Application) -> dict:
+    return {"id": row.pk, "lesson": str(row.lesson_id), "worked": row.worked,
+            "agent": row.agent, "task_id": row.task_id, "failure_id": row.failure_id,
+            "applied_at": row.applied_at}
