@@ -173,7 +173,7 @@ def applications_record(entries: list[dict]) -> list[Application]:
     rows = Application.objects.bulk_create([
         Application(applied_at=entry.pop("applied_at", None) or now, **entry)
         for entry in entries])
-    pattern_links_learn([
+    pattern_links_learn(reports=[
         Worked(lesson_id=row.lesson_id, pattern_id=pattern_id, application_id=row.pk,
                agent=row.agent or (row.failure.agent if row.failure else ""),
                seen_at=row.applied_at)
