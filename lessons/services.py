@@ -36,6 +36,10 @@ class LessonRecorded:
     created: bool
     proposal: LessonProposal | None = None
 
+    @property
+    def updated(self) -> bool:
+        return not self.created
+
 
 def lesson_record(
     *,

@@ -11,9 +11,10 @@ from config.api.idempotency import idempotent_response
 from config.api.serializers import StrictInputSerializer
 from failures.selectors import failure_get_or_400
 
-from .models import Application
 from .selectors import lesson_check, lesson_get, lesson_list
-from .serializers import LessonOutputSerializer, check_answer_fields, check_answer_json
+from .serializers import (ApplicationRecordedSerializer, LessonCreatedSerializer,
+                          LessonOutputSerializer, LessonUpdatedSerializer, check_answer_fields,
+                          check_answer_json)
 from .services import (LessonRecorded, application_report, application_report_check,
                        lesson_record)
 
@@ -76,13 +77,7 @@ class LessonsApi(APIView):
     @extend_schema(
         operation_id="lessons_record", request=RecordInput,
         responses={
-            201: inline_serializer("LessonCreated", {
-                "created": serializers.BooleanField(), "id": serializers.UUIDField(),
-                "status": serializers.CharField()}),
-            200: inline_serializer("LessonUpdated", {
-                "updated": serializers.BooleanField(), "id": serializers.UUIDField(),
-                "occurrences": serializers.IntegerField(), "status": serializers.CharField(),
-                "proposal_id": serializers.IntegerField(required=False)}),
+            201: LessonCreatedSerializer, 200: LessonUpdatedSerializer,
             **error_responses(*WRITE_ERRORS),
         },
     )
@@ -98,15 +93,10 @@ class LessonsApi(APIView):
 
 
 def _recorded_answer(recorded: LessonRecorded) -> tuple[int, dict]:
-    """201 for a new lesson; 200 for one more occurrence, naming a proposal it made."""
-    lesson = recorded.lesson
+    """201 for a new lesson; 200 for one more occurrence."""
     if recorded.created:
-        return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
-    body = {"updated": True, "id": str(lesson.id), "occurrences": lesson.occurrences,
-            "status": lesson.status}
-    if recorded.proposal is not None:
-        body["proposal_id"] = recorded.proposal.id
-    return 200, body
+        return 201, LessonCreatedSerializer(recorded).data
+    return 200, LessonUpdatedSerializer(recorded).data
 
 
 CheckAnswer = inline_serializer("LessonCheck", check_answer_fields())
@@ -178,12 +168,7 @@ class LessonApplicationsApi(APIView):
             return value
 
     @extend_schema(operation_id="lessons_applications_record", request=ApplicationInput, responses={
-        201: inline_serializer("ApplicationRecorded", {
-            "id": serializers.IntegerField(), "lesson": serializers.UUIDField(),
-            "worked": serializers.BooleanField(), "agent": serializers.CharField(),
-            "task_id": serializers.CharField(),
-            "failure_id": serializers.IntegerField(allow_null=True),
-            "applied_at": serializers.DateTimeField()}),
+        201: ApplicationRecordedSerializer,
         **error_responses(400, 401, 403, 404, 409, 413)})
     def post(self, request, lesson_id):
         lesson = lesson_get(lesson_id=lesson_id)
@@ -196,11 +181,5 @@ class LessonApplicationsApi(APIView):
         application_report_check(agent=fields["agent"], failure=failure, api_key=request.auth)
         return idempotent_response(
             operation="application_record", event_id=event_id, payload=request.data,
-            answer=lambda: (201, _application_answer(application_report(
-                lesson=lesson, failure=failure, api_key=request.auth, **fields))))
-
-
-def _application_answer(row: Application) -> dict:
-    return {"id": row.pk, "lesson": str(row.lesson_id), "worked": row.worked,
-            "agent": row.agent, "task_id": row.task_id, "failure_id": row.failure_id,
-            "applied_at": row.applied_at}
+            answer=lambda: (201, ApplicationRecordedSerializer(application_report(
+                lesson=lesson, failure=failure, api_key=request.auth, **fields)).data))
