@@ -13,7 +13,7 @@ from bisect import bisect
 from datetime import datetime, timedelta
 from itertools import accumulate
 
-from lessons.scoring import rank_score
+from lessons.scoring import RANK_SCORE_PRIOR
 
 # Shares of the three kinds, and of review states (the rest of each is unverified / unlinked).
 TEMPLATE_SHARE, SLUG_SHARE = 0.55, 0.25
@@ -74,7 +74,7 @@ def _lesson_row(pattern, text, rng, now, days) -> tuple:
         created + (now - created) * rng.random(), round(rng.betavariate(2, 2), 3), created,
         status, "human" if status != "unverified" and rng.random() < 0.5 else "agent", reviewed,
         # Measured columns: as for a lesson never applied (the bench has no applications).
-        rank_score(0, 0), 0.0, 0, False, "",
+        RANK_SCORE_PRIOR, 0.0, 0, False, "",
     )
 
 

@@ -4,11 +4,12 @@ Each takes only JSON values, returns a JSON summary, and is safe to run twice (`
 the services recompute and upsert, and the report of one window is rebuilt in place.
 """
 from dataclasses import asdict
-from datetime import timezone as dt_timezone
 
 from celery import shared_task
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+
+from config.api.fields import moment_utc
 
 from .pattern_job import patterns_update
 from .regressions import regressions_detect
@@ -43,8 +44,6 @@ def pattern_report_task(since: str | None = None, until: str | None = None) -> i
 
 
 def _moment(value: str | None):
-    """An ISO timestamp as an aware datetime (UTC when it has no offset), or None."""
+    """An ISO timestamp in UTC (taken as UTC when it has no offset), or None."""
     moment = parse_datetime(value) if value else None
-    if moment is not None and timezone.is_naive(moment):
-        moment = timezone.make_aware(moment, dt_timezone.utc)
-    return moment
+    return moment_utc(moment) if moment is not None else None

@@ -7,36 +7,15 @@ from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import SafeCharField, ScrubbedCharField
-from config.api.idempotency import replay_headers
+from config.api.idempotency import idempotent_response
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 from config.api.serializers import StrictInputSerializer
-from lessons.serializers import check_answer_fields
 
-from .answers import failure_report
+from .answers import FailureAnswer, failure_answer, failure_report, failure_report_check
 from .markdown import failures_section
 from .selectors import failure_list
-from .serializers import FailureInputSerializer, FailureOutputSerializer, PatternRefSerializer
+from .serializers import FailureInputSerializer, FailureOutputSerializer
 from .services import failures_resolve
-
-FailureAnswer = inline_serializer("FailureRecorded", {
-    "id": serializers.IntegerField(), "status": serializers.CharField(),
-    "pattern": PatternRefSerializer(),
-    "retry_advice": inline_serializer("RetryAdvice", {
-        "retryable": serializers.BooleanField(allow_null=True),
-        "after_seconds": serializers.IntegerField(allow_null=True),
-        "reason": serializers.CharField()}),
-    **check_answer_fields(),
-    "root_cause": inline_serializer("FailureRootCause", allow_null=True, fields={
-        "group": serializers.IntegerField(),
-        "status": serializers.ChoiceField(["suggested", "confirmed"]),
-        "with": PatternRefSerializer(many=True, help_text="The other symptoms of the cause."),
-        "agents": serializers.IntegerField(help_text="Agents in its latest joint burst."),
-        "since": serializers.DateTimeField(allow_null=True,
-                                           help_text="When its latest joint burst began."),
-        "note": serializers.CharField()},
-        help_text="The open root-cause group of this failure's pattern: its symptoms started and "
-                  "stopped together across agents. Null when it belongs to none."),
-})
 
 
 class FailuresApi(APIView):
@@ -84,9 +63,13 @@ class FailuresApi(APIView):
     def post(self, request):
         data = FailureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        status, body, replayed = failure_report(**data.validated_data, payload=request.data,
-                                                api_key=request.auth)
-        return Response(body, status=status, headers=replay_headers(replayed))
+        fields = dict(data.validated_data)
+        event_id = fields.pop("event_id", None)
+        failure_report_check(agent=fields["agent"], applied_lesson=fields.get("applied_lesson"),
+                             api_key=request.auth)
+        return idempotent_response(
+            operation="failure_record", event_id=event_id, payload=request.data,
+            answer=lambda: (201, failure_answer(failure_report(**fields, api_key=request.auth))))
 
 
 class FailuresResolveApi(APIView):

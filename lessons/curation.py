@@ -160,7 +160,7 @@ def _merge_candidates(survivor: Lesson, dup_ids: list) -> None:
     may now confirm them); the survivor's own removals stand, the duplicates' go with them."""
     evidence = PatternLinkEvidence.objects.filter(
         link__lesson_id__in=dup_ids, link__state=PatternLink.State.CANDIDATE).select_related("link")
-    pattern_links_learn([
+    pattern_links_learn(reports=[
         Worked(lesson_id=survivor.pk, pattern_id=each.link.pattern_id,
                application_id=each.application_id, agent=each.agent, seen_at=each.seen_at)
         for each in evidence.order_by("pk")])

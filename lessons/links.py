@@ -35,7 +35,7 @@ class Worked:
     seen_at: datetime
 
 
-def pattern_links_learn(reports: list[Worked]) -> None:
+def pattern_links_learn(*, reports: list[Worked]) -> None:
     """Count each report into the link of its lesson and pattern (a candidate, made the first
     time) and confirm the links that now have enough evidence. Caller owns the transaction.
 

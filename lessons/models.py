@@ -7,13 +7,7 @@ from django.db.models.functions import Now
 
 from config.api.models import written_by_key
 
-# The prior effectiveness of a lesson nobody has reported on yet: the mean of a uniform Beta(1, 1),
-# i.e. "no evidence either way". Applications replace it with a measured rate (lessons.scoring).
-EFFECTIVENESS_PRIOR = 0.5
-# The ranking score of a lesson with no applications: the Wilson lower bound of the prior's one
-# pseudo-success in two pseudo-tries (see lessons.scoring), so it ranks below proven lessons and
-# above proven failures.
-RANK_SCORE_PRIOR = 0.0945
+from .scoring import EFFECTIVENESS_PRIOR, RANK_SCORE_PRIOR
 
 
 class Lesson(models.Model):

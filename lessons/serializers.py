@@ -36,6 +36,38 @@ class CheckedLessonOutputSerializer(LessonOutputSerializer):
         read_only_fields = fields
 
 
+class LessonCreatedSerializer(serializers.Serializer):
+    """A lesson recorded for the first time (reads a services.LessonRecorded)."""
+
+    created = serializers.BooleanField()
+    id = serializers.UUIDField(source="lesson.id")
+    status = serializers.CharField(source="lesson.status")
+
+
+class LessonUpdatedSerializer(serializers.Serializer):
+    """One more occurrence of a known lesson, and the proposal a differing resolution of a
+    reviewed lesson became (reads a services.LessonRecorded)."""
+
+    updated = serializers.BooleanField()
+    id = serializers.UUIDField(source="lesson.id")
+    occurrences = serializers.IntegerField(source="lesson.occurrences")
+    status = serializers.CharField(source="lesson.status")
+    # Not required: without a proposal the field is left out of the answer, not null.
+    proposal_id = serializers.IntegerField(source="proposal.id", required=False)
+
+
+class ApplicationRecordedSerializer(serializers.Serializer):
+    """A recorded application of a lesson (reads an Application)."""
+
+    id = serializers.IntegerField()
+    lesson = serializers.UUIDField(source="lesson_id")
+    worked = serializers.BooleanField()
+    agent = serializers.CharField()
+    task_id = serializers.CharField()
+    failure_id = serializers.IntegerField(allow_null=True)
+    applied_at = serializers.DateTimeField()
+
+
 def check_answer_fields() -> dict:
     """The fields every answer that offers lessons carries (the check, a recorded failure), for
     its schema: matched lessons, related ones apart, and whether a resolution is known."""

@@ -2,7 +2,7 @@
 patterns and applications (whether a lesson worked). What humans do to lessons in the admin is in
 lessons.curation."""
 import hashlib
-from uuid import UUID
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from config.api.fields import scrubbed
 from config.api.agents import agent_check
-from config.api.idempotency import run_idempotent
 from config.api.models import ApiKey
 from config.jobs import publish
 from failures.services import pattern_for_message, pattern_held
@@ -28,6 +27,20 @@ def lesson_text_clean(text: str | None, max_length: int | None = None) -> str | 
     return None if text is None else scrubbed(text, max_length)
 
 
+@dataclass(frozen=True)
+class LessonRecorded:
+    """What lesson_record did: created ``lesson``, or counted one more occurrence of it (and
+    kept a differing resolution of a reviewed lesson as ``proposal``)."""
+
+    lesson: Lesson
+    created: bool
+    proposal: LessonProposal | None = None
+
+    @property
+    def updated(self) -> bool:
+        return not self.created
+
+
 def lesson_record(
     *,
     error_pattern: str,
@@ -39,11 +52,9 @@ def lesson_record(
     proposed_by: str = "",
     error_message: str | None = None,
     error_messages: list[str] | None = None,
-    event_id: UUID | None = None,
-    payload: dict | None = None,
     api_key: ApiKey | None = None,
-) -> tuple[int, dict, bool]:
-    """Record a lesson or count one more occurrence of its pattern; ``(status, body, replayed)``.
+) -> LessonRecorded:
+    """Record a lesson or count one more occurrence of its pattern.
     The text comes scrubbed of secrets (the API's fields scrub what agents send).
     ``api_key`` is recorded as the writer of a new lesson or proposal; a lesson names no agent,
     so any write key may record one.
@@ -52,22 +63,19 @@ def lesson_record(
     pattern, so checks for any message of the same pattern find it; so does each of
     ``error_messages`` (other wordings of the same fault), except a link a curator removed.
     Race-free: the increment is one UPDATE with ``occurrences + 1`` and a losing concurrent INSERT
-    falls back to it, so N calls always add exactly N. A replayed ``event_id`` changes nothing.
+    falls back to it, so N calls always add exactly N.
     """
     fields = {
         "error_pattern": error_pattern, "error_type": error_type, "skill_name": skill_name,
         "context": context or {}, "resolution": resolution, "resolution_code": resolution_code,
     }
     samples = [text for text in [error_message, *(error_messages or [])] if text]
-    return run_idempotent(
-        operation="lesson_record", event_id=event_id, payload=payload or fields,
-        action=lambda: _record(fields, proposed_by=proposed_by, samples=samples,
-                               api_key=api_key),
-    )
+    with transaction.atomic(savepoint=False):  # inside a view's idempotent answer: no savepoint
+        return _record(fields, proposed_by=proposed_by, samples=samples, api_key=api_key)
 
 
 def _record(fields: dict, *, proposed_by: str, samples: list[str],
-            api_key: ApiKey | None) -> tuple[int, dict]:
+            api_key: ApiKey | None) -> LessonRecorded:
     pattern = fields["error_pattern"]
     if not _increment(pattern):
         try:
@@ -79,16 +87,12 @@ def _record(fields: dict, *, proposed_by: str, samples: list[str],
         else:
             _link_patterns(lesson, samples)
             lessons_changed()
-            return 201, {"created": True, "id": str(lesson.id), "status": lesson.status}
+            return LessonRecorded(lesson=lesson, created=True)
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
     _link_patterns(lesson, samples)
     proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by, api_key=api_key)
-    body = {"updated": True, "id": str(lesson.id), "occurrences": lesson.occurrences,
-            "status": lesson.status}
-    if proposal is not None:
-        body["proposal_id"] = proposal.id
-    return 200, body
+    return LessonRecorded(lesson=lesson, created=False, proposal=proposal)
 
 
 def lessons_changed() -> None:
@@ -173,7 +177,7 @@ def applications_record(entries: list[dict]) -> list[Application]:
     rows = Application.objects.bulk_create([
         Application(applied_at=entry.pop("applied_at", None) or now, **entry)
         for entry in entries])
-    pattern_links_learn([
+    pattern_links_learn(reports=[
         Worked(lesson_id=row.lesson_id, pattern_id=pattern_id, application_id=row.pk,
                agent=row.agent or (row.failure.agent if row.failure else ""),
                seen_at=row.applied_at)
@@ -186,25 +190,25 @@ def applications_record(entries: list[dict]) -> list[Application]:
     return rows
 
 
-def application_report(*, lesson: Lesson, worked: bool, agent: str = "", task_id: str = "",
-                       failure=None, applied_at=None, event_id: UUID | None = None,
-                       payload: dict | None = None,
-                       api_key: ApiKey | None = None) -> tuple[int, dict, bool]:
-    """Record that ``lesson`` was applied and whether it worked, once per event id, as written
-    by ``api_key``. A key bound to other agents may not name one of them, as ``agent`` or as
-    the agent of ``failure`` (AgentForbidden); an application naming no agent is allowed."""
+def application_report_check(*, agent: str = "", failure=None,
+                             api_key: ApiKey | None = None) -> None:
+    """Raise AgentForbidden when ``api_key`` is bound to other agents than ``agent`` or the agent
+    of ``failure``; an application naming no agent is allowed. A view runs it before a replay
+    can answer, so a key never reads another agent's stored answer."""
     if agent:
         agent_check(api_key, agent)
     if failure is not None:
         agent_check(api_key, failure.agent, field="failure_id")
 
-    def action():
+
+def application_report(*, lesson: Lesson, worked: bool, agent: str = "", task_id: str = "",
+                       failure=None, applied_at=None,
+                       api_key: ApiKey | None = None) -> Application:
+    """Record that ``lesson`` was applied and whether it worked, as written by ``api_key``
+    (checked first by application_report_check)."""
+    application_report_check(agent=agent, failure=failure, api_key=api_key)
+    with transaction.atomic(savepoint=False):
         [row] = applications_record([dict(
             lesson_id=lesson.pk, worked=worked, agent=agent, task_id=task_id, failure=failure,
             applied_at=applied_at, api_key_id=api_key and api_key.pk)])
-        return 201, {"id": row.pk, "lesson": str(lesson.pk), "worked": row.worked,
-                     "agent": row.agent, "task_id": row.task_id,
-                     "failure_id": row.failure_id, "applied_at": row.applied_at}
-
-    return run_idempotent(operation="application_record", event_id=event_id,
-                          payload=payload or {}, action=action)
+    return row

@@ -7,13 +7,16 @@ from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
-from config.api.idempotency import replay_headers
+from config.api.idempotency import idempotent_response
 from config.api.serializers import StrictInputSerializer
 from failures.selectors import failure_get_or_400
 
 from .selectors import lesson_check, lesson_get, lesson_list
-from .serializers import LessonOutputSerializer, check_answer_fields, check_answer_json
-from .services import application_report, lesson_record
+from .serializers import (ApplicationRecordedSerializer, LessonCreatedSerializer,
+                          LessonOutputSerializer, LessonUpdatedSerializer, check_answer_fields,
+                          check_answer_json)
+from .services import (LessonRecorded, application_report, application_report_check,
+                       lesson_record)
 
 # Wordings of one fault an agent may send with a lesson: libraries word a fault a handful of ways.
 MAX_SAMPLE_MESSAGES = 10
@@ -74,24 +77,26 @@ class LessonsApi(APIView):
     @extend_schema(
         operation_id="lessons_record", request=RecordInput,
         responses={
-            201: inline_serializer("LessonCreated", {
-                "created": serializers.BooleanField(), "id": serializers.UUIDField(),
-                "status": serializers.CharField()}),
-            200: inline_serializer("LessonUpdated", {
-                "updated": serializers.BooleanField(), "id": serializers.UUIDField(),
-                "occurrences": serializers.IntegerField(), "status": serializers.CharField(),
-                "proposal_id": serializers.IntegerField(required=False)}),
+            201: LessonCreatedSerializer, 200: LessonUpdatedSerializer,
             **error_responses(*WRITE_ERRORS),
         },
     )
     def post(self, request):
         data = self.RecordInput(data=request.data)
         data.is_valid(raise_exception=True)
-        status, body, replayed = lesson_record(
-            **data.validated_data, proposed_by=request.auth.name, payload=request.data,
-            api_key=request.auth,
-        )
-        return Response(body, status=status, headers=replay_headers(replayed))
+        fields = dict(data.validated_data)
+        event_id = fields.pop("event_id", None)
+        return idempotent_response(
+            operation="lesson_record", event_id=event_id, payload=request.data,
+            answer=lambda: _recorded_answer(lesson_record(
+                **fields, proposed_by=request.auth.name, api_key=request.auth)))
+
+
+def _recorded_answer(recorded: LessonRecorded) -> tuple[int, dict]:
+    """201 for a new lesson; 200 for one more occurrence."""
+    if recorded.created:
+        return 201, LessonCreatedSerializer(recorded).data
+    return 200, LessonUpdatedSerializer(recorded).data
 
 
 CheckAnswer = inline_serializer("LessonCheck", check_answer_fields())
@@ -163,12 +168,7 @@ class LessonApplicationsApi(APIView):
             return value
 
     @extend_schema(operation_id="lessons_applications_record", request=ApplicationInput, responses={
-        201: inline_serializer("ApplicationRecorded", {
-            "id": serializers.IntegerField(), "lesson": serializers.UUIDField(),
-            "worked": serializers.BooleanField(), "agent": serializers.CharField(),
-            "task_id": serializers.CharField(),
-            "failure_id": serializers.IntegerField(allow_null=True),
-            "applied_at": serializers.DateTimeField()}),
+        201: ApplicationRecordedSerializer,
         **error_responses(400, 401, 403, 404, 409, 413)})
     def post(self, request, lesson_id):
         lesson = lesson_get(lesson_id=lesson_id)
@@ -177,7 +177,9 @@ class LessonApplicationsApi(APIView):
         fields = dict(data.validated_data)
         failure_id = fields.pop("failure_id", None)
         failure = failure_get_or_400(failure_id=failure_id) if failure_id else None
-        status, body, replayed = application_report(lesson=lesson, failure=failure,
-                                                    payload=request.data, api_key=request.auth,
-                                                    **fields)
-        return Response(body, status=status, headers=replay_headers(replayed))
+        event_id = fields.pop("event_id", None)
+        application_report_check(agent=fields["agent"], failure=failure, api_key=request.auth)
+        return idempotent_response(
+            operation="application_record", event_id=event_id, payload=request.data,
+            answer=lambda: (201, ApplicationRecordedSerializer(application_report(
+                lesson=lesson, failure=failure, api_key=request.auth, **fields)).data))

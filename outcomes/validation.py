@@ -10,13 +10,14 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
-from config.api.fields import EventTimeField, JSONObjectField, future_problem, scrubbed
+from config.api.fields import (OUT_OF_RANGE, EventTimeField, JSONObjectField, future_problem,
+                               moment_utc, scrubbed)
 from config.api.jsonlimits import json_problem, text_problem
 from failures.scrubbing import scrub_value
 
@@ -140,13 +141,10 @@ def _datetime(value, spec: Spec, name: str) -> datetime | None:
         parsed = None
     if parsed is None:
         raise _Invalid("Not an ISO 8601 date and time, e.g. 2026-02-16T09:30:00Z.")
-    if not timezone.is_aware(parsed):
-        parsed = timezone.make_aware(parsed, dt_timezone.utc)
-    # Python takes UTC offsets up to ±23:59, PostgreSQL only up to ±15:59: store UTC.
     try:
-        moment = parsed.astimezone(dt_timezone.utc)
-    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before year 1 in UTC
-        raise _Invalid("Date and time is out of range.") from None
+        moment = moment_utc(parsed)
+    except OverflowError:
+        raise _Invalid(OUT_OF_RANGE) from None
     problem = future_problem(moment, now=timezone.now())
     if problem:
         raise _Invalid(problem)

@@ -1,29 +1,23 @@
 """Running a django-filter FilterSet with its errors in the API's error shape."""
-from datetime import timezone
-
 import django_filters
 from django.core.exceptions import ValidationError
 from django_filters.fields import IsoDateTimeField
 
 from config.api.errors import InvalidInput
-from config.api.fields import scrubbed
+from config.api.fields import OUT_OF_RANGE, moment_utc, scrubbed
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):
-    """An ISO 8601 moment turned into UTC.
-
-    Python accepts UTC offsets up to ±23:59, PostgreSQL only up to ±15:59: a moment given with
-    a larger offset is compared in UTC instead of being sent as written (a 500 otherwise).
-    """
+    """An ISO 8601 moment turned into UTC (config.api.fields.moment_utc)."""
 
     def to_python(self, value):
         moment = super().to_python(value)
         if moment is None:
             return None
         try:
-            return moment.astimezone(timezone.utc)
+            return moment_utc(moment)
         except OverflowError:
-            raise ValidationError("Date and time is out of range.", code="overflow") from None
+            raise ValidationError(OUT_OF_RANGE, code="overflow") from None
 
 
 class UtcIsoDateTimeFilter(django_filters.IsoDateTimeFilter):

@@ -1,4 +1,9 @@
-"""Replays of a write with the same client ``event_id`` return the first answer and change nothing."""
+"""Replays of a write with the same client ``event_id`` return the first answer and change nothing.
+
+A view wraps its whole answer, the service call and the shaping of its result, in
+``idempotent_response``: the service and the record of its answer commit together, and a replay
+answers the stored status and body without calling the service.
+"""
 import hashlib
 import json
 from collections.abc import Callable
@@ -6,6 +11,7 @@ from uuid import UUID
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
+from rest_framework.response import Response
 
 from .errors import Conflict
 from .models import IdempotencyRecord
@@ -16,8 +22,17 @@ REPLAY_HEADER = "Idempotent-Replayed"
 
 
 def replay_headers(replayed: bool) -> dict | None:
-    """Response headers for an answer from run_idempotent."""
+    """Response headers for an answer that may be a replay."""
     return {REPLAY_HEADER: "true"} if replayed else None
+
+
+def idempotent_response(*, operation: str, event_id: UUID | None, payload: dict,
+                        answer: Callable[[], Answer]) -> Response:
+    """The response of ``answer`` (a view's ``(status, body)``), computed once per event id:
+    a replay answers the first status and body, with the replay header."""
+    status, body, replayed = run_idempotent(operation=operation, event_id=event_id,
+                                            payload=payload, action=answer)
+    return Response(body, status=status, headers=replay_headers(replayed))
 
 
 def _canonical(value) -> str:

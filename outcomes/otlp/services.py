@@ -21,11 +21,11 @@ class Exported:
     message: str = ""
 
 
-def traces_record(request, *, api_key: ApiKey | None = None) -> Exported:
-    """Record the outcomes of an ExportTraceServiceRequest as written by ``api_key``, in one
-    transaction, in the order the spans ended. A span whose outcomes cannot be stored is
-    refused with the reason; the others are stored."""
-    mapped = request_map(request)
+def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
+    """Record the outcomes of ``export``, an ExportTraceServiceRequest, as written by
+    ``api_key``, in one transaction, in the order the spans ended. A span whose outcomes cannot
+    be stored is refused with the reason; the others are stored."""
+    mapped = request_map(export)
     refused: dict[str, str] = {span.span: span.problem for span in mapped if span.problem}
     owners = [span for span in mapped for _ in span.outcomes]
     raws = [outcome for span in mapped for outcome in span.outcomes]

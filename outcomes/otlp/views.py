@@ -77,7 +77,7 @@ class TracesApi(APIView):
             if media_type == JSON:
                 raise ParseError("Request body is empty; send an OTLP/JSON trace export.")
             export = ExportTraceServiceRequest()  # the empty export, in protobuf
-        exported = traces_record(export, api_key=request.auth)
+        exported = traces_record(export=export, api_key=request.auth)
         return HttpResponse(message_encode(response_of(exported.rejected, exported.message),
                                            media_type), content_type=media_type)
 

@@ -122,6 +122,23 @@ def test_a_fleet_key_writes_for_any_agent(make_key, write):
     assert all(row.api_key.name == "fleet" for row in write.rows(response))
 
 
+@pytest.mark.parametrize("path, body", [
+    ("/api/v1/failures", {"agent": OTHER, "task": "t-1", "error": ERROR}),
+    ("/api/v1/lessons/{lesson}/applications", {"worked": True, "agent": OTHER}),
+], ids=["failure", "application"])
+def test_a_bound_key_replaying_another_agents_event_is_refused_not_answered(
+        bound, make_key, path, body):
+    """The key's agents are checked before a replay answers: a stored answer is another
+    agent's data."""
+    _, client = bound
+    url, sent = path.format(lesson=LessonFactory().pk), {**body, "event_id": str(uuid.uuid4())}
+    first = bearer(make_key("write", name="fleet")).post(url, sent, format="json")
+    assert first.status_code == 201
+    replay = client.post(url, sent, format="json")
+    assert replay.status_code == 403 and "Idempotent-Replayed" not in replay
+    assert list(replay.json()["fields"]) == ["agent"]
+
+
 def test_bulk_stores_the_own_agents_items_and_refuses_the_others(bound):
     key, client = bound
     items = [{"task_id": f"t-{n}", "agent": agent, "task_type": "sync", "outcome": "failure",

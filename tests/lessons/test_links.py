@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from config.api.idempotency import REPLAY_HEADER
+from config.api.idempotency import REPLAY_HEADER, run_idempotent
 from failures.services import failure_record
 from lessons.curation import pattern_link_confirm, pattern_link_remove
 from lessons.models import Lesson, PatternLink
@@ -258,8 +258,10 @@ def test_concurrent_reports_count_each_exactly_once():
 
     def report(failure):
         try:
-            application_report(lesson=lesson, worked=True, agent=failure.agent,
-                               failure=failure, event_id=uuid.uuid4())
+            run_idempotent(  # as the view runs it, each with its own event id
+                operation="application_record", event_id=uuid.uuid4(), payload={},
+                action=lambda: (201, {"id": application_report(
+                    lesson=lesson, worked=True, agent=failure.agent, failure=failure).pk}))
         finally:
             connection.close()
 

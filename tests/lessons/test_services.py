@@ -1,10 +1,7 @@
 """lessons.services and lessons.curation: record-or-increment, proposals, curation history and
 the seeded patterns."""
-import uuid
-
 import pytest
 
-from config.api.errors import Conflict
 from lessons.models import Lesson, LessonCuration, LessonProposal
 from lessons.curation import (
     lesson_approve, lesson_edit, lesson_reject, proposal_accept, proposal_dismiss,
@@ -21,10 +18,10 @@ def record(**overrides):
 
 
 def test_first_record_creates_an_unverified_agent_lesson():
-    status, body, replayed = record(skill_name="fetch", context={"provider": "openai"})
-    assert (status, replayed) == (201, False)
-    assert body == {"created": True, "id": body["id"], "status": "unverified"}
-    lesson = Lesson.objects.get(pk=body["id"])
+    recorded = record(skill_name="fetch", context={"provider": "openai"})
+    assert (recorded.created, recorded.proposal) == (True, None)
+    assert recorded.lesson.status == "unverified"
+    lesson = Lesson.objects.get(pk=recorded.lesson.pk)
     assert (lesson.occurrences, lesson.source, lesson.skill_name) == (1, "agent", "fetch")
     assert lesson.context == {"provider": "openai"}
 
@@ -32,9 +29,8 @@ def test_first_record_creates_an_unverified_agent_lesson():
 def test_recording_again_counts_an_occurrence():
     record()
     first_seen = Lesson.objects.get().last_occurred
-    status, body, _ = record()
-    assert status == 200
-    assert body["updated"] is True and body["occurrences"] == 2
+    recorded = record()
+    assert recorded.created is False and recorded.lesson.occurrences == 2
     lesson = Lesson.objects.get()
     assert lesson.occurrences == 2 and lesson.last_occurred >= first_seen
 
@@ -48,13 +44,13 @@ def test_an_unverified_lesson_takes_the_newer_resolution():
 
 def test_an_approved_lesson_keeps_its_text_and_gets_a_proposal():
     LessonFactory(error_pattern="api_429", resolution="human text", status="approved")
-    _, body, _ = record(resolution="agent text", proposed_by="agent-7")
+    recorded = record(resolution="agent text", proposed_by="agent-7")
     lesson = Lesson.objects.get()
     assert lesson.resolution == "human text"
     proposal = LessonProposal.objects.get()
     assert (proposal.resolution, proposal.proposed_by, proposal.status) == (
         "agent text", "agent-7", "pending")
-    assert body["proposal_id"] == proposal.id
+    assert recorded.proposal == proposal
 
 
 def test_the_same_proposal_is_counted_not_duplicated():
@@ -72,22 +68,6 @@ def test_a_rejected_lesson_is_counted_and_kept_rejected():
     lesson = Lesson.objects.get()
     assert lesson.status == "rejected" and lesson.occurrences == 2
     assert LessonProposal.objects.count() == 1
-
-
-def test_replayed_event_id_returns_the_first_answer_and_changes_nothing():
-    event = uuid.uuid4()
-    first = record(event_id=event)
-    again = record(event_id=event)
-    assert again[:2] == first[:2] and again[2] is True
-    assert Lesson.objects.get().occurrences == 1
-
-
-def test_reused_event_id_with_another_body_is_a_conflict():
-    event = uuid.uuid4()
-    record(event_id=event, payload={"a": 1})
-    with pytest.raises(Conflict):
-        record(event_id=event, payload={"a": 2})
-    assert Lesson.objects.get().occurrences == 1
 
 
 def test_approve_and_reject_keep_who_and_when(admin_user):
