@@ -11,15 +11,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import QuerySet, Value
 from django.utils import timezone
 
-from failures.patterns import fingerprint_of, template_of
-from failures.services import pattern_covering
+from failures.selectors import pattern_of_message
 from lessons.selectors import lessons_best_by_pattern
 
 from . import history_markdown as md
-from . import history_sql
 from .cache import history_generation
+from .models import Outcome, OutcomeFile
 from .ranking import Focus, is_related, score, shared_evidence
 from .validation import files_of, normalise_path
 
@@ -28,6 +28,9 @@ CANDIDATES_PER_KEY = 40
 # Lookup keys used per request: a task that names 50 files is ranked on its first 8.
 MAX_FILE_KEYS = 8
 MAX_PATTERN_KEYS = 3
+# What a history row holds: the keys of the row dicts (Outcome fields).
+COLUMNS = ("pk", "task_id", "agent", "task_type", "outcome", "context", "result",
+           "duration_ms", "occurred_at", "error_type", "pattern_id")
 
 
 @dataclass(frozen=True)
@@ -113,19 +116,11 @@ def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     """The three sections' items, each scored against the task at hand (for trimming)."""
     now = timezone.now()
     since = now - timedelta(days=limits.related_days)
-    template = template_of(query.error_message) if query.error_message else ""
-    first = history_sql.first_read(
-        agent=query.agent, task_type=query.task_type,
-        recent=[history_sql.Recent("success", now - timedelta(days=limits.success_days),
-                                   limits.successes),
-                history_sql.Recent("failure", now - timedelta(days=limits.failure_days),
-                                   limits.failures)],
-        task_id=query.task_id, task_since=since, task_limit=CANDIDATES_PER_KEY,
-        fingerprint=fingerprint_of(template) if template else "")
-    found = _Found(successes=first.recent["success"], failures=first.recent["failure"])
-    focus = _focus(query, first, template)
+    recent, own_task = _first_read(query, limits, now, since)
+    found = _Found(successes=recent["success"], failures=recent["failure"])
+    focus = _focus(query, own_task)
     shown = {row["pk"] for row in found.successes + found.failures}
-    candidates = {row["pk"]: row for row in first.own_task + _candidates(focus, since)
+    candidates = {row["pk"]: row for row in own_task + _candidates(focus, since)
                   if row["pk"] not in shown}
     found.related = _rank_related(focus, candidates.values(), now)[: limits.related]
     _score(found.successes + found.failures, focus, now)
@@ -133,31 +128,74 @@ def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     return _as_items(found, query)
 
 
-def _focus(query: HistoryQuery, first: history_sql.FirstRead, template: str) -> Focus:
+def _newest(rows: QuerySet, part: str, since: datetime, limit: int) -> QuerySet:
+    """The newest ``limit`` of ``rows`` since ``since`` (an index range: see
+    Outcome.Meta.indexes), as row dicts tagged with ``part``."""
+    return (rows.filter(occurred_at__gte=since).annotate(part=Value(part))
+            .order_by("-occurred_at").values(*COLUMNS, "part")[:limit])
+
+
+def _first_read(query: HistoryQuery, limits: Limits, now: datetime,
+                since: datetime) -> tuple[dict, list]:
+    """The agent's latest successes and failures (of the task type when given), newest first,
+    and the task's attempts since ``since`` (when given): one read of bounded parts."""
+    mine = Outcome.objects.filter(agent=query.agent)
+    if query.task_type:
+        mine = mine.filter(task_type=query.task_type)
+    parts = [_newest(mine.filter(outcome="success"), "recent",
+                     now - timedelta(days=limits.success_days), limits.successes),
+             _newest(mine.filter(outcome="failure"), "recent",
+                     now - timedelta(days=limits.failure_days), limits.failures)]
+    if query.task_id:
+        parts.append(_newest(Outcome.objects.filter(task_id=query.task_id), "task", since,
+                             CANDIDATES_PER_KEY))
+    recent, own_task = {"success": [], "failure": []}, []
+    for row in parts[0].union(*parts[1:], all=True):
+        (own_task if row.pop("part") == "task" else recent[row["outcome"]]).append(row)
+    for rows in (*recent.values(), own_task):  # the parts come back in no promised order
+        rows.sort(key=lambda row: row["occurred_at"], reverse=True)
+    return recent, own_task
+
+
+def _focus(query: HistoryQuery, own_task: list) -> Focus:
     """The files, patterns and error types of the task: asked for, and from its earlier tries."""
     files = {normalise_path(path) for path in query.files}
-    patterns = {row["pattern_id"] for row in first.own_task if row["pattern_id"]}
+    patterns = {row["pattern_id"] for row in own_task if row["pattern_id"]}
     error_types = {query.error_type} if query.error_type else set()
-    for row in first.own_task:
+    for row in own_task:
         files.update(_row_files(row))
         error_types.update([row["error_type"]] if row["error_type"] else [])
-    if template:
-        pattern = first.message_pattern
-        if not first.template_known:  # a template not stored may fall under a wider pattern
-            covering = pattern_covering(template)
-            pattern = covering.pk if covering else None
-        patterns.update([pattern] if pattern else [])
+    if query.error_message:
+        pattern = pattern_of_message(message=query.error_message)
+        patterns.update([pattern.pk] if pattern else [])
     return Focus(task_id=query.task_id, task_type=query.task_type, files=frozenset(files),
                  patterns=frozenset(patterns), error_types=frozenset(error_types))
 
 
 def _candidates(focus: Focus, since: datetime) -> list[dict]:
-    """Recent outcomes sharing a file, a pattern or an error type with the focus (see
-    history_sql.candidates)."""
-    keys = ([("path", path) for path in sorted(focus.files)[:MAX_FILE_KEYS]]
-            + [("pattern_id", pk) for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
-            + [("error_type", name) for name in sorted(focus.error_types)[:2]])
-    return history_sql.candidates(keys, since=since, limit=CANDIDATES_PER_KEY)
+    """Recent outcomes sharing a file, a pattern or an error type with the focus: for each key
+    its latest CANDIDATES_PER_KEY, one small index range per key so that a popular key cannot
+    make the read scan its whole history; each outcome once however many keys it shares."""
+    keys = ([_key_ids(OutcomeFile.objects.filter(path=path), since, "outcome_id")
+             for path in sorted(focus.files)[:MAX_FILE_KEYS]]
+            + [_key_ids(Outcome.objects.filter(pattern_id=pk), since)
+               for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
+            # The error type as a range of one value, ordered by it: an order only
+            # outcome_error_recent_idx gives. With "=" the planner may walk the newest outcomes
+            # of all types (outcome_occurred_idx) and drop the others, thousands of rows when
+            # the type is less common lately than overall.
+            + [_key_ids(Outcome.objects.filter(error_type__gte=name, error_type__lte=name),
+                        since, order="error_type")
+               for name in sorted(focus.error_types)[:2]])
+    if not keys:
+        return []
+    return list(Outcome.objects.filter(pk__in=keys[0].union(*keys[1:])).values(*COLUMNS))
+
+
+def _key_ids(rows: QuerySet, since: datetime, column: str = "id", order: str = "") -> QuerySet:
+    """The ids (``column``) of the newest CANDIDATES_PER_KEY of ``rows`` since ``since``."""
+    return (rows.filter(occurred_at__gte=since).order_by(*[order] if order else [], "-occurred_at")
+            .values_list(column)[:CANDIDATES_PER_KEY])
 
 
 def _row_files(row: dict) -> tuple[str, ...]:
