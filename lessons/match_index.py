@@ -15,8 +15,6 @@ import uuid
 from collections import Counter
 from typing import NamedTuple
 
-from django.db import connection
-
 from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, CompiledPattern, Message,
                        compile_pattern, fit, prepare_message)
 from .models import Lesson, MatchIndexVersion
@@ -141,13 +139,6 @@ def match_index_token():
     """The current token, as a query of one value (none when the row is missing)."""
     return (MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW)
             .values_list("token", flat=True))
-
-
-def match_index_version_sql() -> str:
-    """match_index_token as a scalar SQL subquery, for raw statements (NULL when none)."""
-    quote = connection.ops.quote_name
-    return (f"(SELECT {quote('token')} FROM {quote(MatchIndexVersion._meta.db_table)}"
-            f" WHERE {quote('id')} = {MatchIndexVersion.ROW})")
 
 
 def match_index() -> MatchIndex:
