@@ -67,6 +67,16 @@ def pattern_of_message(*, message: str) -> FailurePattern | None:
     return live_of(known.pattern) if known else pattern_covering(template)
 
 
+def pattern_id_of_message(*, message: str) -> int | None:
+    """The id of pattern_of_message's answer, read as one value when the template is stored."""
+    template = template_of(message)
+    for pk in FailureTemplate.objects.filter(fingerprint=fingerprint_of(template)).values_list(
+            live_pattern("pattern"), flat=True)[:1]:
+        return pk
+    covering = pattern_covering(template)
+    return covering.pk if covering else None
+
+
 def retry_advice(*, pattern: FailurePattern, failure: Failure,
                  task_failures: int | None = None) -> dict:
     """Whether to retry a failure of this pattern, after how long, and why, in words that say

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db.models import QuerySet, Value
 from django.utils import timezone
 
-from failures.selectors import pattern_of_message
+from failures.selectors import pattern_id_of_message
 from lessons.selectors import lessons_best_by_pattern
 
 from . import history_markdown as md
@@ -166,8 +166,8 @@ def _focus(query: HistoryQuery, own_task: list) -> Focus:
         files.update(_row_files(row))
         error_types.update([row["error_type"]] if row["error_type"] else [])
     if query.error_message:
-        pattern = pattern_of_message(message=query.error_message)
-        patterns.update([pattern.pk] if pattern else [])
+        pattern = pattern_id_of_message(message=query.error_message)
+        patterns.update([pattern] if pattern else [])
     return Focus(task_id=query.task_id, task_type=query.task_type, files=frozenset(files),
                  patterns=frozenset(patterns), error_types=frozenset(error_types))
 
