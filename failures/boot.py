@@ -1,4 +1,4 @@
-"""The boot briefing: what an agent should know when it starts, in a few bounded reads.
+"""The boot briefing: what an agent should know when it starts, in one bounded read.
 
 The composer is the one place that reads across apps (approved lessons come from ``lessons``).
 Only OPEN failures count towards skip, resume, hints, loops and retry advice: a success of a
@@ -17,30 +17,27 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
   agents through a short-lived cache (see boot_fleet).
 
-Queries per briefing: 2 for the recent and the open failures (live patterns joined), 1 for
-pattern-linked lessons, 2 per message check (matched and related lessons; LESSON_CHECKS_CAP,
-answers reused for a while, see boot_hints) and 1 for the fleet when its cached view expired:
-6 at most, whatever the history size; 1 more while an open task's pattern is in an open
-root-cause group (failures.rootcause_notes).
+Queries per briefing: 1 for the recent and open failures (one UNION ALL, live patterns
+joined: failures.queries), 1 for pattern-linked lessons, 2 per message check (matched and
+related lessons; LESSON_CHECKS_CAP, answers reused for a while, see boot_hints) and 1 for the
+fleet when its cached view expired: 5 at most, whatever the history size; 1 more while an open
+task's pattern is in an open root-cause group (failures.rootcause_notes).
 """
+import json
 from collections import Counter
 from datetime import datetime, timedelta, timezone as dt_timezone
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.db.models import Subquery
 from django.utils import timezone
 
-from lessons.match_index import match_index_token
-
+from . import queries
 from .boot_fleet import fleet_build
 from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
-from .live import live_pattern
 from .loops import loop_detect
-from .models import Failure, FailurePattern
+from .models import FailurePattern
 from .rootcause_notes import root_cause_note, root_causes_of
 from .selectors import retry_advice
-from .triage import muted_q
 
 # Defaults when neither the request nor the settings say: a day of history, and three failures
 # of one task with one pattern before it is skipped (the seed's "N times with the same error").
@@ -107,45 +104,38 @@ class _Row(SimpleNamespace):
 
 
 class _Pattern(SimpleNamespace):
-    """A live pattern as boot reads it (see _PATTERN_COLUMNS), with the failures read."""
-
-
-# What the recent list, and skip, resume, hints, loops and retry advice read; the rest of a row
-# stays in the database.
-_SHARED_COLUMNS = ("pk", "occurred_at", "task", "task_type", "error", "error_type", "retry_safe",
-                   "retry_after", "attempt_count", "pattern_id")
-_RECENT_COLUMNS = (*_SHARED_COLUMNS, "title", "status")
-_OPEN_COLUMNS = (*_SHARED_COLUMNS, "skill_name", "side_effects", "recovery_hint", "checkpoint")
-# The live pattern of each open failure (failures.live), read with it.
-_PATTERN_COLUMNS = ("id", "fingerprint", "template", "event_count", "resolved_count",
-                    "unsafe_count", "retry_after", "root_cause_group_id")
-_LIVE_COLUMNS = {f"live_{name}": live_pattern("pattern", name) for name in _PATTERN_COLUMNS}
+    """A live pattern as boot reads it (see failures.queries.LIVE)."""
 
 
 def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
     """The agent's recent failures (newest RECENT_CAP in the window, muted patterns left out)
     and its newest OPEN_CAP open failures with their live patterns and the match index's token
     (for their hints' message check: failures.boot_hints), each newest first."""
-    mine = Failure.objects.filter(agent=agent).order_by("-occurred_at", "-id")
-    if task_type:
-        mine = mine.filter(task_type=task_type)
-    recent = (mine.filter(occurred_at__gte=since, occurred_at__lte=now)
-              .exclude(muted_q(now=now, prefix="pattern__")).values(*_RECENT_COLUMNS))
-    opened = mine.filter(status=Failure.Status.OPEN).values(
-        *_OPEN_COLUMNS, **_LIVE_COLUMNS, index_token=Subquery(match_index_token()))
-    return [_Row(**row) for row in recent[:RECENT_CAP]], _open_rows(opened[:OPEN_CAP])
+    rows = queries.boot_failures(agent=agent, task_type=task_type, since=since, now=now,
+                                 recent_cap=RECENT_CAP, open_cap=OPEN_CAP)
+    shared, recent_end = len(queries.SHARED), len(queries.SHARED) + len(queries.RECENT)
+    recent = [_Row(pk=pk, **dict(zip(queries.SHARED + queries.RECENT, values)))
+              for is_open, pk, *values in rows if not is_open]
+    return recent, _open_rows([(pk, *values[:shared], *values[recent_end:])
+                               for is_open, pk, *values in rows if is_open])
 
 
 def _open_rows(rows) -> list[_Row]:
-    """Open failures from their rows, each distinct live pattern built once: an agent's open
-    failures share a few."""
+    """Open failures from ``(id, *SHARED, *OPEN, *LIVE, index token)`` rows, each distinct live
+    pattern built once: an agent's open failures share a few."""
+    columns = queries.SHARED + queries.OPEN
     patterns: dict[int, _Pattern] = {}
     failures = []
-    for row in rows:
-        live = {name: row.pop(f"live_{name}") for name in _PATTERN_COLUMNS}
-        failure = _Row(**row)
-        failure.live = patterns.get(live["id"]) or patterns.setdefault(
-            live["id"], _Pattern(pk=live.pop("id"), **live))
+    for pk, *values, token in rows:
+        failure = _Row(pk=pk, index_token=token, **dict(zip(columns, values)))
+        # A plain cursor reads jsonb as text; most rows have no side effects and no checkpoint.
+        failure.side_effects = [] if failure.side_effects == "[]" else \
+            json.loads(failure.side_effects)
+        if failure.checkpoint is not None:
+            failure.checkpoint = json.loads(failure.checkpoint)
+        live_id, *live = values[len(columns):]
+        failure.live = patterns.get(live_id) or patterns.setdefault(
+            live_id, _Pattern(pk=live_id, **dict(zip(queries.LIVE[1:], live))))
         failures.append(failure)
     return failures
 

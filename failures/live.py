@@ -2,10 +2,13 @@
 
 Merging points every alias at the survivor, aliases of an alias included (failures.mining), so
 one hop from any pattern reaches its live one. This module spells that hop once: as an ORM
-expression for reads, and for a pattern in hand.
+expression for reads, in SQL for the raw reads that remain (failures.queries), and for a
+pattern in hand.
 """
 from django.db.models import Case, F, When
 from django.db.models.functions import Coalesce
+
+from .models import FailurePattern
 
 
 def live_pattern(prefix: str = "", field: str = "id"):
@@ -16,6 +19,12 @@ def live_pattern(prefix: str = "", field: str = "id"):
         return Coalesce(f"{own}merged_into_id", f"{prefix}_id" if prefix else "id")
     return Case(When(**{f"{own}merged_into__isnull": True}, then=F(f"{own}{field}")),
                 default=F(f"{own}merged_into__{field}"))
+
+
+def live_pattern_sql(pattern_id: str) -> str:
+    """The live pattern's id in SQL, for the pattern whose id is the SQL ``pattern_id``."""
+    return (f"COALESCE((SELECT merged_into_id FROM {FailurePattern._meta.db_table}"
+            f" WHERE id = {pattern_id}), {pattern_id})")
 
 
 def live_of(pattern):

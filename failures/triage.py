@@ -30,6 +30,13 @@ def muted_q(*, now: datetime, prefix: str = "") -> Q:
             | Q(**{f"{prefix}status": Status.SNOOZED, f"{prefix}snoozed_until__gt": now}))
 
 
+def muted_sql(*, alias: str, now: str) -> str:
+    """muted_q as an SQL condition on the pattern table's ``alias``, for a raw read that passes
+    the time as the named parameter ``now`` (tests hold the two spellings to agree)."""
+    return (f"({alias}.status = '{Status.IGNORED.value}' OR ({alias}.status ="
+            f" '{Status.SNOOZED.value}' AND {alias}.snoozed_until > %({now})s))")
+
+
 def triaged_q(*, now: datetime, prefix: str = "") -> Q:
     """The patterns a curator has dealt with at ``now``: muted, or resolved (and not failing
     since, or the write would have reopened it)."""

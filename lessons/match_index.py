@@ -141,6 +141,12 @@ def match_index_token():
             .values_list("token", flat=True))
 
 
+def match_index_version_sql() -> str:
+    """match_index_token as a scalar SQL subquery, for raw statements (NULL when none)."""
+    return (f"(SELECT token FROM {MatchIndexVersion._meta.db_table}"
+            f" WHERE id = {MatchIndexVersion.ROW})")
+
+
 def match_index() -> MatchIndex:
     """The index of non-rejected lessons, as of the current token (read here)."""
     version = match_index_token().first()

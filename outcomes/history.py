@@ -11,15 +11,14 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import QuerySet, Value
 from django.utils import timezone
 
 from failures.selectors import pattern_id_of_message
 from lessons.selectors import lessons_best_by_pattern
 
 from . import history_markdown as md
+from . import queries
 from .cache import history_generation
-from .models import Outcome, OutcomeFile
 from .ranking import Focus, is_related, score, shared_evidence
 from .validation import files_of, normalise_path
 
@@ -28,9 +27,6 @@ CANDIDATES_PER_KEY = 40
 # Lookup keys used per request: a task that names 50 files is ranked on its first 8.
 MAX_FILE_KEYS = 8
 MAX_PATTERN_KEYS = 3
-# What a history row holds: the keys of the row dicts (Outcome fields).
-COLUMNS = ("pk", "task_id", "agent", "task_type", "outcome", "context", "result",
-           "duration_ms", "occurred_at", "error_type", "pattern_id")
 
 
 @dataclass(frozen=True)
@@ -128,30 +124,17 @@ def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     return _as_items(found, query)
 
 
-def _newest(rows: QuerySet, part: str, since: datetime, limit: int) -> QuerySet:
-    """The newest ``limit`` of ``rows`` since ``since`` (an index range: see
-    Outcome.Meta.indexes), as row dicts tagged with ``part``."""
-    return (rows.filter(occurred_at__gte=since).annotate(part=Value(part))
-            .order_by("-occurred_at").values(*COLUMNS, "part")[:limit])
-
-
 def _first_read(query: HistoryQuery, limits: Limits, now: datetime,
                 since: datetime) -> tuple[dict, list]:
     """The agent's latest successes and failures (of the task type when given), newest first,
     and the task's attempts since ``since`` (when given): one read of bounded parts."""
-    mine = Outcome.objects.filter(agent=query.agent)
-    if query.task_type:
-        mine = mine.filter(task_type=query.task_type)
-    parts = [_newest(mine.filter(outcome="success"), "recent",
-                     now - timedelta(days=limits.success_days), limits.successes),
-             _newest(mine.filter(outcome="failure"), "recent",
-                     now - timedelta(days=limits.failure_days), limits.failures)]
-    if query.task_id:
-        parts.append(_newest(Outcome.objects.filter(task_id=query.task_id), "task", since,
-                             CANDIDATES_PER_KEY))
     recent, own_task = {"success": [], "failure": []}, []
-    for row in parts[0].union(*parts[1:], all=True):
-        (own_task if row.pop("part") == "task" else recent[row["outcome"]]).append(row)
+    for tag, row in queries.history_first_read(
+            agent=query.agent, task_type=query.task_type,
+            recent=[("success", now - timedelta(days=limits.success_days), limits.successes),
+                    ("failure", now - timedelta(days=limits.failure_days), limits.failures)],
+            task_id=query.task_id, task_since=since, task_limit=CANDIDATES_PER_KEY):
+        (own_task if tag == "t" else recent[row["outcome"]]).append(row)
     for rows in (*recent.values(), own_task):  # the parts come back in no promised order
         rows.sort(key=lambda row: row["occurred_at"], reverse=True)
     return recent, own_task
@@ -173,29 +156,14 @@ def _focus(query: HistoryQuery, own_task: list) -> Focus:
 
 
 def _candidates(focus: Focus, since: datetime) -> list[dict]:
-    """Recent outcomes sharing a file, a pattern or an error type with the focus: for each key
-    its latest CANDIDATES_PER_KEY, one small index range per key so that a popular key cannot
-    make the read scan its whole history; each outcome once however many keys it shares."""
-    keys = ([_key_ids(OutcomeFile.objects.filter(path=path), since, "outcome_id")
-             for path in sorted(focus.files)[:MAX_FILE_KEYS]]
-            + [_key_ids(Outcome.objects.filter(pattern_id=pk), since)
-               for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
-            # The error type as a range of one value, ordered by it: an order only
-            # outcome_error_recent_idx gives. With "=" the planner may walk the newest outcomes
-            # of all types (outcome_occurred_idx) and drop the others, thousands of rows when
-            # the type is less common lately than overall.
-            + [_key_ids(Outcome.objects.filter(error_type__gte=name, error_type__lte=name),
-                        since, order="error_type")
-               for name in sorted(focus.error_types)[:2]])
+    """Recent outcomes sharing a file, a pattern or an error type with the focus (see
+    queries.history_candidates)."""
+    keys = ([("path", path) for path in sorted(focus.files)[:MAX_FILE_KEYS]]
+            + [("pattern_id", pk) for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
+            + [("error_type", name) for name in sorted(focus.error_types)[:2]])
     if not keys:
         return []
-    return list(Outcome.objects.filter(pk__in=keys[0].union(*keys[1:])).values(*COLUMNS))
-
-
-def _key_ids(rows: QuerySet, since: datetime, column: str = "id", order: str = "") -> QuerySet:
-    """The ids (``column``) of the newest CANDIDATES_PER_KEY of ``rows`` since ``since``."""
-    return (rows.filter(occurred_at__gte=since).order_by(*[order] if order else [], "-occurred_at")
-            .values_list(column)[:CANDIDATES_PER_KEY])
+    return queries.history_candidates(keys, since=since, limit=CANDIDATES_PER_KEY)
 
 
 def _row_files(row: dict) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ def record(agent, task, error, minutes_ago, **fields):
                           occurred_at=NOW - timedelta(minutes=minutes_ago), **fields)
 
 
-def test_a_busy_briefing_takes_six_queries_at_most(django_assert_max_num_queries):
+def test_a_busy_briefing_takes_five_queries_at_most(django_assert_max_num_queries):
     for task in range(boot.OPEN_TASKS_CAP + 5):
         for attempt in range(3):
             failure = record("a1", f"t{task}", f"Fault{task} in stage", task + attempt / 10,
@@ -34,12 +34,11 @@ def test_a_busy_briefing_takes_six_queries_at_most(django_assert_max_num_queries
         record(f"peer{task}", "p", ERRORS[0], 1, task_type=f"k{task % 7}")
     LessonFactory(error_pattern="in stage", status=Lesson.Status.APPROVED)
     match_index()  # built once per process after lessons change, not per briefing
-    # Recent and open failures, links, one message check (matched and related lessons), the
-    # fleet.
-    with django_assert_max_num_queries(6):
+    # Failures, links, one message check (matched and related lessons), the fleet.
+    with django_assert_max_num_queries(5):
         context = boot_context_build(agent="a1", now=NOW, scope="fleet")
     assert len(context["retry_advice"]) == boot.OPEN_TASKS_CAP and context["fleet"]
-    with django_assert_max_num_queries(3):  # the message check and the fleet view are reused
+    with django_assert_max_num_queries(2):  # the message check and the fleet view are reused
         boot_context_build(agent="a1", now=NOW, scope="fleet")
 
 

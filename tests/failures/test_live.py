@@ -1,11 +1,12 @@
 """A merged pattern is followed to its live one by one rule (failures.live), which its ORM
-expression and its Python form both spell, also along a chain of merges."""
+expression, its SQL form and its Python form all spell, also along a chain of merges."""
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
-from failures.live import live_id_of, live_of, live_pattern
+from failures.live import live_id_of, live_of, live_pattern, live_pattern_sql
 from failures.mining import patterns_merge
 from failures.models import Failure, FailurePattern
 from failures.services import failure_record, pattern_live
@@ -13,7 +14,7 @@ from failures.services import failure_record, pattern_live
 pytestmark = pytest.mark.django_db
 
 
-def test_the_expression_and_the_python_form_agree_along_a_chain_of_merges():
+def test_every_form_of_the_rule_agrees_along_a_chain_of_merges():
     now = timezone.now()
     first, second, third = (failure_record(
         agent="a1", task=f"t{n}", error=error, occurred_at=now - timedelta(minutes=n)).pattern
@@ -30,6 +31,9 @@ def test_the_expression_and_the_python_form_agree_along_a_chain_of_merges():
         assert lives[pattern.pk] == live_of(pattern).pk == live_id_of(pattern) \
             == pattern_live(pattern).pk
     assert lives[first.pk] == lives[second.pk] == lives[third.pk] == third.pk
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT p.id, {live_pattern_sql('p.id')} FROM failures_failurepattern p")
+        assert dict(cursor.fetchall()) == lives
 
     failures = Failure.objects.select_related("pattern__merged_into").annotate(
         live=live_pattern("pattern"), live_template=live_pattern("pattern", "template"))
