@@ -5,9 +5,8 @@ new text and is parsed and planned anew. For a hot statement of a few fixed shap
 more than running it (the check's ranking statement on the bench data: ~0.3 ms planning, ~0.1 ms
 running). A cursor that binds parameters on the server lets psycopg prepare a statement once it
 has run ``prepare_threshold`` times on a connection (5 by default), after which PostgreSQL reuses
-one generic plan for it (the connection's ``plan_cache_mode``, see settings). Used by the check
-and boot reads and by the outcome and failure writes; tests read the plans kept for them
-(tests.plans). ``DB_PREPARE_THRESHOLD=off`` turns this off (behind a connection pooler that
+one generic plan for it (the connection's ``plan_cache_mode``, see settings). Used by the
+outcome and failure writes; tests read the plans kept for them (tests.plans). ``DB_PREPARE_THRESHOLD=off`` turns this off (behind a connection pooler that
 cannot keep prepared statements, such as PgBouncer's transaction mode before its 1.21).
 
 A generic plan knows no parameter's value, so a statement that needs a partial index writes

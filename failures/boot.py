@@ -17,11 +17,11 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
   agents through a short-lived cache (see boot_fleet).
 
-Queries per briefing: 1 for the recent and open failures (one UNION ALL, patterns
-joined), 1 for pattern-linked lessons, 2 per message check (matched and related lessons;
-LESSON_CHECKS_CAP, answers reused for a while, see boot_hints) and 1 for the fleet when its
-cached view expired: 5 at most, whatever the history size; 1 more while an open task's pattern
-is in an open root-cause group (failures.rootcause_notes).
+Queries per briefing: 1 for the recent and open failures (one UNION ALL, live patterns
+joined: failures.queries), 1 for pattern-linked lessons, 2 per message check (matched and
+related lessons; LESSON_CHECKS_CAP, answers reused for a while, see boot_hints) and 1 for the
+fleet when its cached view expired: 5 at most, whatever the history size; 1 more while an open
+task's pattern is in an open root-cause group (failures.rootcause_notes).
 """
 import json
 from collections import Counter
@@ -31,17 +31,13 @@ from types import SimpleNamespace
 from django.conf import settings
 from django.utils import timezone
 
-from config.sql_prepared import prepared_cursor
-from lessons.match_index import match_index_version_sql
-
+from . import queries
 from .boot_fleet import fleet_build
 from .boot_hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
-from .boot_hints import live as _live
 from .loops import loop_detect
-from .models import Failure, FailurePattern
+from .models import FailurePattern
 from .rootcause_notes import root_cause_note, root_causes_of
 from .selectors import retry_advice
-from .triage import muted_sql
 
 # Defaults when neither the request nor the settings say: a day of history, and three failures
 # of one task with one pattern before it is skipped (the seed's "N times with the same error").
@@ -108,103 +104,40 @@ class _Row(SimpleNamespace):
 
 
 class _Pattern(SimpleNamespace):
-    """A pattern as boot reads it (see _PATTERN_COLUMNS), joined to its failures' rows."""
-
-
-# What the recent list, and skip, resume, hints, loops and retry advice read; the rest of a row
-# stays in the database.
-_SHARED_COLUMNS = ("occurred_at", "task", "task_type", "error", "error_type", "retry_safe",
-                   "retry_after", "attempt_count", "pattern_id")
-_RECENT_COLUMNS = (*_SHARED_COLUMNS, "title", "status")
-_OPEN_COLUMNS = (*_SHARED_COLUMNS, "skill_name", "side_effects", "recovery_hint", "checkpoint")
-_PATTERN_COLUMNS = ("fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
-                    "retry_after", "root_cause_group_id")
-# The patterns (and what they were merged into) come joined to the open failures.
-_JOINED_PATTERN_COLUMNS = (*(f"pattern__{name}" for name in _PATTERN_COLUMNS),
-                           "pattern__merged_into_id",
-                           *(f"pattern__merged_into__{name}" for name in _PATTERN_COLUMNS))
-
-
-def _failures_sql(task_type: bool) -> str:
-    """Both reads of _failures as one UNION ALL: true, the open rows and their patterns; then
-    false and the recent rows. Columns: id, _SHARED_COLUMNS, the rest of _RECENT_COLUMNS, the
-    rest of _OPEN_COLUMNS, the patterns', then the match index's token (NULL where a part does
-    not read them)."""
-    failures, patterns = Failure._meta.db_table, FailurePattern._meta.db_table
-    shared = ", ".join(f"f.{name}" for name in _SHARED_COLUMNS)
-    recent = ", ".join(f"f.{name}" for name in _RECENT_COLUMNS[len(_SHARED_COLUMNS):])
-    opened = ", ".join(f"f.{name}" for name in _OPEN_COLUMNS[len(_SHARED_COLUMNS):])
-    joined = ", ".join([*(f"p.{name}" for name in _PATTERN_COLUMNS), "p.merged_into_id",
-                        *(f"m.{name}" for name in _PATTERN_COLUMNS)])
-    null = lambda columns: ", ".join(["NULL"] * len(columns))  # noqa: E731
-    newest = "ORDER BY f.occurred_at DESC, f.id DESC"
-    typed = " AND f.task_type = %(task_type)s" if task_type else ""
-    # The status as a literal: the plan kept for the prepared read can then use the open-only
-    # indexes, which a parameter would not prove it may.
-    is_open = f"f.status = '{Failure.Status.OPEN.value}'"
-    open_rows = (f"SELECT f.id, {shared}, {opened} FROM {failures} f WHERE f.agent = %(agent)s"
-                 f" AND {is_open}{typed} {newest} LIMIT {OPEN_CAP}")
-    return (  # the patterns are joined to the newest OPEN_CAP rows only
-        f"(SELECT true, f.id, {shared}, {null(_RECENT_COLUMNS[len(_SHARED_COLUMNS):])},"
-        f" {opened}, {joined}, {match_index_version_sql()} FROM ({open_rows}) f"
-        f" JOIN {patterns} p ON p.id = f.pattern_id"
-        f" LEFT JOIN {patterns} m ON m.id = p.merged_into_id {newest})"
-        f" UNION ALL (SELECT false, f.id, {shared}, {recent},"
-        f" {null(_OPEN_COLUMNS[len(_SHARED_COLUMNS):] + _JOINED_PATTERN_COLUMNS)}, NULL"
-        f" FROM {failures} f WHERE f.agent = %(agent)s AND f.occurred_at >= %(since)s"
-        f" AND f.occurred_at <= %(now)s{typed} AND NOT EXISTS (SELECT 1 FROM {patterns} mp"
-        f" WHERE mp.id = f.pattern_id AND {muted_sql(alias='mp', now='now')})"
-        f" {newest} LIMIT {RECENT_CAP})")
-
-
-_FAILURES_SQL = {typed: _failures_sql(typed) for typed in (False, True)}
+    """A live pattern as boot reads it (see failures.queries.LIVE)."""
 
 
 def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
-    """The agent's recent failures (newest RECENT_CAP in the window) and its newest OPEN_CAP open
-    failures with their patterns, each newest first: one round trip of plain SQL (compiling,
-    planning and sending two ORM queries cost more than running them)."""
-    with prepared_cursor() as cursor:
-        cursor.execute(_FAILURES_SQL[bool(task_type)], {
-            "agent": agent, "task_type": task_type, "since": since, "now": now})
-        found = cursor.fetchall()
-    shared, recent_end = len(_SHARED_COLUMNS), len(_RECENT_COLUMNS)
-    recent = [_Row(pk=pk, **dict(zip(_RECENT_COLUMNS, values)))
-              for is_open, pk, *values in found if not is_open]
-    open_ = [(pk, *values[:shared], *values[recent_end:])
-             for is_open, pk, *values in found if is_open]
-    return recent, _open_rows(open_)
+    """The agent's recent failures (newest RECENT_CAP in the window, muted patterns left out)
+    and its newest OPEN_CAP open failures with their live patterns and the match index's token
+    (for their hints' message check: failures.boot_hints), each newest first."""
+    rows = queries.boot_failures(agent=agent, task_type=task_type, since=since, now=now,
+                                 recent_cap=RECENT_CAP, open_cap=OPEN_CAP)
+    shared, recent_end = len(queries.SHARED), len(queries.SHARED) + len(queries.RECENT)
+    recent = [_Row(pk=pk, **dict(zip(queries.SHARED + queries.RECENT, values)))
+              for is_open, pk, *values in rows if not is_open]
+    return recent, _open_rows([(pk, *values[:shared], *values[recent_end:])
+                               for is_open, pk, *values in rows if is_open])
 
 
 def _open_rows(rows) -> list[_Row]:
-    """Open failures from (id, *_OPEN_COLUMNS, *_JOINED_PATTERN_COLUMNS, index token) rows,
-    each distinct pattern (and what it was merged into) built once: an agent's open failures
-    share a few. Each keeps the match index's token read with it (for its hints' message
-    check: failures.boot_hints)."""
+    """Open failures from ``(id, *SHARED, *OPEN, *LIVE, index token)`` rows, each distinct live
+    pattern built once: an agent's open failures share a few."""
+    columns = queries.SHARED + queries.OPEN
     patterns: dict[int, _Pattern] = {}
     failures = []
     for pk, *values, token in rows:
-        failure = _Row(pk=pk, index_token=token, **dict(zip(_OPEN_COLUMNS, values)))
-        # A plain cursor reads jsonb as text. Most rows have no side effects and no checkpoint;
-        # decoding costs ~3 us a value.
+        failure = _Row(pk=pk, index_token=token, **dict(zip(columns, values)))
+        # A plain cursor reads jsonb as text; most rows have no side effects and no checkpoint.
         failure.side_effects = [] if failure.side_effects == "[]" else \
             json.loads(failure.side_effects)
         if failure.checkpoint is not None:
             failure.checkpoint = json.loads(failure.checkpoint)
-        failure.pattern = patterns.get(failure.pattern_id) or _pattern(
-            failure.pattern_id, values[len(_OPEN_COLUMNS):], patterns)
+        live_id, *live = values[len(columns):]
+        failure.live = patterns.get(live_id) or patterns.setdefault(
+            live_id, _Pattern(pk=live_id, **dict(zip(queries.LIVE[1:], live))))
         failures.append(failure)
     return failures
-
-
-def _pattern(pk: int, values: list, patterns: dict) -> _Pattern:
-    """The pattern of these joined values (see _JOINED_PATTERN_COLUMNS), kept in ``patterns``."""
-    size = len(_PATTERN_COLUMNS)
-    own, merged_id, merged = values[:size], values[size], values[size + 1:]
-    merged_into = None if merged_id is None else patterns.get(merged_id) or _Pattern(
-        pk=merged_id, merged_into=None, **dict(zip(_PATTERN_COLUMNS, merged)))
-    patterns[pk] = _Pattern(pk=pk, merged_into=merged_into, **dict(zip(_PATTERN_COLUMNS, own)))
-    return patterns[pk]
 
 
 def _open_tasks(failures: list[_Row]) -> dict[str, list[_Row]]:
@@ -231,11 +164,11 @@ def _skips(tasks, skip_after, now) -> list[dict]:
     entries = []
     for task, failures in tasks.items():
         # Ties go to the newest pattern: Counter keeps first-seen order and rows are newest first.
-        pattern_id, count = Counter(_live(f).pk for f in failures).most_common(1)[0]
+        pattern_id, count = Counter(f.live.pk for f in failures).most_common(1)[0]
         if count < skip_after:
             continue
-        last = next(f for f in failures if _live(f).pk == pattern_id)
-        pattern = _live(last)
+        last = next(f for f in failures if f.live.pk == pattern_id)
+        pattern = last.live
         until = skip_until(last_failed_at=last.occurred_at, failures=count, skip_after=skip_after,
                            retry_after=max(pattern.retry_after or 0, last.retry_after or 0))
         if until <= now:  # cooled down: one more try is allowed; its failure brings it back
@@ -268,9 +201,9 @@ def _loops(tasks, skip_after) -> list[dict]:
     entries = []
     for task, failures in tasks.items():
         chronological = failures[::-1]
-        loop = loop_detect([_live(f).pk for f in chronological], min_repeat=skip_after)
+        loop = loop_detect([f.live.pk for f in chronological], min_repeat=skip_after)
         if loop is not None:
-            patterns = {_live(f).pk: _live(f) for f in chronological}
+            patterns = {f.live.pk: f.live for f in chronological}
             entries.append({
                 "task": task, "kind": loop.kind, "length": loop.length,
                 "patterns": [_ref(patterns[pk]) for pk in loop.patterns],
@@ -284,8 +217,8 @@ def _advice(tasks) -> list[dict]:
     that pattern since its last success, and that pattern's history."""
     entries = []
     for task, failures in tasks.items():
-        pattern = _live(failures[0])
-        repeats = sum(_live(f).pk == pattern.pk for f in failures)
+        pattern = failures[0].live
+        repeats = sum(f.live.pk == pattern.pk for f in failures)
         entries.append({"task": task, "failure_id": failures[0].pk, "pattern": _ref(pattern),
                         **retry_advice(pattern=pattern, failure=failures[0],
                                        task_failures=repeats)})
@@ -297,7 +230,7 @@ def _root_causes(tasks) -> list[dict]:
     touches: their failures are symptoms of one cause, not each a fault to retry."""
     touched: dict[int, list[str]] = {}
     for task, failures in tasks.items():
-        for group_id in dict.fromkeys(_live(f).root_cause_group_id for f in failures):
+        for group_id in dict.fromkeys(f.live.root_cause_group_id for f in failures):
             if group_id is not None:
                 touched.setdefault(group_id, []).append(task)
     if not touched:  # the common case costs no query

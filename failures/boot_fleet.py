@@ -11,9 +11,9 @@ import uuid
 from operator import itemgetter
 
 from django.core.cache import cache
-from django.db import connection
 
-from .models import Failure, FailurePattern
+from .live import live_pattern
+from .models import Failure
 from .triage import is_muted
 
 FLEET_PER_TYPE = 50  # other agents' newest failures read per task type
@@ -55,7 +55,7 @@ def fleet_build(*, agent, task_types, since, now) -> list[dict]:
 
 def _fleet_rows(agent, task_types, since, now) -> tuple[list[tuple], dict]:
     """(pattern id, agent, occurred_at, recovery_hint) of the newest FLEET_PER_TYPE failures of
-    other agents per task type, merged patterns followed one hop; and each pattern's
+    other agents per task type, each with its live pattern; and each pattern's
     (fingerprint, template)."""
     views = _views(task_types, since, now)
     rows, patterns = [], {}
@@ -131,24 +131,19 @@ def _fleet_scan(task_types, since) -> dict[str, tuple[list[tuple], dict]]:
     return views
 
 
-# One type's part of the scan: its newest failures (the type index, newest first), each with its
-# pattern or what that was merged into.
-_SCAN_PART = (
-    "(SELECT COALESCE(p.merged_into_id, f.pattern_id), f.agent, f.occurred_at, f.recovery_hint,"
-    " COALESCE(m.fingerprint, p.fingerprint), COALESCE(m.template, p.template),"
-    " COALESCE(m.status, p.status), CASE WHEN m.id IS NULL THEN p.snoozed_until"
-    " ELSE m.snoozed_until END, f.task_type"
-    f" FROM {Failure._meta.db_table} f JOIN {FailurePattern._meta.db_table} p"
-    " ON p.id = f.pattern_id"
-    f" LEFT JOIN {FailurePattern._meta.db_table} m ON m.id = p.merged_into_id"
-    f" WHERE f.task_type = %s AND f.occurred_at >= %s ORDER BY f.occurred_at DESC"
-    f" LIMIT {FLEET_SCAN_PER_TYPE})")
+# What the scan reads of each failure, with its live pattern's (failures.live).
+_SCAN_COLUMNS = {"live": live_pattern("pattern"),
+                 **{name: live_pattern("pattern", name) for name in ("fingerprint", "template")},
+                 "pattern_status": live_pattern("pattern", "status"),
+                 "snoozed_until": live_pattern("pattern", "snoozed_until")}
 
 
 def _scan(task_types, since) -> list[tuple]:
-    """The scan as one UNION ALL in plain SQL: compiling the ORM's version of it cost more than
-    running it."""
-    with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join([_SCAN_PART] * len(task_types)),
-                       [value for task_type in task_types for value in (task_type, since)])
-        return cursor.fetchall()
+    """Per type its newest FLEET_SCAN_PER_TYPE failures (the type index, newest first), all
+    types in one read."""
+    parts = [Failure.objects.filter(task_type=task_type, occurred_at__gte=since)
+             .annotate(**_SCAN_COLUMNS).order_by("-occurred_at").values_list(
+                 "live", "agent", "occurred_at", "recovery_hint", "fingerprint", "template",
+                 "pattern_status", "snoozed_until", "task_type")[:FLEET_SCAN_PER_TYPE]
+             for task_type in task_types]
+    return list(parts[0].union(*parts[1:], all=True))

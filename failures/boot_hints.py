@@ -7,7 +7,6 @@ from lessons.models import Lesson
 from lessons.ranking import lessons_ranked, rank_key
 from lessons.selectors import CheckedLesson, lesson_check
 
-from .models import FailurePattern
 
 HINTS_PER_TASK = 3  # distinct recovery hints per task, newest first
 LESSONS_PER_TASK = 3  # approved lessons per task, best first
@@ -15,11 +14,6 @@ LINKED_LESSONS_CAP = 200  # pattern-lesson links read, best ranked first
 # A message check costs a few queries, so it runs for
 # the newest open task that no approved lesson is linked to, and no other.
 LESSON_CHECKS_CAP = 1
-
-
-def live(failure) -> FailurePattern:
-    """The failure's pattern, or what it was merged into (one hop, already joined)."""
-    return failure.pattern.merged_into or failure.pattern
 
 
 def _lesson(entry: CheckedLesson) -> dict:
@@ -48,7 +42,7 @@ def approved_lessons(tasks) -> dict[str, tuple[list[dict], list[dict]]]:
     """``(lessons, related)`` per task, approved only, each ranked as lessons.ranking ranks
     them: lessons linked to its patterns (one query for all tasks); for the newest task(s) with
     none linked, what ``lesson_check`` finds for its newest failure."""
-    patterns_of = {task: {pk for f in failures for pk in (f.pattern_id, live(f).pk)}
+    patterns_of = {task: {pk for f in failures for pk in (f.pattern_id, f.live.pk)}
                    for task, failures in tasks.items()}
     linked = _linked_lessons(set().union(*patterns_of.values())) if tasks else {}
     checked: dict[tuple, tuple] = {}  # the same type, skill and pattern answer the same lessons
@@ -61,7 +55,7 @@ def approved_lessons(tasks) -> dict[str, tuple[list[dict], list[dict]]]:
                                        lesson.skill_name == skill_name)
                          for lesson in mine.values()), key=rank_key)
         lessons, related = [_lesson(entry) for entry in ranked[:LESSONS_PER_TASK]], []
-        key = (latest.error_type, latest.skill_name, live(latest).pk)
+        key = (latest.error_type, latest.skill_name, latest.live.pk)
         if not lessons and (key in checked or len(checked) < LESSON_CHECKS_CAP):
             if key not in checked:
                 checked[key] = _lessons_for(latest)
@@ -83,13 +77,13 @@ def _lessons_for(failure) -> tuple[list[dict], list[dict]]:
     across briefings (see above). The match index is the one of the token read with the
     failure."""
     index = match_index_of(failure.index_token)
-    key = (index.version, failure.error_type, failure.skill_name, live(failure).pk)
+    key = (index.version, failure.error_type, failure.skill_name, failure.live.pk)
     hit = _checked.get(key)
     if hit is not None and hit[0] > time.monotonic() and index.version is not None:
         return hit[1]
     answer = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
                           error_message=failure.error or None, limit=LESSONS_PER_TASK,
-                          approved_only=True, pattern=live(failure), index=index)
+                          approved_only=True, pattern=failure.live, index=index)
     found = ([_lesson(entry) for entry in answer.lessons],
              [_lesson(entry) for entry in answer.related])
     if len(_checked) >= CHECKED_SIZE:

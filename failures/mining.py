@@ -64,7 +64,9 @@ def patterns_merge(pattern_ids: set[int], template: str) -> tuple[FailurePattern
         # The ledger's copy of each failed outcome's pattern, which history relates by.
         Outcome.objects.filter(pattern_id__in=others).update(pattern=survivor)
         _relink_lessons(others, survivor)
-        FailurePattern.objects.filter(pk__in=others).update(merged_into=survivor)
+        # Aliases of an alias too: every alias stays one hop from its live pattern (failures.live).
+        FailurePattern.objects.filter(Q(pk__in=others) | Q(merged_into_id__in=others)).update(
+            merged_into=survivor)
     tokens = split(template)
     FailurePattern.objects.filter(pk=survivor.pk).update(
         template=template, fingerprint=fingerprint, token_count=len(tokens),

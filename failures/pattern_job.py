@@ -21,10 +21,10 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Count, Q
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .jobstate import job_state_lock, watermark_settled
+from .live import live_pattern
 from .mining import patterns_merge, patterns_recount
 from .models import Failure, FailurePattern, FailureTemplate
 from .patterns import PatternGrouper
@@ -54,7 +54,7 @@ def patterns_update(*, now: datetime | None = None) -> PatternUpdate:
         new = list(templates.order_by("pk").values_list("template", "pattern_id",
                                                           "pattern__template"))
         merged, widened = _templates_merge(new)
-        touched = dict(failures.annotate(live=Coalesce("pattern__merged_into_id", "pattern_id"))
+        touched = dict(failures.annotate(live=live_pattern("pattern"))
                        .values("live").annotate(n=Count("id")).values_list("live", "n"))
         recounted = patterns_recount(pattern_ids=sorted(touched)) if touched else 0
         state.template_watermark = watermark_settled(

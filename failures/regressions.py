@@ -39,6 +39,7 @@ from lessons.models import Application, Lesson
 
 from . import recurrence
 from .jobstate import job_state_lock, watermark_settled
+from .live import live_pattern
 from .loops import MIN_REPEAT, loop_detect
 from .models import Failure, FailurePattern, Regression
 
@@ -76,7 +77,7 @@ def regressions_detect(*, now: datetime | None = None) -> RegressionResult:
     with transaction.atomic():
         state = job_state_lock(name=JOB)
         failures = Failure.objects.filter(pk__gt=state.failure_watermark)
-        firsts = dict(failures.annotate(live=_live()).values("live").annotate(
+        firsts = dict(failures.annotate(live=live_pattern("pattern")).values("live").annotate(
             first=Min("occurred_at")).values_list("live", "first"))
         lessons = _lessons(firsts)
         approved = {pk for pk, found in lessons.items() if found[0]["approved_at"]}
@@ -93,10 +94,6 @@ def regressions_detect(*, now: datetime | None = None) -> RegressionResult:
     return RegressionResult(patterns=len(firsts), flagged=sum(new for _, new in judged),
                             handled=sum(verdict == recurrence.HANDLED for verdict, _ in judged),
                             loops=len(loops))
-
-
-def _live() -> Coalesce:
-    return Coalesce("pattern__merged_into_id", "pattern_id")
 
 
 def _lessons(firsts: dict[int, datetime]) -> dict[int, list[dict]]:
@@ -210,7 +207,7 @@ def loops_fleet_detect(*, now: datetime | None = None) -> list[dict]:
     """Every agent's open tasks whose failures end in a loop (failures.loops), longest first."""
     now = now or timezone.now()
     rows = (Failure.objects.filter(status=Failure.Status.OPEN, occurred_at__gte=now - LOOP_WINDOW,
-                                   occurred_at__lte=now).annotate(live=_live())
+                                   occurred_at__lte=now).annotate(live=live_pattern("pattern"))
             .order_by("agent", "task", "occurred_at", "id")
             .values_list("agent", "task", "live", "occurred_at")[:LOOP_ROWS_CAP])
     tasks: dict[tuple[str, str], list[tuple[int, datetime]]] = defaultdict(list)

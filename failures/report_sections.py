@@ -6,11 +6,11 @@ which patterns still have no approved lesson.
 from datetime import datetime, timedelta
 
 from django.db.models import Count, F, Q
-from django.db.models.functions import Coalesce
 
 from lessons.models import Lesson
 
 from . import recurrence
+from .live import live_pattern
 from .models import Failure, FailurePattern, Regression, RootCauseGroup
 from .triage import triaged_q
 
@@ -48,7 +48,7 @@ def rising_patterns(*, since: datetime, until: datetime) -> list[dict]:
     """Older patterns failing RISING_FACTOR times as often as in the window before, largest
     rise first."""
     rows = (Failure.objects.filter(occurred_at__gte=since - (until - since), occurred_at__lte=until)
-            .annotate(live=Coalesce("pattern__merged_into_id", "pattern_id")).values("live")
+            .annotate(live=live_pattern("pattern")).values("live")
             .annotate(current=Count("id", filter=Q(occurred_at__gte=since)),
                       previous=Count("id", filter=Q(occurred_at__lt=since))))
     rising = {row["live"]: row for row in rows if row["current"] >= RISING_MIN_EVENTS

@@ -35,12 +35,13 @@ from itertools import combinations
 
 from django.db import transaction
 from django.db.models import Count, F, Min, Q, Window
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from .coincidence import Link, bursts_of, coincidence_links, components
 from .dependencies import dependencies_of
 from .jobstate import job_state_lock, watermark_settled
+from .live import live_pattern
 from .models import (Failure, FailurePattern, RootCauseGroup, RootCauseMembership,
                      RootCauseSplit)
 
@@ -60,11 +61,6 @@ MESSAGE_SAMPLES = 5
 MAX_PATTERNS_PER_DEPENDENCY = 10
 # Coincidences listed in a link's evidence, newest; the count is always given.
 EVIDENCE_COINCIDENCES = 24
-
-
-def _live() -> Coalesce:
-    """A failure's live pattern: what its pattern was merged into, or the pattern itself."""
-    return Coalesce("pattern__merged_into_id", "pattern_id")
 
 
 @dataclass(frozen=True)
@@ -109,7 +105,7 @@ def root_causes_detect(*, now: datetime | None = None, days: int = WINDOW_DAYS) 
 def _decisions() -> tuple[set[int], list[tuple[int, int]]]:
     """Live ids of the patterns in confirmed groups, and the pairs humans split."""
     confirmed = set(RootCauseMembership.objects.filter(
-        group__status=RootCauseGroup.Status.CONFIRMED).annotate(live=_live())
+        group__status=RootCauseGroup.Status.CONFIRMED).annotate(live=live_pattern("pattern"))
         .values_list("live", flat=True))
     return confirmed, list(RootCauseSplit.objects.values_list("pattern_low_id", "pattern_high_id"))
 
@@ -117,12 +113,12 @@ def _decisions() -> tuple[set[int], list[tuple[int, int]]]:
 def _active(written, since, now, *, exclude: set[int]) -> set[int]:
     """Live ids of the patterns with failures in the window written since the last run (the
     MAX_PATTERNS with most), and of the members of the suggested groups."""
-    recent = (written.filter(occurred_at__gte=since, occurred_at__lte=now).annotate(live=_live())
-              .values("live").annotate(n=Count("id")).order_by("-n", "live")
+    recent = (written.filter(occurred_at__gte=since, occurred_at__lte=now)
+              .annotate(live=live_pattern("pattern")).values("live")
+              .annotate(n=Count("id")).order_by("-n", "live")
               .values_list("live", flat=True)[:MAX_PATTERNS])
-    suggested = RootCauseMembership.objects.filter(
-        group__status=RootCauseGroup.Status.SUGGESTED).annotate(live=_live()).values_list(
-        "live", flat=True)
+    suggested = (RootCauseMembership.objects.filter(group__status=RootCauseGroup.Status.SUGGESTED)
+                 .annotate(live=live_pattern("pattern")).values_list("live", flat=True))
     return (set(recent) | set(suggested)) - exclude
 
 
@@ -132,7 +128,7 @@ def _failures_of(patterns: set[int], since, now) -> dict[int, list[tuple]]:
     if not patterns:
         return {}
     live_of = dict(FailurePattern.objects.filter(Q(pk__in=patterns) | Q(merged_into__in=patterns))
-                   .annotate(live=Coalesce("merged_into_id", "pk")).values_list("pk", "live"))
+                   .annotate(live=live_pattern()).values_list("pk", "live"))
     rows = (Failure.objects.filter(pattern_id__in=live_of, occurred_at__gte=since,
                                    occurred_at__lte=now)
             .order_by("occurred_at", "id").values_list("pattern_id", "occurred_at", "agent"))
@@ -163,9 +159,10 @@ def _shared_dependencies(patterns: set[int], since, now) -> dict[tuple[int, int]
     """Pairs of patterns whose newest messages name one dependency, and the first such name."""
     if len(patterns) < 2:
         return {}
-    newest = Window(RowNumber(), partition_by=[_live()], order_by=F("occurred_at").desc())
+    newest = Window(RowNumber(), partition_by=[live_pattern("pattern")],
+                    order_by=F("occurred_at").desc())
     rows = (Failure.objects.filter(occurred_at__gte=since, occurred_at__lte=now)
-            .annotate(live=_live()).filter(live__in=patterns).annotate(rank=newest)
+            .annotate(live=live_pattern("pattern")).filter(live__in=patterns).annotate(rank=newest)
             .filter(rank__lte=MESSAGE_SAMPLES).values_list("live", "error"))
     named: dict[str, set[int]] = defaultdict(set)
     for pattern, message in rows:

@@ -4,7 +4,6 @@ import binascii
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 
-from django.db import connection
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
@@ -12,9 +11,10 @@ from config.api.errors import InvalidInput
 from config.api.filtering import filter_or_400
 
 from .filters import FailureFilter
+from .live import live_of, live_pattern
 from .models import Failure, FailurePattern, FailureTemplate, PatternReport
 from .patterns import fingerprint_of, template_of
-from .services import pattern_covering, pattern_live
+from .services import pattern_covering
 
 # A pattern with at least this many failures and not one of them ever resolved by a later
 # success is advised non-retryable: three tries is where "flaky" stops being the likely story.
@@ -62,29 +62,19 @@ def pattern_of_message(*, message: str) -> FailurePattern | None:
     """The stored pattern a message belongs to (its template's, or one covering it), if any;
     creates nothing."""
     template = template_of(message)
-    known = FailureTemplate.objects.select_related("pattern").filter(
+    known = FailureTemplate.objects.select_related("pattern__merged_into").filter(
         fingerprint=fingerprint_of(template)).first()
-    return pattern_live(known.pattern) if known else pattern_covering(template)
+    return live_of(known.pattern) if known else pattern_covering(template)
 
 
-def live_pattern_of_template_sql(fingerprint: str) -> tuple[str, list]:
-    """A scalar SQL subquery (and its parameters) answering the live pattern id of the stored
-    template with this fingerprint, NULL when none is stored: for reads that join on the
-    message's pattern in the same statement instead of looking it up first. Merging re-points
-    templates at the survivor, so one hop covers a merge that has not reached them yet."""
-    quote = connection.ops.quote_name
-    templates, patterns = (quote(model._meta.db_table) for model in (FailureTemplate,
-                                                                     FailurePattern))
-    return (f"(SELECT COALESCE(p.{quote('merged_into_id')}, p.{quote('id')}) FROM {templates} t"
-            f" JOIN {patterns} p ON p.{quote('id')} = t.{quote('pattern_id')}"
-            f" WHERE t.{quote('fingerprint')} = %s)", [fingerprint])
-
-
-def template_known_sql(fingerprint: str) -> tuple[str, list]:
-    """An SQL condition (and its parameters): a template with this fingerprint is stored."""
-    quote = connection.ops.quote_name
-    return (f"EXISTS (SELECT 1 FROM {quote(FailureTemplate._meta.db_table)}"
-            f" WHERE {quote('fingerprint')} = %s)", [fingerprint])
+def pattern_id_of_message(*, message: str) -> int | None:
+    """The id of pattern_of_message's answer, read as one value when the template is stored."""
+    template = template_of(message)
+    for pk in FailureTemplate.objects.filter(fingerprint=fingerprint_of(template)).values_list(
+            live_pattern("pattern"), flat=True)[:1]:
+        return pk
+    covering = pattern_covering(template)
+    return covering.pk if covering else None
 
 
 def retry_advice(*, pattern: FailurePattern, failure: Failure,
@@ -124,8 +114,8 @@ def retry_advice(*, pattern: FailurePattern, failure: Failure,
 def task_failures_count(*, failure: Failure) -> int:
     """How often the failure's task failed with its pattern since the task's last success: its
     agent's open failures of that task whose pattern is, or was merged into, the failure's."""
-    return Failure.objects.filter(
-        Q(pattern_id=failure.pattern_id) | Q(pattern__merged_into_id=failure.pattern_id),
+    return Failure.objects.alias(live=live_pattern("pattern")).filter(
+        Q(pattern_id=failure.pattern_id) | Q(live=failure.pattern_id),
         agent=failure.agent, task=failure.task, status=Failure.Status.OPEN).count()
 
 

@@ -15,8 +15,6 @@ import uuid
 from collections import Counter
 from typing import NamedTuple
 
-from django.db import connection
-
 from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, CompiledPattern, Message,
                        compile_pattern, fit, prepare_message)
 from .models import Lesson, MatchIndexVersion
@@ -145,9 +143,8 @@ def match_index_token():
 
 def match_index_version_sql() -> str:
     """match_index_token as a scalar SQL subquery, for raw statements (NULL when none)."""
-    quote = connection.ops.quote_name
-    return (f"(SELECT {quote('token')} FROM {quote(MatchIndexVersion._meta.db_table)}"
-            f" WHERE {quote('id')} = {MatchIndexVersion.ROW})")
+    return (f"(SELECT token FROM {MatchIndexVersion._meta.db_table}"
+            f" WHERE id = {MatchIndexVersion.ROW})")
 
 
 def match_index() -> MatchIndex:

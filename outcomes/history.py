@@ -13,12 +13,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from failures.patterns import fingerprint_of, template_of
-from failures.services import pattern_covering
+from failures.selectors import pattern_id_of_message
 from lessons.selectors import lessons_best_by_pattern
 
 from . import history_markdown as md
-from . import history_sql
+from . import queries
 from .cache import history_generation
 from .ranking import Focus, is_related, score, shared_evidence
 from .validation import files_of, normalise_path
@@ -113,19 +112,11 @@ def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     """The three sections' items, each scored against the task at hand (for trimming)."""
     now = timezone.now()
     since = now - timedelta(days=limits.related_days)
-    template = template_of(query.error_message) if query.error_message else ""
-    first = history_sql.first_read(
-        agent=query.agent, task_type=query.task_type,
-        recent=[history_sql.Recent("success", now - timedelta(days=limits.success_days),
-                                   limits.successes),
-                history_sql.Recent("failure", now - timedelta(days=limits.failure_days),
-                                   limits.failures)],
-        task_id=query.task_id, task_since=since, task_limit=CANDIDATES_PER_KEY,
-        fingerprint=fingerprint_of(template) if template else "")
-    found = _Found(successes=first.recent["success"], failures=first.recent["failure"])
-    focus = _focus(query, first, template)
+    recent, own_task = _first_read(query, limits, now, since)
+    found = _Found(successes=recent["success"], failures=recent["failure"])
+    focus = _focus(query, own_task)
     shown = {row["pk"] for row in found.successes + found.failures}
-    candidates = {row["pk"]: row for row in first.own_task + _candidates(focus, since)
+    candidates = {row["pk"]: row for row in own_task + _candidates(focus, since)
                   if row["pk"] not in shown}
     found.related = _rank_related(focus, candidates.values(), now)[: limits.related]
     _score(found.successes + found.failures, focus, now)
@@ -133,19 +124,32 @@ def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     return _as_items(found, query)
 
 
-def _focus(query: HistoryQuery, first: history_sql.FirstRead, template: str) -> Focus:
+def _first_read(query: HistoryQuery, limits: Limits, now: datetime,
+                since: datetime) -> tuple[dict, list]:
+    """The agent's latest successes and failures (of the task type when given), newest first,
+    and the task's attempts since ``since`` (when given): one read of bounded parts."""
+    recent, own_task = {"success": [], "failure": []}, []
+    for tag, row in queries.history_first_read(
+            agent=query.agent, task_type=query.task_type,
+            recent=[("success", now - timedelta(days=limits.success_days), limits.successes),
+                    ("failure", now - timedelta(days=limits.failure_days), limits.failures)],
+            task_id=query.task_id, task_since=since, task_limit=CANDIDATES_PER_KEY):
+        (own_task if tag == "t" else recent[row["outcome"]]).append(row)
+    for rows in (*recent.values(), own_task):  # the parts come back in no promised order
+        rows.sort(key=lambda row: row["occurred_at"], reverse=True)
+    return recent, own_task
+
+
+def _focus(query: HistoryQuery, own_task: list) -> Focus:
     """The files, patterns and error types of the task: asked for, and from its earlier tries."""
     files = {normalise_path(path) for path in query.files}
-    patterns = {row["pattern_id"] for row in first.own_task if row["pattern_id"]}
+    patterns = {row["pattern_id"] for row in own_task if row["pattern_id"]}
     error_types = {query.error_type} if query.error_type else set()
-    for row in first.own_task:
+    for row in own_task:
         files.update(_row_files(row))
         error_types.update([row["error_type"]] if row["error_type"] else [])
-    if template:
-        pattern = first.message_pattern
-        if not first.template_known:  # a template not stored may fall under a wider pattern
-            covering = pattern_covering(template)
-            pattern = covering.pk if covering else None
+    if query.error_message:
+        pattern = pattern_id_of_message(message=query.error_message)
         patterns.update([pattern] if pattern else [])
     return Focus(task_id=query.task_id, task_type=query.task_type, files=frozenset(files),
                  patterns=frozenset(patterns), error_types=frozenset(error_types))
@@ -153,11 +157,13 @@ def _focus(query: HistoryQuery, first: history_sql.FirstRead, template: str) -> 
 
 def _candidates(focus: Focus, since: datetime) -> list[dict]:
     """Recent outcomes sharing a file, a pattern or an error type with the focus (see
-    history_sql.candidates)."""
+    queries.history_candidates)."""
     keys = ([("path", path) for path in sorted(focus.files)[:MAX_FILE_KEYS]]
             + [("pattern_id", pk) for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
             + [("error_type", name) for name in sorted(focus.error_types)[:2]])
-    return history_sql.candidates(keys, since=since, limit=CANDIDATES_PER_KEY)
+    if not keys:
+        return []
+    return queries.history_candidates(keys, since=since, limit=CANDIDATES_PER_KEY)
 
 
 def _row_files(row: dict) -> tuple[str, ...]:

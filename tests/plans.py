@@ -1,9 +1,9 @@
 """PostgreSQL's plans of the statements the code runs, as the server will run them.
 
-The hot paths' raw statements are prepared and then reuse one generic plan (config.sql_prepared),
-so their plans are read here the same way: the statement is prepared on the test's connection
-and ``EXPLAIN EXECUTE`` shows the plan PostgreSQL keeps for it, whatever the parameters. Other
-statements are planned on every run, with their values (custom_plan).
+Statements run through Django's own cursors (the ORM's included) are planned on every run, with
+their values (custom_plan). A statement run through a cursor that binds on the server may be
+prepared and then reuse one generic plan: ``generic_plan`` prepares it on the test's connection
+and ``EXPLAIN EXECUTE`` shows the plan PostgreSQL keeps for it, whatever the parameters.
 """
 import json
 import re
@@ -12,8 +12,7 @@ from contextlib import contextmanager
 import psycopg
 from django.db import connection
 from psycopg._queries import PostgresQuery
-
-from config.sql_prepared import PreparingCursor
+from psycopg.adapt import Transformer
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s|%s")
 _PROBE = b"plan_probe"  # the name of the statement generic_plan prepares
@@ -30,11 +29,12 @@ def fill(sql: str, params: dict, *tables: str) -> None:
 @contextmanager
 def statements_run(*, prepared_only: bool = False):
     """Collect ``(sql, params)`` of every statement run inside, as the code passed them; with
-    ``prepared_only``, of those run through config.sql_prepared's cursors only."""
+    ``prepared_only``, of those run through cursors that bind on the server only (Django's own
+    bind on the client)."""
     seen = []
 
     def record(execute, sql, params, many, context):
-        if not prepared_only or isinstance(context["cursor"].cursor, PreparingCursor):
+        if not prepared_only or not isinstance(context["cursor"].cursor, psycopg.ClientCursor):
             seen.append((sql, params))
         return execute(sql, params, many, context)
 
@@ -59,10 +59,10 @@ def custom_plan(sql: str, params) -> list[dict]:
 def generic_plan(sql: str, params) -> list[dict]:
     """Every node of the generic plan PostgreSQL keeps for ``sql`` once it is prepared.
 
-    The statement is prepared as config.sql_prepared's cursors prepare it (the same text and
-    parameter types) but not run again: a write run twice could break a constraint, and undoing
-    it would make psycopg forget every statement it prepared on the connection."""
-    query = PostgresQuery(PreparingCursor(connection.connection)._tx)
+    The statement is prepared as psycopg prepares it (the same text and parameter types) but not
+    run again: a write run twice could break a constraint, and undoing it would make psycopg
+    forget every statement it prepared on the connection."""
+    query = PostgresQuery(Transformer(connection.connection))
     query.convert(sql, params)
     pgconn = connection.connection.pgconn
     prepared = pgconn.prepare(_PROBE, query.query, param_types=query.types)

@@ -1,4 +1,4 @@
-"""Boot's plain-SQL reads: a briefing in a few queries, and the fleet views a process keeps."""
+"""Boot's reads: a briefing in a few queries, and the fleet views a process keeps."""
 from datetime import timedelta
 
 import pytest

@@ -70,7 +70,7 @@ def test_muted_means_ignored_or_snoozed_until_a_time_still_ahead(django_user_mod
     assert muted == {"ignored", "snoozed"}
     assert set(FailurePattern.objects.filter(muted_q(now=NOW)).values_list("pk", flat=True)) == {
         patterns["ignored"].pk, patterns["snoozed"].pk}
-    with connection.cursor() as cursor:  # the raw spelling boot uses says the same
+    with connection.cursor() as cursor:  # the raw spelling boot uses (failures.queries) agrees
         cursor.execute(f"SELECT id FROM failures_failurepattern p WHERE "
                        f"{muted_sql(alias='p', now='now')}", {"now": NOW})
         assert {pk for (pk,) in cursor.fetchall()} == {patterns["ignored"].pk,

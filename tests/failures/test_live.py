@@ -1,0 +1,43 @@
+"""A merged pattern is followed to its live one by one rule (failures.live), which its ORM
+expression, its SQL form and its Python form all spell, also along a chain of merges."""
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from failures.live import live_id_of, live_of, live_pattern, live_pattern_sql
+from failures.mining import patterns_merge
+from failures.models import Failure, FailurePattern
+from failures.services import failure_record, pattern_live
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_form_of_the_rule_agrees_along_a_chain_of_merges():
+    now = timezone.now()
+    first, second, third = (failure_record(
+        agent="a1", task=f"t{n}", error=error, occurred_at=now - timedelta(minutes=n)).pattern
+        for n, error in enumerate(["disk full on vol-1", "quota exceeded for project alpha",
+                                   "upstream gateway timed out"]))
+    patterns_merge({first.pk, second.pk}, second.template)  # first -> second
+    patterns_merge({second.pk, third.pk}, third.template)  # second -> third: first follows
+    # A failure written while a merge ran may still name an alias.
+    late = failure_record(agent="a2", task="late", error="anything else", occurred_at=now)
+    Failure.objects.filter(pk=late.pk).update(pattern=first)
+
+    lives = dict(FailurePattern.objects.annotate(live=live_pattern()).values_list("pk", "live"))
+    for pattern in FailurePattern.objects.select_related("merged_into"):
+        assert lives[pattern.pk] == live_of(pattern).pk == live_id_of(pattern) \
+            == pattern_live(pattern).pk
+    assert lives[first.pk] == lives[second.pk] == lives[third.pk] == third.pk
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT p.id, {live_pattern_sql('p.id')} FROM failures_failurepattern p")
+        assert dict(cursor.fetchall()) == lives
+
+    failures = Failure.objects.select_related("pattern__merged_into").annotate(
+        live=live_pattern("pattern"), live_template=live_pattern("pattern", "template"))
+    for failure in failures:
+        assert failure.live == live_of(failure.pattern).pk
+        assert failure.live_template == live_of(failure.pattern).template
+    assert failures.get(pk=late.pk).live == third.pk
