@@ -41,3 +41,21 @@ def test_every_form_of_the_rule_agrees_along_a_chain_of_merges():
         assert failure.live == live_of(failure.pattern).pk
         assert failure.live_template == live_of(failure.pattern).template
     assert failures.get(pk=late.pk).live == third.pk
+
+
+def test_chains_stored_before_merges_flattened_them_are_flattened_by_the_migration():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    flatten = import_module("failures.migrations.0012_flatten_alias_chains").flatten
+    patterns = [FailurePattern.objects.create(fingerprint=f"fp{n}", template=f"t{n}",
+                                              token_count=1, head=f"t{n}") for n in range(4)]
+    for alias, target in zip(patterns, patterns[1:]):  # 0 -> 1 -> 2 -> 3, as merges left them
+        FailurePattern.objects.filter(pk=alias.pk).update(merged_into=target)
+
+    flatten(apps, None)
+
+    assert dict(FailurePattern.objects.values_list("pk", "merged_into_id")) == {
+        patterns[0].pk: patterns[3].pk, patterns[1].pk: patterns[3].pk,
+        patterns[2].pk: patterns[3].pk, patterns[3].pk: None}
