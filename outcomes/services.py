@@ -6,7 +6,7 @@ pattern) in the same transaction, and a success closes the task's open failures.
 import logging
 from collections import Counter
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
@@ -112,7 +112,8 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
     failures = _failures_for(fresh, api_key_id)
     resolved, closed_patterns, closed = _resolve(fresh, failures)
     failures_store(list(failures.values()), resolved=closed_patterns)
-    rows = {i: outcome_row(item, api_key_id=api_key_id, failure=failures.get(i),
+    now = timezone.now()
+    rows = {i: outcome_row(item, api_key_id=api_key_id, failure=failures.get(i), recorded_at=now,
                            resolved_failures=resolved.get(i, 0)) for i, item in fresh.items()}
     outcomes_insert(rows, {i: item.files for i, item in fresh.items()})
     _applications_for(fresh, failures, closed, api_key_id)
@@ -134,9 +135,11 @@ def _answer(i: int, item: OutcomeIn, first: list[int], stored: dict,
 
 
 def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | None = None,
-                resolved_failures: int = 0) -> Outcome:
-    """The Outcome of a checked item, not stored yet, linked to its stored failure if any."""
-    return Outcome(
+                recorded_at: datetime | None = None, resolved_failures: int = 0) -> Outcome:
+    """The Outcome of a checked item, not stored yet, linked to its stored failure if any.
+    ``recorded_at`` given (one clock for a batch), the batch is inserted as one array per
+    column (Django does so only when no value is the database's default)."""
+    return Outcome(recorded_at=recorded_at or timezone.now(),
         event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
         task_type=item.task_type, outcome=item.outcome, context=item.context,
         result=item.result, duration_ms=item.duration_ms, occurred_at=item.occurred_at,
