@@ -5,13 +5,13 @@ from functools import reduce
 from operator import or_
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Exists, F, IntegerField, Q, Value, When
-from django.db.models.functions import Greatest, Least
+from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.utils import timezone
 
 from config.api.agents import agent_check
 from config.api.models import ApiKey
 
+from . import queries
 from .models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern, FailureTemplate
 from .patterns import WILDCARD, fingerprint_of, template_of
 from .patterns.tokens import compatible, merge, split
@@ -136,8 +136,10 @@ def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> l
         by_pattern: dict[int, list[Failure]] = {}
         for row in rows:
             by_pattern.setdefault(row.pattern.pk, []).append(row)
-        for pk, group in sorted(by_pattern.items()):
-            _pattern_count(pk, group)
+        if rows:
+            queries.patterns_count([_pattern_counts(pk, group) for pk, group in by_pattern.items()],
+                                   agents={(row.pattern.pk, row.agent) for row in rows},
+                                   tasks={(row.pattern.pk, row.task) for row in rows})
         Failure.objects.bulk_create(rows)
         resolved.update(row.pattern_id for row in rows if row.status == Failure.Status.RESOLVED)
         _patterns_resolved_add(+resolved)
@@ -191,42 +193,13 @@ def _patterns_lock(rows: list[Failure], also: set[int]) -> None:
             row.pattern = pattern_live(FailurePattern.objects.get(pk=row.pattern.pk))
 
 
-def _pattern_count(pk: int, group: list[Failure]) -> None:
-    """Add new failures to their locked pattern. Its new agents and tasks are those no stored
-    failure of the pattern has yet (patterns_recount recounts exactly). A resolved pattern that
-    fails again is open again (failures.triage), by no one, then."""
-    earliest, latest = min(r.occurred_at for r in group), max(r.occurred_at for r in group)
+def _pattern_counts(pk: int, group: list[Failure]) -> tuple:
+    """What new failures add to their pattern: ``(id, events, unsafe, earliest, latest,
+    retry_after)`` (queries.patterns_count adds its new agents and tasks)."""
     retry_after = [r.retry_after for r in group if r.retry_after is not None]
-    first, reopened = Q(event_count=0), Q(status=FailurePattern.Status.RESOLVED)
-    FailurePattern.objects.filter(pk=pk).update(
-        event_count=F("event_count") + len(group),
-        agent_count=F("agent_count") + _unseen(pk, "agent", {r.agent for r in group}),
-        task_count=F("task_count") + _unseen(pk, "task", {r.task for r in group}),
-        unsafe_count=F("unsafe_count") + sum(r.retry_safe is False for r in group),
-        first_seen=Case(When(first, then=Value(earliest)),
-                        default=Least("first_seen", Value(earliest))),
-        last_seen=Case(When(first, then=Value(latest)),
-                       default=Greatest("last_seen", Value(latest))),
-        status=Case(When(reopened, then=Value(FailurePattern.Status.OPEN)), default=F("status")),
-        triaged_by=Case(When(reopened, then=None), default=F("triaged_by")),
-        triaged_at=Case(When(reopened, then=Value(latest)), default=F("triaged_at")),
-        **({"retry_after": retry_after[-1]} if retry_after else {}))
-
-
-def _unseen(pk: int, column: str, values: set[str]):
-    """How many of these values no stored failure of the pattern has in ``column``: one probe
-    of the (pattern, agent) or (pattern, task) index each."""
-    terms = [Case(When(Exists(Failure.objects.filter(pattern_id=pk, **{column: value})),
-                       then=0), default=1, output_field=IntegerField())
-             for value in sorted(values)]
-    return _total(terms)
-
-
-def _total(terms: list):
-    """The sum of expressions, as a balanced tree (a chain of a thousand would nest as deep)."""
-    if len(terms) == 1:
-        return terms[0]
-    return _total(terms[:len(terms) // 2]) + _total(terms[len(terms) // 2:])
+    return (pk, len(group), sum(r.retry_safe is False for r in group),
+            min(r.occurred_at for r in group), max(r.occurred_at for r in group),
+            retry_after[-1] if retry_after else None)
 
 
 def _patterns_resolved_add(per_pattern: Counter) -> None:
