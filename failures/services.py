@@ -1,11 +1,9 @@
 """Every write to failures and patterns: record, resolve, and link a message to its pattern."""
 from collections import Counter
 from datetime import datetime
-from functools import reduce
-from operator import or_
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
 
 from config.api.agents import agent_check
@@ -229,15 +227,8 @@ def failures_close_open_of(pairs: set[tuple[str, str]], *,
     if not pairs:
         return []
     _closing_status_check(status)
-    open_ = Failure.objects.filter(reduce(or_, (Q(agent=agent, task=task)
-                                                for agent, task in sorted(pairs))),
-                                   status=Failure.Status.OPEN)
     with transaction.atomic(savepoint=False):  # the caller's, if it has one
-        closed = list(open_.select_for_update().order_by("pk").values_list(
-            "pk", "pattern_id", "agent", "task"))
-        if closed:
-            Failure.objects.filter(pk__in=[row[0] for row in closed]).update(
-                status=status, resolved_at=timezone.now())
+        closed = queries.open_failures_close(pairs, status=status, at=timezone.now())
         if closed and status == Failure.Status.RESOLVED and count:
             failures_store([], resolved=Counter(row[1] for row in closed))
     return closed
