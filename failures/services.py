@@ -135,9 +135,10 @@ def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> l
         for row in rows:
             by_pattern.setdefault(row.pattern.pk, []).append(row)
         if rows:
-            queries.patterns_count([_pattern_counts(pk, group) for pk, group in by_pattern.items()],
-                                   agents={(row.pattern.pk, row.agent) for row in rows},
-                                   tasks={(row.pattern.pk, row.task) for row in rows})
+            queries.patterns_count(
+                [_pattern_counts(pk, group) for pk, group in by_pattern.items()],
+                agents={(row.pattern.pk, row.agent) for row in rows},
+                tasks={(row.pattern.pk, row.task) for row in rows})
         Failure.objects.bulk_create(rows)
         resolved.update(row.pattern_id for row in rows if row.status == Failure.Status.RESOLVED)
         _patterns_resolved_add(+resolved)
@@ -220,9 +221,8 @@ def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESO
 def failures_close_open_of(pairs: set[tuple[str, str]], *,
                            status: str = Failure.Status.RESOLVED, count: bool = True,
                            ) -> list[tuple]:
-    """Close the open failures of these (agent, task) pairs, locked in id order; answer
-    ``(id, pattern_id, agent, task)`` of each closed. Caller owns the transaction.
-    ``count=False`` leaves counting the resolutions into their patterns to the caller
+    """Close the open failures of these (agent, task) pairs; answer ``(id, pattern_id, agent,
+    task)`` of each closed. ``count=False`` leaves counting the resolutions into their patterns to the caller
     (failures_store), who then locks no pattern yet."""
     if not pairs:
         return []

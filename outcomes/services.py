@@ -19,15 +19,16 @@ from failures.services import failures_close_open_of, failures_prepare, failures
 from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 
+from . import queries
 from .cache import history_generation_bump
 from .models import Outcome, OutcomeFile
 from .validation import OutcomeIn, outcome_parse
 
 logger = logging.getLogger(__name__)
 
-# Writers take their locks in one order: the open failures their successes close (in id
-# order), then their patterns (in id order), then their event ids (in event-id order). Closing
-# and merging elsewhere may still cross it; a deadlock the database breaks is tried again.
+# Writers take their locks in one order: the open failures their successes close, then
+# their patterns (in id order), then their event ids (in event-id order). Closing and merging
+# elsewhere may still cross it; a deadlock the database breaks is tried again.
 ATTEMPTS = 3
 
 
@@ -136,9 +137,7 @@ def _answer(i: int, item: OutcomeIn, first: list[int], stored: dict,
 
 def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | None = None,
                 recorded_at: datetime | None = None, resolved_failures: int = 0) -> Outcome:
-    """The Outcome of a checked item, not stored yet, linked to its stored failure if any.
-    ``recorded_at`` given (one clock for a batch), the batch is inserted as one array per
-    column (Django does so only when no value is the database's default)."""
+    """The Outcome of a checked item, not stored yet, linked to its stored failure if any."""
     return Outcome(recorded_at=recorded_at or timezone.now(),
         event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
         task_type=item.task_type, outcome=item.outcome, context=item.context,
@@ -155,7 +154,7 @@ def outcomes_insert(rows: dict[int, Outcome], files: dict[int, list[str]]) -> No
     ordered = sorted(rows.values(), key=lambda row: (row.event_id is None,
                                                      str(row.event_id or "")))
     try:
-        Outcome.objects.bulk_create(ordered)
+        queries.outcomes_insert(ordered)
     except IntegrityError as exc:
         if not _event_id_taken(exc):
             raise
