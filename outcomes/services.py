@@ -19,7 +19,6 @@ from failures.services import failures_close_open_of, failures_prepare, failures
 from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 
-from . import queries
 from .cache import history_generation_bump
 from .models import Outcome, OutcomeFile
 from .validation import OutcomeIn, outcome_parse
@@ -123,27 +122,30 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
 
 def _answer(i: int, item: OutcomeIn, first: list[int], stored: dict,
             rows: dict[int, Outcome]) -> Recorded:
+    """Item ``i`` created, or a replay (or a conflict) of its event stored or met earlier."""
     if item.event_id in stored:  # stored before this request, or by another meanwhile
-        answer, outcome = _replay_or_conflict(item, stored[item.event_id].digest), stored[
-            item.event_id]
+        earlier = stored[item.event_id]
     elif first[i] == i:
         return Recorded("created", rows[i])
     else:  # a repeat of an event this request created
-        answer, outcome = _replay_or_conflict(item, rows[first[i]].digest), rows[first[i]]
+        earlier = rows[first[i]]
+    answer = _replay_or_conflict(item, earlier.digest)
     if answer.status == "replayed":
-        answer.outcome = outcome
+        answer.outcome = earlier
     return answer
 
 
 def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | None = None,
                 recorded_at: datetime | None = None, resolved_failures: int = 0) -> Outcome:
-    """The Outcome of a checked item, not stored yet, linked to its stored failure if any."""
-    return Outcome(recorded_at=recorded_at or timezone.now(),
+    """The Outcome of a checked item, not stored yet, linked to its stored failure if any.
+    ``recorded_at`` is set here rather than left to the database's default, so that a batch is
+    inserted as one array per column (Django does so only when no value is a default)."""
+    return Outcome(
         event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
         task_type=item.task_type, outcome=item.outcome, context=item.context,
         result=item.result, duration_ms=item.duration_ms, occurred_at=item.occurred_at,
-        error_type=item.error_type, failure=failure,
-        pattern_id=failure.pattern_id if failure else None,
+        recorded_at=recorded_at or timezone.now(), error_type=item.error_type,
+        failure=failure, pattern_id=failure.pattern_id if failure else None,
         resolved_failures=resolved_failures, api_key_id=api_key_id)
 
 
@@ -154,7 +156,7 @@ def outcomes_insert(rows: dict[int, Outcome], files: dict[int, list[str]]) -> No
     ordered = sorted(rows.values(), key=lambda row: (row.event_id is None,
                                                      str(row.event_id or "")))
     try:
-        queries.outcomes_insert(ordered)
+        Outcome.objects.bulk_create(ordered)
     except IntegrityError as exc:
         if not _event_id_taken(exc):
             raise
