@@ -106,7 +106,7 @@ def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
 
 def failures_record_many(entries: list[dict]) -> list[Failure]:
     """Store failures (each a dict of failure_record's arguments) in a few queries, whatever
-    their number: patterns looked up once per distinct template, counters once per pattern."""
+    their number: patterns looked up once per distinct template, counted in one statement."""
     return failures_store(failures_prepare(entries))
 
 
