@@ -139,10 +139,20 @@ def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> l
                 [_pattern_counts(pk, group) for pk, group in by_pattern.items()],
                 agents={(row.pattern.pk, row.agent) for row in rows},
                 tasks={(row.pattern.pk, row.task) for row in rows})
+        _recorded_now(rows)
         Failure.objects.bulk_create(rows)
         resolved.update(row.pattern_id for row in rows if row.status == Failure.Status.RESOLVED)
         _patterns_resolved_add(+resolved)
     return rows
+
+
+def _recorded_now(rows: list[Failure]) -> None:
+    """One clock for the batch, set here rather than left to the database's default, so that
+    the batch is inserted as one array per column (Django does so only when no value is a
+    default). The watermarks read it with minutes of margin (failures.jobstate.SETTLE)."""
+    now = timezone.now()
+    for row in rows:
+        row.recorded_at = now
 
 
 def _failure_row(entry: dict, now: datetime) -> Failure:
