@@ -262,13 +262,13 @@ def checking_cpu(batches: list[list[dict]]) -> float:
     """CPU seconds per outcome that the API's per-item checks and secret scrubbing take here
     (outcomes.validation, which scrubs what it passes), in this process: the part of a bulk
     write no database can take over. Needs Django set up."""
-    from outcomes.services import outcomes_parse, Stored
+    from outcomes.services import outcome_row, outcomes_parse
     bodies = [json.dumps(batch) for batch in batches]
     started, items = time.process_time(), 0
     for body in bodies:
         parsed = [item for item, _ in outcomes_parse(json.loads(body))]
         for item in parsed:
-            Stored.of(item, None)
+            outcome_row(item, api_key_id=None)
         items += len(parsed)
     return (time.process_time() - started) / items if items else 0.0
 

@@ -2,13 +2,14 @@
 from collections import Counter
 from datetime import datetime
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
 
 from config.api.agents import agent_check
 from config.api.models import ApiKey
 
-from . import batch_sql
+from . import queries
 from .models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern, FailureTemplate
 from .patterns import WILDCARD, fingerprint_of, template_of
 from .patterns.tokens import compatible, merge, split
@@ -37,18 +38,17 @@ def pattern_live(pattern: FailurePattern) -> FailurePattern:
 
 def pattern_held(pattern: FailurePattern) -> FailurePattern:
     """The live pattern of ``pattern``, kept from being merged away until the caller's
-    transaction ends, for a write that links to it. Its row is locked (FOR KEY
-    SHARE), so a merge waits for the caller's commit and then re-points what the caller linked;
-    a merge that committed while this waited shows as the newest row, and the pattern merged
-    into is taken (and held) instead."""
-    with connection.cursor() as cursor:
-        for _ in range(MAX_ALIAS_HOPS):
-            cursor.execute("SELECT merged_into_id FROM failures_failurepattern WHERE id = %s "
-                           "FOR KEY SHARE", [pattern.pk])
-            row = cursor.fetchone()
-            if row is None or row[0] is None:
-                return pattern
-            pattern = FailurePattern.objects.get(pk=row[0])
+    transaction ends, for a write that links to it. Its row is locked, so a merge waits for
+    the caller's commit and then re-points what the caller linked; a merge that committed
+    while this waited shows as the newest row, and the pattern merged into is taken (and
+    held) instead."""
+    for _ in range(MAX_ALIAS_HOPS):
+        held = FailurePattern.objects.select_for_update(no_key=True).filter(pk=pattern.pk)
+        with transaction.atomic(savepoint=False):  # the caller's, if it has one
+            merged_into = held.values_list("merged_into_id", flat=True).first()
+        if merged_into is None:
+            return pattern
+        pattern = FailurePattern.objects.get(pk=merged_into)
     return pattern
 
 
@@ -106,7 +106,7 @@ def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
 
 def failures_record_many(entries: list[dict]) -> list[Failure]:
     """Store failures (each a dict of failure_record's arguments) in a few queries, whatever
-    their number: patterns looked up once per distinct template, counters once per pattern."""
+    their number: patterns looked up once per distinct template, counted in one statement."""
     return failures_store(failures_prepare(entries))
 
 
@@ -122,28 +122,37 @@ def failures_prepare(entries: list[dict]) -> list[Failure]:
     return rows
 
 
-def failures_store(rows: list[Failure]) -> list[Failure]:
-    """Count prepared rows (failures_prepare) into their patterns and store them, with the ids
-    they carry (all of them have one, allocated by the caller: outcomes.ledger_sql) or new ones.
-    The patterns are locked from here until the transaction ends, so a writer stores its
-    failures last to hold them briefly. A row may move to another pattern here (a merge that
-    committed meanwhile); its ``pattern_id`` then says so. A row already closed (``status``)
-    counts as a resolution of its pattern too."""
-    if not rows:
-        return rows
-    _patterns_count(rows)
-    batch_sql.failures_insert(rows)
-    patterns_resolved_add(Counter(row.pattern_id for row in rows
-                                  if row.status == Failure.Status.RESOLVED))
+def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> list[Failure]:
+    """Count prepared rows (failures_prepare) into their patterns and store them, and add
+    ``resolved`` (``{pattern id: failures closed}``) to the patterns' retry history. Every
+    pattern touched is locked first, in id order, until the transaction ends. A row may move to
+    another pattern here (a merge that committed meanwhile); its ``pattern_id`` then says so.
+    A row already closed (``status``) counts as a resolution of its pattern too."""
+    resolved = Counter(resolved or ())
+    with transaction.atomic(savepoint=False):  # the caller's, if it has one
+        _patterns_lock(rows, set(resolved))
+        by_pattern: dict[int, list[Failure]] = {}
+        for row in rows:
+            by_pattern.setdefault(row.pattern.pk, []).append(row)
+        if rows:
+            queries.patterns_count(
+                [_pattern_counts(pk, group) for pk, group in by_pattern.items()],
+                agents={(row.pattern.pk, row.agent) for row in rows},
+                tasks={(row.pattern.pk, row.task) for row in rows})
+        _recorded_now(rows)
+        Failure.objects.bulk_create(rows)
+        resolved.update(row.pattern_id for row in rows if row.status == Failure.Status.RESOLVED)
+        _patterns_resolved_add(+resolved)
     return rows
 
 
-def patterns_resolved_add(per_pattern: Counter) -> None:
-    """Add ``{pattern id: failures resolved}`` to the patterns' retry history."""
-    per_pattern = +per_pattern  # without zeros
-    if not per_pattern:
-        return
-    batch_sql.patterns_resolved(per_pattern)
+def _recorded_now(rows: list[Failure]) -> None:
+    """One clock for the batch, set here rather than left to the database's default, so that
+    the batch is inserted as one array per column (Django does so only when no value is a
+    default). The watermarks read it with minutes of margin (failures.jobstate.SETTLE)."""
+    now = timezone.now()
+    for row in rows:
+        row.recorded_at = now
 
 
 def _failure_row(entry: dict, now: datetime) -> Failure:
@@ -164,7 +173,8 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
     """The live pattern of each distinct message; one query when every template is known."""
     templates = {message: template_of(message) for message, _ in messages}
     fingerprints = {message: fingerprint_of(template) for message, template in templates.items()}
-    known = batch_sql.templates_patterns(set(fingerprints.values()))
+    known = {template.fingerprint: template.pattern for template in FailureTemplate.objects
+             .filter(fingerprint__in=set(fingerprints.values())).select_related("pattern")}
     found = {}
     # In a fixed order, so two writers creating the same new patterns cannot deadlock.
     for message, error_type in sorted(set(messages)):
@@ -176,33 +186,37 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
     return found
 
 
-def _patterns_count(rows: list[Failure], hops: int = MAX_ALIAS_HOPS) -> None:
-    """Count new failures into their patterns. New agents and tasks are counted here by whether
-    the (pattern, agent) and (pattern, task) pairs had a failure before; patterns_recount
-    recounts exactly. The lookups and the update are one statement.
+def _patterns_lock(rows: list[Failure], also: set[int]) -> None:
+    """Lock the rows' patterns and ``also`` in id order (so that writers sharing patterns queue
+    instead of deadlocking). A merge that committed while this waited has re-pointed every
+    failure it could see, but not these rows: they move to the surviving pattern here."""
+    for _ in range(MAX_ALIAS_HOPS):
+        ids = {row.pattern.pk for row in rows} | also
+        locked = FailurePattern.objects.select_for_update(no_key=True).filter(pk__in=ids)
+        merged = {pk for pk, merged_into in locked.order_by("pk").values_list(
+            "pk", "merged_into_id") if merged_into is not None}
+        moving = [row for row in rows if row.pattern.pk in merged]
+        if not moving:
+            return
+        for row in moving:
+            row.pattern = pattern_live(FailurePattern.objects.get(pk=row.pattern.pk))
 
-    The patterns are locked first. A merge that committed while this waited for
-    one of those locks has re-pointed every failure it could see, but not these rows: they
-    move to the surviving pattern here, before they are stored or counted."""
-    by_pattern: dict[int, list[Failure]] = {}
-    for row in rows:
-        by_pattern.setdefault(row.pattern.pk, []).append(row)
-    merged = batch_sql.patterns_lock(by_pattern)
-    if merged and hops > 0:
-        live = {pk: pattern_live(FailurePattern.objects.get(pk=pk)) for pk in merged}
-        for pk in merged:
-            for row in by_pattern[pk]:
-                row.pattern = live[pk]
-        return _patterns_count(rows, hops - 1)
-    agents = {(r.pattern.pk, r.agent) for r in rows}
-    tasks = {(r.pattern.pk, r.task) for r in rows}
-    counts = []
-    for pk, group in sorted(by_pattern.items()):  # fixed lock order: no deadlock between writers
-        retry_after = [r.retry_after for r in group if r.retry_after is not None]
-        counts.append((pk, len(group), sum(r.retry_safe is False for r in group),
-                       min(r.occurred_at for r in group), max(r.occurred_at for r in group),
-                       retry_after[-1] if retry_after else None))
-    batch_sql.patterns_add(counts, agents, tasks)  # new agents and tasks counted there
+
+def _pattern_counts(pk: int, group: list[Failure]) -> tuple:
+    """What new failures add to their pattern: ``(id, events, unsafe, earliest, latest,
+    retry_after)`` (queries.patterns_count adds its new agents and tasks)."""
+    retry_after = [r.retry_after for r in group if r.retry_after is not None]
+    return (pk, len(group), sum(r.retry_safe is False for r in group),
+            min(r.occurred_at for r in group), max(r.occurred_at for r in group),
+            retry_after[-1] if retry_after else None)
+
+
+def _patterns_resolved_add(per_pattern: Counter) -> None:
+    """Add ``{pattern id: failures resolved}`` to locked patterns' retry history."""
+    if per_pattern:
+        FailurePattern.objects.filter(pk__in=per_pattern).update(resolved_count=F(
+            "resolved_count") + Case(*[When(pk=pk, then=Value(n)) for pk, n in
+                                       per_pattern.items()], output_field=IntegerField()))
 
 
 def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED,
@@ -214,20 +228,20 @@ def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESO
         return len(failures_close_open_of({(agent, task)}, status=status))
 
 
-def failures_close_open_of(pairs: set[tuple[str, str]], *, keep: set[int] = frozenset(),
+def failures_close_open_of(pairs: set[tuple[str, str]], *,
                            status: str = Failure.Status.RESOLVED, count: bool = True,
                            ) -> list[tuple]:
-    """Close the open failures of these (agent, task) pairs, except the ids in ``keep``; answer
-    ``(id, pattern_id, agent, task)`` of each closed. Caller owns the transaction. Finding and
-    closing them is one statement. ``count=False`` leaves counting the resolutions
-    into their patterns to the caller (patterns_resolved_add), who then locks no pattern yet."""
+    """Close the open failures of these (agent, task) pairs; answer ``(id, pattern_id, agent,
+    task)`` of each closed. ``count=False`` leaves counting the resolutions into their patterns to the caller
+    (failures_store), who then locks no pattern yet."""
     if not pairs:
         return []
     _closing_status_check(status)
-    rows = batch_sql.open_failures_close(pairs, keep=keep, status=status, at=timezone.now())
-    if rows and status == Failure.Status.RESOLVED and count:
-        patterns_resolved_add(Counter(row[1] for row in rows))
-    return rows
+    with transaction.atomic(savepoint=False):  # the caller's, if it has one
+        closed = queries.open_failures_close(pairs, status=status, at=timezone.now())
+        if closed and status == Failure.Status.RESOLVED and count:
+            failures_store([], resolved=Counter(row[1] for row in closed))
+    return closed
 
 
 def _closing_status_check(status: str) -> None:

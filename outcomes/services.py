@@ -4,75 +4,40 @@ One write per event: a failed outcome with an error message creates its failure 
 pattern) in the same transaction, and a success closes the task's open failures.
 """
 import logging
-import uuid
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import OperationalError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
 from config.api.agents import agent_refusal, refusal_message
 from config.api.models import ApiKey
 from failures.models import UNKNOWN_ERROR_TYPE, Failure
-from failures.services import (failures_close_open_of, failures_prepare, failures_store,
-                               patterns_resolved_add)
+from failures.services import failures_close_open_of, failures_prepare, failures_store
 from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 
-from . import ledger_sql
 from .cache import history_generation_bump
-from .models import Outcome
+from .models import Outcome, OutcomeFile
 from .validation import OutcomeIn, outcome_parse
 
 logger = logging.getLogger(__name__)
 
-# Writers take their locks in one order: the open failures their successes close, then their
-# event ids (the outcomes' insert), then their patterns by id (counting and storing their
-# failures, last, so that writers sharing patterns wait for each other briefly). Closing and
-# merging elsewhere may still cross it; a deadlock the database breaks is tried again.
+# Writers take their locks in one order: the open failures their successes close, then
+# their patterns (in id order), then their event ids (in event-id order). Closing and merging
+# elsewhere may still cross it; a deadlock the database breaks is tried again.
 ATTEMPTS = 3
-
-
-@dataclass(slots=True)
-class Stored:
-    """An outcome as this request stored it: its columns (named as the model's attnames), its
-    id, and the failure record it made. Lighter than a model instance, which a batch of a
-    thousand would pay for in construction alone."""
-
-    event_id: uuid.UUID | None
-    digest: str
-    task_id: str
-    agent: str
-    task_type: str
-    outcome: str
-    context: dict
-    result: dict
-    duration_ms: int | None
-    occurred_at: datetime
-    error_type: str
-    pk: int | None = None
-    failure: Failure | None = None
-    failure_id: int | None = None
-    pattern_id: int | None = None
-    resolved_failures: int = 0
-    api_key_id: int | None = None
-
-    @classmethod
-    def of(cls, item: OutcomeIn, api_key_id: int | None) -> "Stored":
-        return cls(item.event_id, item.digest, item.task_id, item.agent, item.task_type,
-                   item.outcome, item.context, item.result,
-                   item.duration_ms, item.occurred_at, item.error_type, api_key_id=api_key_id)
 
 
 @dataclass
 class Recorded:
-    """What became of one outcome of a request: a new outcome is a Stored, a replay the stored
-    Outcome."""
+    """What became of one outcome of a request: the Outcome it created, or the stored one it
+    replayed."""
 
     status: str  # "created", "replayed", "conflict" or "forbidden"
-    outcome: Stored | Outcome | None = None
+    outcome: Outcome | None = None
     message: str = ""
     fields: dict | None = None  # a forbidden item's refusal, by field
 
@@ -91,10 +56,7 @@ def outcomes_parse(raw_items: list) -> list[tuple[OutcomeIn | None, dict]]:
 
 class _EventsTaken(Exception):
     """Some of a request's event ids were stored by another request first: what this attempt
-    wrote is undone, and the next attempt answers those events as replays. A replay thus costs
-    a rolled-back attempt (and psycopg forgets the statements it prepared on the connection at
-    any rollback); replays are rare, the lost answer of a stored event, so new events pay
-    nothing for them."""
+    wrote is undone, and the next attempt answers those events as replays."""
 
 
 def outcomes_record(items: list[OutcomeIn], *, api_key: ApiKey | None = None) -> list[Recorded]:
@@ -133,11 +95,10 @@ def _record_retried(items: list[OutcomeIn], *, api_key_id: int | None) -> list[R
 
 def _record(items: list[OutcomeIn], *, read_stored: bool,
             api_key_id: int | None) -> list[Recorded]:
-    """Derive failures and resolutions of the new events, store their outcomes whole (links
-    included, no second write), then count and store the failures. The outcomes' insert skips
-    an event id stored meanwhile (waiting for a concurrent writer of it to finish), and then
-    everything this attempt wrote is undone (_EventsTaken), so a concurrent request with the
-    same events never doubles them.
+    """Close what the new events' successes close, store their failures (counted into their
+    patterns), then their outcomes whole. An event id stored meanwhile (a concurrent writer of
+    it is waited for) undoes everything this attempt wrote (_EventsTaken), so a concurrent
+    request with the same events never doubles them.
 
     A request of new events reads nothing before it writes; only an attempt after one that met
     stored events (``read_stored``) first reads which of its events are stored."""
@@ -150,42 +111,65 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
              if first[i] == i and items[i].event_id not in stored}
     failures = _failures_for(fresh, api_key_id)
     resolved, closed_patterns, closed = _resolve(fresh, failures)
-    rows = {i: Stored.of(item, api_key_id) for i, item in fresh.items()}
-    _link(rows, failures)
-    for i, count in resolved.items():
-        rows[i].resolved_failures = count
-    # The outcomes go first (their new failures' ids allocated with them) and the failures
-    # last: the patterns those lock are then held only for counting and storing them.
-    ledger_sql.outcomes_insert(list(rows.values()), [item.files for item in fresh.values()])
-    if any(row.pk is None for row in rows.values()):  # an event id stored meanwhile
-        raise _EventsTaken
-    failures_store(list(failures.values()))
-    ledger_sql.outcomes_repoint({rows[i].pk: f.pattern_id for i, f in failures.items()
-                                 if f.pattern_id != rows[i].pattern_id})
-    _link(rows, failures)
-    patterns_resolved_add(closed_patterns)
+    failures_store(list(failures.values()), resolved=closed_patterns)
+    now = timezone.now()
+    rows = {i: outcome_row(item, api_key_id=api_key_id, failure=failures.get(i), recorded_at=now,
+                           resolved_failures=resolved.get(i, 0)) for i, item in fresh.items()}
+    outcomes_insert(rows, {i: item.files for i, item in fresh.items()})
     _applications_for(fresh, failures, closed, api_key_id)
-    recorded = []
-    for i, item in enumerate(items):
-        if item.event_id in stored:  # stored before this request, or by another meanwhile
-            answer = _replay_or_conflict(item, stored[item.event_id].digest)
-            if answer.status == "replayed":
-                answer.outcome = stored[item.event_id]
-        elif first[i] == i:
-            answer = Recorded("created", rows[i])
-        else:  # a repeat of an event this request created
-            answer = _replay_or_conflict(item, items[first[i]].digest)
-            if answer.status == "replayed":
-                answer.outcome = rows[first[i]]
-        recorded.append(answer)
-    return recorded
+    return [_answer(i, item, first, stored, rows) for i, item in enumerate(items)]
 
 
-def _link(rows: dict[int, Stored], failures: dict[int, Failure]) -> None:
-    """Point each failed outcome at its failure and that failure's pattern, as they are now."""
-    for i, failure in failures.items():
-        rows[i].failure, rows[i].failure_id, rows[i].pattern_id = (
-            failure, failure.pk, failure.pattern_id)
+def _answer(i: int, item: OutcomeIn, first: list[int], stored: dict,
+            rows: dict[int, Outcome]) -> Recorded:
+    """Item ``i`` created, or a replay (or a conflict) of its event stored or met earlier."""
+    if item.event_id in stored:  # stored before this request, or by another meanwhile
+        earlier = stored[item.event_id]
+    elif first[i] == i:
+        return Recorded("created", rows[i])
+    else:  # a repeat of an event this request created
+        earlier = rows[first[i]]
+    answer = _replay_or_conflict(item, earlier.digest)
+    if answer.status == "replayed":
+        answer.outcome = earlier
+    return answer
+
+
+def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | None = None,
+                recorded_at: datetime | None = None, resolved_failures: int = 0) -> Outcome:
+    """The Outcome of a checked item, not stored yet, linked to its stored failure if any.
+    ``recorded_at`` is set here rather than left to the database's default, so that a batch is
+    inserted as one array per column (Django does so only when no value is a default)."""
+    return Outcome(
+        event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
+        task_type=item.task_type, outcome=item.outcome, context=item.context,
+        result=item.result, duration_ms=item.duration_ms, occurred_at=item.occurred_at,
+        recorded_at=recorded_at or timezone.now(), error_type=item.error_type,
+        failure=failure, pattern_id=failure.pattern_id if failure else None,
+        resolved_failures=resolved_failures, api_key_id=api_key_id)
+
+
+def outcomes_insert(rows: dict[int, Outcome], files: dict[int, list[str]]) -> None:
+    """INSERT the outcomes, in event-id order (two requests with the same events in another
+    order queue on the first shared one instead of deadlocking), then their files. An event id
+    stored meanwhile raises _EventsTaken."""
+    ordered = sorted(rows.values(), key=lambda row: (row.event_id is None,
+                                                     str(row.event_id or "")))
+    try:
+        Outcome.objects.bulk_create(ordered)
+    except IntegrityError as exc:
+        if not _event_id_taken(exc):
+            raise
+        raise _EventsTaken from exc
+    OutcomeFile.objects.bulk_create([
+        OutcomeFile(outcome=rows[i], path=path, occurred_at=rows[i].occurred_at)
+        for i, paths in files.items() for path in paths])
+
+
+def _event_id_taken(exc: IntegrityError) -> bool:
+    """Whether the error is the event id's unique constraint (whatever name it was given)."""
+    diag = getattr(exc.__cause__, "diag", None)
+    return "event_id" in str(getattr(diag, "constraint_name", None) or "")
 
 
 def _first_of_each_event(items: list[OutcomeIn]) -> list[int]:
@@ -237,8 +221,8 @@ def _patterns_of(closed: list) -> list[int]:
 def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
              ) -> tuple[dict[int, int], Counter, dict[int, list]]:
     """Close the open failures each success follows; answer how many each success closed, the
-    stored failures closed per pattern (counted into the patterns by the caller, after
-    failures_store, so that no pattern is locked before), and what each success closed (the
+    stored failures closed per pattern (counted into the patterns by failures_store, so that
+    patterns are locked only there), and what each success closed (the
     pattern ids of stored failures, the request's own failures as they are).
 
     A failure sent earlier in the same request is closed by a later success of its task, not by

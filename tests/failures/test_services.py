@@ -2,11 +2,9 @@
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from failures.models import Failure, FailurePattern, FailureTemplate
-from failures import batch_sql
 from failures.services import (failure_record, failures_prepare, failures_resolve,
                                failures_store, pattern_for_message)
 
@@ -109,14 +107,12 @@ def test_a_batch_counts_new_agents_and_tasks_per_pattern_once():
     assert (quota.event_count, quota.agent_count, quota.task_count) == (1, 1, 1)
 
 
-def test_failures_are_stored_with_the_ids_they_carry_or_all_with_new_ones():
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT nextval(pg_get_serial_sequence('failures_failure', 'id'))")
-        [(allocated,)] = cursor.fetchall()
-    carried, new = failures_prepare([{"agent": "a", "task": f"t{i}", "error": "disk full"}
-                                     for i in range(2)])
-    carried.pk = allocated
-    with pytest.raises(ValueError):
-        batch_sql.failures_insert([carried, new])
-    [stored] = failures_store([carried])
-    assert Failure.objects.get(task="t0").pk == stored.pk == allocated
+def test_prepared_failures_are_stored_with_their_new_ids_and_closed_ones_count_as_resolved():
+    still_open, closed = failures_prepare([{"agent": "a", "task": f"t{i}", "error": "disk full"}
+                                           for i in range(2)])
+    closed.status = Failure.Status.RESOLVED
+    stored = failures_store([still_open, closed])
+    assert {f.pk for f in stored} == set(Failure.objects.values_list("pk", flat=True))
+    assert None not in {f.pk for f in stored}
+    pattern = FailurePattern.objects.get()
+    assert (pattern.event_count, pattern.resolved_count) == (2, 1)

@@ -151,12 +151,12 @@ def test_new_events_are_written_without_reading_the_ledger_first():
 
 
 def test_a_batch_is_one_transaction(monkeypatch):
-    from outcomes import ledger_sql
+    from outcomes import services
 
     def broken(rows, files):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ledger_sql, "outcomes_insert", broken)  # after the failures are stored
+    monkeypatch.setattr(services, "outcomes_insert", broken)  # after the failures are stored
     with pytest.raises(RuntimeError):
         outcomes_record([failed(context={"file_path": "a.py"}), parsed()])
     assert not Outcome.objects.exists() and not Failure.objects.exists()

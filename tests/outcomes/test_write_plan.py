@@ -1,9 +1,6 @@
-"""The write path's statements are prepared and reuse one generic plan (config.sql_prepared).
-
-A generic plan is made without the parameters' values, so it must not lose what keeps a write
-cheap on a large ledger: closing a task's open failures probes the open-only index, counting
-a pattern's new agents probes the (pattern, agent) index, linking outcomes probes primary keys.
-None may scan a whole table, whatever the batch's size.
+"""The write path's statements keep a write cheap on a large ledger: closing a task's open
+failures probes the open-only index, counting a pattern's new agents probes the (pattern, agent)
+index. None may scan a whole table, whatever the batch's size.
 """
 from datetime import timedelta
 
@@ -12,7 +9,7 @@ from django.utils import timezone
 
 from failures.services import pattern_for_message
 from outcomes.services import outcomes_parse, outcomes_record
-from tests.plans import fill, generic_plan, statements_run
+from tests.plans import custom_plan, fill, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 50_000
@@ -58,14 +55,16 @@ def batch() -> list:
     return [item for item, errors in outcomes_parse(raw)]
 
 
-def test_every_kept_plan_of_a_write_probes_indexes(ledger):
-    with statements_run(prepared_only=True) as run:
+def test_every_statement_of_a_write_probes_indexes(ledger):
+    with statements_run() as run:
         recorded = outcomes_record(batch())
     assert {r.status for r in recorded} == {"created"}
     assert any(r.outcome.resolved_failures for r in recorded)
     kinds = set()
     for sql, params in run:
-        nodes = generic_plan(sql, params)
+        if sql.split()[0] not in ("SELECT", "INSERT", "UPDATE"):
+            continue  # savepoints
+        nodes = custom_plan(sql, params)
         kinds.add(sql.split()[0])
         scans = [(n["Node Type"], n["Relation Name"]) for n in nodes
                  if n.get("Relation Name") in BIG_TABLES and "Scan" in n["Node Type"]]
