@@ -42,16 +42,6 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from exc
 
 
-def env_count_or_off(name: str, default: int) -> int | None:
-    """Read a count that may be switched off ("off": None); a negative one is an error."""
-    if (os.environ.get(name) or "").strip().lower() in {"off", "none"}:
-        return None
-    value = env_int(name, default)
-    if value < 0:
-        raise ImproperlyConfigured(f"{name} must be a whole number from 0 or off, not {value}")
-    return value
-
-
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
@@ -165,13 +155,6 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured(f"DATABASE_URL must name a PostgreSQL server, not {DATABASE_URL!r}")
-# The hot paths' raw statements are prepared after this many runs on a connection and then reuse
-# one generic plan (config.sql_prepared); "off": never prepared, always planned. Only those
-# statements bind on the server, so nothing else is prepared.
-_options = DATABASES["default"].setdefault("OPTIONS", {})
-_options["prepare_threshold"] = env_count_or_off("DB_PREPARE_THRESHOLD", 5)
-_options["options"] = " ".join(filter(None, [
-    _options.get("options", ""), "-c plan_cache_mode=force_generic_plan"]))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and Celery ---------------------------------------------------------------------------

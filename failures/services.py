@@ -3,13 +3,14 @@ from collections import Counter
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models import Case, F, IntegerField, Subquery, Value, When
 from django.utils import timezone
 
 from config.api.agents import agent_check
 from config.api.models import ApiKey
 
 from . import queries
+from .live import live_pattern
 from .models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern, FailureTemplate
 from .patterns import WILDCARD, fingerprint_of, template_of
 from .patterns.tokens import compatible, merge, split
@@ -17,8 +18,8 @@ from .patterns.tokens import compatible, merge, split
 # How many patterns of the right length and head a new template is tried against; the most
 # frequent first. Bounded so that a pathological head (``<*>``) cannot make a write slow.
 COVER_CANDIDATES = 200
-# A pattern merged into another which was merged in turn: follow at most this many links.
-MAX_ALIAS_HOPS = 16
+# A merge may commit while a write waits for a pattern's lock: look again at most this often.
+MAX_LOCK_TRIES = 16
 
 
 def pattern_head(tokens: tuple[str, ...]) -> str:
@@ -28,12 +29,11 @@ def pattern_head(tokens: tuple[str, ...]) -> str:
 
 
 def pattern_live(pattern: FailurePattern) -> FailurePattern:
-    """Follow merge aliases to the pattern that is current now."""
-    for _ in range(MAX_ALIAS_HOPS):
-        if pattern.merged_into_id is None:
-            return pattern
-        pattern = FailurePattern.objects.get(pk=pattern.merged_into_id)
-    return pattern
+    """The live pattern of ``pattern`` (failures.live), as committed now when it was merged."""
+    if pattern.merged_into_id is None:
+        return pattern
+    return FailurePattern.objects.get(pk=Subquery(
+        FailurePattern.objects.filter(pk=pattern.pk).values(live=live_pattern())))
 
 
 def pattern_held(pattern: FailurePattern) -> FailurePattern:
@@ -42,13 +42,13 @@ def pattern_held(pattern: FailurePattern) -> FailurePattern:
     the caller's commit and then re-points what the caller linked; a merge that committed
     while this waited shows as the newest row, and the pattern merged into is taken (and
     held) instead."""
-    for _ in range(MAX_ALIAS_HOPS):
+    for _ in range(MAX_LOCK_TRIES):
         held = FailurePattern.objects.select_for_update(no_key=True).filter(pk=pattern.pk)
         with transaction.atomic(savepoint=False):  # the caller's, if it has one
-            merged_into = held.values_list("merged_into_id", flat=True).first()
-        if merged_into is None:
+            live = held.values_list(live_pattern(), flat=True).first()
+        if live == pattern.pk:
             return pattern
-        pattern = FailurePattern.objects.get(pk=merged_into)
+        pattern = FailurePattern.objects.get(pk=live)
     return pattern
 
 
@@ -190,16 +190,16 @@ def _patterns_lock(rows: list[Failure], also: set[int]) -> None:
     """Lock the rows' patterns and ``also`` in id order (so that writers sharing patterns queue
     instead of deadlocking). A merge that committed while this waited has re-pointed every
     failure it could see, but not these rows: they move to the surviving pattern here."""
-    for _ in range(MAX_ALIAS_HOPS):
+    for _ in range(MAX_LOCK_TRIES):
         ids = {row.pattern.pk for row in rows} | also
         locked = FailurePattern.objects.select_for_update(no_key=True).filter(pk__in=ids)
-        merged = {pk for pk, merged_into in locked.order_by("pk").values_list(
-            "pk", "merged_into_id") if merged_into is not None}
-        moving = [row for row in rows if row.pattern.pk in merged]
+        lives = dict(locked.order_by("pk").values_list("pk", live_pattern()))
+        moving = [row for row in rows if lives[row.pattern.pk] != row.pattern.pk]
         if not moving:
             return
+        found = FailurePattern.objects.in_bulk({lives[row.pattern.pk] for row in moving})
         for row in moving:
-            row.pattern = pattern_live(FailurePattern.objects.get(pk=row.pattern.pk))
+            row.pattern = found[lives[row.pattern.pk]]
 
 
 def _pattern_counts(pk: int, group: list[Failure]) -> tuple:

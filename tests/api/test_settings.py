@@ -93,28 +93,3 @@ def test_a_misspelt_boolean_is_an_error(tmp_path):
     assert done.returncode != 0 and "DJANGO_DEBUG must be true or false" in done.stderr
 
 
-PRINT_DB_OPTIONS = (
-    "import django, json; django.setup(); from django.conf import settings as s; "
-    "print(json.dumps(s.DATABASES['default'].get('OPTIONS', {})))"
-)
-POSTGRES = {"DATABASE_URL": "postgres://u@db.example:5432/hs"}
-
-
-def test_postgresql_prepares_hot_statements_unless_told_off(tmp_path):
-    default = run(PRINT_DB_OPTIONS, POSTGRES, tmp_path)
-    assert default.returncode == 0, default.stderr
-    found = json.loads(default.stdout)
-    assert found["prepare_threshold"] == 5
-    assert "plan_cache_mode=force_generic_plan" in found["options"]
-    off = run(PRINT_DB_OPTIONS, {**POSTGRES, "DB_PREPARE_THRESHOLD": "off"}, tmp_path)
-    assert off.returncode == 0, off.stderr
-    assert json.loads(off.stdout)["prepare_threshold"] is None
-    embedded = run(PRINT_DB_OPTIONS, {"DB_PREPARE_THRESHOLD": "2"}, tmp_path)
-    assert json.loads(embedded.stdout)["prepare_threshold"] == 2  # the embedded server too
-
-
-def test_a_malformed_prepare_threshold_stops_the_start_naming_it(tmp_path):
-    for raw in ("soon", "-1"):
-        done = run(PRINT_DB_OPTIONS, {**POSTGRES, "DB_PREPARE_THRESHOLD": raw}, tmp_path)
-        assert done.returncode != 0
-        assert "DB_PREPARE_THRESHOLD must be a whole number" in done.stderr
