@@ -95,7 +95,7 @@ def day_keys() -> list[str]:
 
     from django.utils import timezone
 
-    from failures.dashboard import DAY_TOTAL_KEY, WINDOW_DAYS
+    from failures.staff.dashboard import DAY_TOTAL_KEY, WINDOW_DAYS
 
     today = timezone.now().date()
     return [DAY_TOTAL_KEY.format((today - timedelta(days=i)).isoformat())
@@ -113,8 +113,8 @@ def main() -> None:
     from django.contrib import admin
     from django.core.cache import cache
 
-    from failures.dashboard import CACHE_KEY
-    from failures.dashboard_views import dashboard
+    from failures.staff.dashboard import CACHE_KEY
+    from failures.staff.dashboard_views import dashboard
 
     describe(args.database)
 
@@ -161,8 +161,8 @@ def sections(runs: int) -> None:
     from django.core.cache import cache
     from django.utils import timezone
 
-    from failures import dashboard
-    from failures import dashboard_sections as parts
+    from failures.staff import dashboard
+    from failures.staff import dashboard_sections as parts
 
     now = timezone.now()
     calls = {
@@ -193,7 +193,7 @@ def success_only(runs: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from failures.dashboard_sections import success_rates
+    from failures.staff.dashboard_sections import success_rates
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM outcomes_outcome WHERE occurred_at >= now() - "

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.messages import all_makers  # noqa: E402
-from failures import scrubbing as current  # noqa: E402
+from config import scrubbing as current  # noqa: E402
 
 # Shares as outcomes_bench.Writer draws them: ~20% failed outcomes, 70% with files.
 FAILURE_SHARE, FILES_SHARE = 0.2, 0.7

@@ -256,11 +256,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 # Django's two finders, plus the dashboard's charting library (plotly.js) served from the
-# installed plotly package rather than a copy in the repository (failures.dashboard_static).
+# installed plotly package rather than a copy in the repository (failures.staff.dashboard_static).
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "failures.dashboard_static.PlotlyFinder",
+    "failures.staff.dashboard_static.PlotlyFinder",
 ]
 # Embedded mode serves static files straight from the apps; production serves the collected,
 # compressed and hashed copies.

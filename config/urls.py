@@ -18,8 +18,8 @@ api_v1 = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
-    path("reports/", include("failures.report_urls")),
-    path("dashboard/", include("failures.dashboard_urls")),
+    path("reports/", include("failures.staff.report_urls")),
+    path("dashboard/", include("failures.staff.dashboard_urls")),
     # OTLP/HTTP trace export: exporters append /v1/traces to the endpoint they are given.
     path("", include("outcomes.otlp.urls")),
 ]

@@ -1,6 +1,6 @@
 """Reading failures, root causes, regressions and reports in the admin, and deciding on root-cause
-groups; the patterns' own admin is failures.pattern_admin. Every change goes through a service
-(failures.rootcauses); failures themselves are read-only here."""
+groups; the patterns' own admin is failures.staff.pattern_admin. Every change goes through a service
+(failures.analysis.rootcauses); failures themselves are read-only here."""
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -8,10 +8,10 @@ from django.utils.safestring import mark_safe
 
 from config.staff_admin import GuardedAdmin
 
-from . import pattern_admin  # noqa: F401  (registers the patterns' admin)
-from .admin_tools import ReadOnlyAdmin, RecentFilter
+from config.admin_tools import ReadOnlyAdmin, RecentFilter
+from failures.staff import pattern_admin  # noqa: F401  (registers the patterns' admin)
 from .models import Failure, FailurePattern, PatternReport, Regression, RootCauseGroup
-from .rootcauses import root_cause_group_confirm, root_cause_group_split
+from failures.analysis.rootcauses import root_cause_group_confirm, root_cause_group_split
 
 
 def _pattern_link(pattern: FailurePattern | None):

@@ -1,6 +1,6 @@
 """The live pattern: a pattern merged away answers for the one it was merged into.
 
-Merging points every alias at the survivor, aliases of an alias included (failures.mining), so
+Merging points every alias at the survivor, aliases of an alias included (failures.store.mining), so
 one hop from any pattern reaches its live one. This module spells that hop once: as an ORM
 expression for reads, in SQL for the raw reads that remain (failures.queries), and for a
 pattern in hand.

@@ -6,14 +6,14 @@ from django.db.models.functions import Now
 
 from config.api.models import written_by_key
 
-from . import recurrence
+from failures.analysis import recurrence
 
 
 class FailurePattern(models.Model):
     """One fault, possibly with many shapes: the merged template of the templates linked to it."""
 
     class Status(models.TextChoices):
-        """A curator's triage (failures.triage): resolved reopens when the pattern fails again;
+        """A curator's triage (failures.store.triage): resolved reopens when the pattern fails again;
         ignored stays until a curator reopens it; snoozed lasts until ``snoozed_until``."""
 
         OPEN = "open"
@@ -46,7 +46,7 @@ class FailurePattern(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="aliases"
     )
     # The open (suggested or confirmed) root-cause group it belongs to, kept by the root-cause
-    # job and the decisions (failures.rootcauses): the failure answer and the boot briefing read
+    # job and the decisions (failures.analysis.rootcauses): the failure answer and the boot briefing read
     # it with the pattern, and look further only when it is set.
     root_cause_group = models.ForeignKey("RootCauseGroup", null=True, blank=True,
                                          on_delete=models.SET_NULL, related_name="open_patterns")
@@ -172,7 +172,7 @@ class JobState(models.Model):
 
     name = models.CharField(max_length=50, unique=True)
     # Every FailureTemplate / Failure with an id at or below these was processed (see
-    # failures.jobstate for why the mark trails the newest rows a little).
+    # failures.store.jobstate for why the mark trails the newest rows a little).
     template_watermark = models.PositiveBigIntegerField(default=0)
     failure_watermark = models.PositiveBigIntegerField(default=0)
     ran_at = models.DateTimeField(null=True, blank=True)
@@ -191,7 +191,7 @@ class RootCauseGroup(models.Model):
 
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.SUGGESTED)
     # SHA-1 of the sorted member pattern ids: a recompute that finds the same members finds
-    # this row again, so the group keeps its id (see failures.rootcauses).
+    # this row again, so the group keeps its id (see failures.analysis.rootcauses).
     members_key = models.CharField(max_length=40)
     evidence = models.JSONField(default=dict)
     created_at = models.DateTimeField(db_default=Now())
@@ -248,7 +248,7 @@ class RootCauseSplit(models.Model):
 class Regression(models.Model):
     """A pattern that counted as fixed came back: one row per episode (pattern, kind, fixed_at),
     and whether that is a regression (the fix stopped working) or a recurrence its lesson
-    handles (the rule: failures.recurrence)."""
+    handles (the rule: failures.analysis.recurrence)."""
 
     class Kind(models.TextChoices):
         LESSON_APPROVED = "lesson_approved"  # failed again after a lesson for it was approved

@@ -8,9 +8,9 @@ from lessons.match_index import match_index_version_sql
 
 from .live import live_pattern_sql
 from .models import Failure, FailurePattern
-from .triage import muted_sql
+from failures.store.triage import muted_sql
 
-# What boot reads of a failure (failures.boot): shared by both parts, then each part's own.
+# What boot reads of a failure (failures.boot.composer): shared by both parts, then each part's own.
 SHARED = ("occurred_at", "task", "task_type", "error", "error_type", "retry_safe", "retry_after",
           "attempt_count", "pattern_id")
 RECENT = ("title", "status")
@@ -81,7 +81,7 @@ UPDATE failures_failurepattern AS pattern SET
     last_seen = CASE WHEN pattern.event_count = 0 THEN batch.latest
                      ELSE GREATEST(pattern.last_seen, batch.latest) END,
     retry_after = COALESCE(batch.retry_after, pattern.retry_after),
-    -- A resolved pattern that fails again is open again (failures.triage), by no one, then.
+    -- A resolved pattern that fails again is open again (failures.store.triage), by no one, then.
     status = CASE WHEN pattern.status = 'resolved' THEN 'open' ELSE pattern.status END,
     triaged_by_id = CASE WHEN pattern.status = 'resolved' THEN NULL
                          ELSE pattern.triaged_by_id END,

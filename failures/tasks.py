@@ -11,10 +11,10 @@ from django.utils.dateparse import parse_datetime
 
 from config.api.fields import moment_utc
 
-from .pattern_job import patterns_update
-from .regressions import regressions_detect
-from .reports import pattern_report_build
-from .rootcauses import root_causes_detect
+from failures.analysis.regressions import regressions_detect
+from failures.analysis.rootcauses import root_causes_detect
+from failures.staff.reports import pattern_report_build
+from failures.store.pattern_job import patterns_update
 
 
 @shared_task(acks_late=True)

@@ -1,8 +1,8 @@
 """Failure routes under /api/v1/."""
 from config.api.routing import api_path
 
-from .boot_views import BootApi
-from .views import FailuresApi, FailuresResolveApi
+from failures.boot.views import BootApi
+from failures.records.views import FailuresApi, FailuresResolveApi
 
 urlpatterns = [
     *api_path("failures", FailuresApi.as_view(), "failures"),

@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from config.staff_admin import GuardedAdmin
-from failures.admin_tools import ReadOnlyAdmin
-from failures.dashboard import dashboard_invalidate
+from config.admin_tools import ReadOnlyAdmin
+from failures.staff.dashboard import dashboard_invalidate
 from failures.models import Failure
 
 from .curation import (

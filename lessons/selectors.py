@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404
 
 from config.api.filtering import filter_or_400
 from failures.models import UNKNOWN_ERROR_TYPE
-from failures.selectors import pattern_of_message
+from failures.records.selectors import pattern_of_message
 
 from .filters import LessonFilter
 from .match_index import MatchIndex, match_index

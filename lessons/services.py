@@ -13,7 +13,7 @@ from config.api.fields import scrubbed
 from config.api.agents import agent_check
 from config.api.models import ApiKey
 from config.jobs import publish
-from failures.services import pattern_for_message, pattern_held
+from failures.records.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
 from .links import Worked, pattern_link_sampled, pattern_links_learn
@@ -102,7 +102,7 @@ def lessons_changed() -> None:
 
 def _link_patterns(lesson: Lesson, samples: list[str]) -> None:
     """Link the lesson to each sample message's pattern, held so that a concurrent merge cannot
-    leave the link on the merged-away pattern (see failures.services.pattern_held)."""
+    leave the link on the merged-away pattern (see failures.records.services.pattern_held)."""
     for message in samples:
         pattern = pattern_held(pattern_for_message(message=message,
                                                    error_type=lesson.error_type))

@@ -9,7 +9,7 @@ from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
 from config.api.idempotency import idempotent_response
 from config.api.serializers import StrictInputSerializer
-from failures.selectors import failure_get_or_400
+from failures.records.selectors import failure_get_or_400
 
 from .selectors import lesson_check, lesson_get, lesson_list
 from .serializers import (ApplicationRecordedSerializer, LessonCreatedSerializer,

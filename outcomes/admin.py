@@ -2,7 +2,7 @@
 count, exact-match search on indexed columns, no list filters that scan the table)."""
 from django.contrib import admin
 
-from failures.admin_tools import ReadOnlyAdmin, RecentFilter
+from config.admin_tools import ReadOnlyAdmin, RecentFilter
 
 from .models import Outcome
 

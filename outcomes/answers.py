@@ -2,7 +2,7 @@
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from failures.answers import FailureAnswer, failure_answer
+from failures.records.answers import FailureAnswer, failure_answer
 
 from .models import Outcome
 

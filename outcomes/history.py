@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from failures.selectors import pattern_id_of_message
+from failures.records.selectors import pattern_id_of_message
 from lessons.selectors import lessons_best_by_pattern
 
 from . import history_markdown as md

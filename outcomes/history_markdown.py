@@ -1,14 +1,14 @@
 """The history context as prompt-ready markdown, in the seed's sections and item format.
 
 Pure: plain values in, text out. Everything that came from an agent has its secrets scrubbed
-and goes through ``failures.markdown``'s one rule for agent text (``inline``): one line, capped,
+and goes through ``failures.records.markdown``'s one rule for agent text (``inline``): one line, capped,
 rendered as its literal characters, never as markup of its own.
 """
 import math
 from dataclasses import dataclass
 
-from failures import markdown
-from failures.scrubbing import scrub_text
+from config.scrubbing import scrub_text
+from failures.records import markdown
 
 TITLE = "## Task History (Learning Context)"
 # One value in one line of the history: long enough for an error message's gist.

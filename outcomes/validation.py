@@ -19,7 +19,7 @@ from rest_framework import serializers
 from config.api.fields import (OUT_OF_RANGE, EventTimeField, JSONObjectField, future_problem,
                                moment_utc, scrubbed)
 from config.api.jsonlimits import json_problem, text_problem
-from failures.scrubbing import scrub_value
+from config.scrubbing import scrub_value
 
 # A file list longer than this describes a repository, not a task; paths beyond it are dropped.
 MAX_FILES = 50

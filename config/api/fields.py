@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 from django.utils import timezone
 from rest_framework import serializers
 
-from failures.scrubbing import scrub_text, scrub_value
+from config.scrubbing import scrub_text, scrub_value
 
 from .jsonlimits import json_problem, text_problem
 
@@ -85,7 +85,7 @@ class ScrubbedCharField(SafeCharField):
 
 class JSONObjectField(serializers.JSONField):
     """A JSON object (not a list or scalar) within the depth limit, with storable text only,
-    its secrets scrubbed (failures.scrubbing.scrub_value)."""
+    its secrets scrubbed (config.scrubbing.scrub_value)."""
 
     default_error_messages = {"not_object": "Expected a JSON object."}
 

@@ -1,4 +1,4 @@
-"""Curators triage failure patterns: resolve, ignore, snooze and reopen them (failures.triage)."""
+"""Curators triage failure patterns: resolve, ignore, snooze and reopen them (failures.store.triage)."""
 from django.apps import apps as global_apps
 from django.contrib.auth.management import create_permissions
 from django.db import migrations

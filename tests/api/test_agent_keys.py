@@ -8,7 +8,7 @@ from django.utils import timezone
 from config.api.keys import agent_matches
 from config.api.models import ApiKey
 from config.api.services import api_key_create
-from failures.services import failure_record
+from failures.records.services import failure_record
 from lessons.models import Application, LessonProposal
 from outcomes.models import Outcome
 from tests.factories import LessonFactory

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from config.api.models import ApiKey
 from config.api.services import api_key_create
 from failures.models import Failure
-from failures.services import failure_record
+from failures.records.services import failure_record
 from lessons.models import Application, Lesson, LessonProposal
 from outcomes.models import Outcome
 from tests.conftest import bearer

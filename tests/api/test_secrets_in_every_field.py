@@ -13,7 +13,7 @@ from lessons.models import Lesson, LessonProposal
 
 pytestmark = pytest.mark.django_db
 
-# An OpenAI project key shape failures.scrubbing catches; TRACE is what would show if any part of
+# An OpenAI project key shape config.scrubbing catches; TRACE is what would show if any part of
 # it leaked (its body repeats, so a cut copy would still show it).
 TRACE = "A1b2C3d4E5f6G7h8"
 SECRET = "sk-proj-" + TRACE * 3

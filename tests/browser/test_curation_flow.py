@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from failures.models import Failure, FailurePattern
-from failures.services import failures_record_many
+from failures.records.services import failures_record_many
 from lessons.models import Lesson
 from lessons.services import lesson_record
 from outcomes.models import Outcome

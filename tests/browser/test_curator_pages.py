@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from failures.models import FailurePattern, RootCauseGroup, RootCauseMembership
-from failures.services import failure_record, failures_record_many
+from failures.records.services import failure_record, failures_record_many
 from lessons.models import Application, Lesson, LessonCuration, LessonProposal
 from outcomes.models import Outcome
 from tests.browser.conftest import page_faults

@@ -66,7 +66,7 @@ def test_make_demo_curve_falls_as_lessons_are_approved_and_applied(tmp_path):
 
 # The dashboard's headline figures, as JSON on the last line.
 SUMMARY = ("import json; from django.utils import timezone; "
-           "from failures.dashboard import dashboard_compose; "
+           "from failures.staff.dashboard import dashboard_compose; "
            "print(json.dumps(dashboard_compose(now=timezone.now())['summary']))")
 
 

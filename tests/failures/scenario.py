@@ -7,7 +7,7 @@ week for all three, rising and falling with nothing.
 from datetime import datetime, timedelta
 
 from failures.models import Failure
-from failures.services import failures_record_many
+from failures.records.services import failures_record_many
 
 REFUSED = "Connection refused to db-primary:5432"
 TIMEOUT = "Timeout reading from payments-api"

@@ -5,10 +5,10 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from failures import boot
-from failures.boot import boot_context_build, skip_until
+from failures.boot import composer as boot
+from failures.boot.composer import boot_context_build, skip_until
 from failures.models import Failure
-from failures.services import failures_resolve, failure_record
+from failures.records.services import failures_resolve, failure_record
 from lessons.match_index import match_index
 from lessons.models import Lesson
 from tests.factories import LessonFactory

@@ -6,10 +6,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.boot import boot_context_build
-from failures.boot_markdown import boot_markdown
-from failures.markdown import timestamp
-from failures.services import failure_record, failures_resolve
+from failures.boot.composer import boot_context_build
+from failures.boot.markdown import boot_markdown
+from failures.records.markdown import timestamp
+from failures.records.services import failure_record, failures_resolve
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from failures.services import failure_record
+from failures.records.services import failure_record
 
 URL = "/api/v1/boot"
 SECTIONS = ["### Skip", "### Resume", "### Hints", "### Loops", "### Root causes",

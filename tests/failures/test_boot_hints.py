@@ -4,10 +4,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures import boot_hints
-from failures.boot import boot_context_build
+from failures.boot import hints as boot_hints
+from failures.boot.composer import boot_context_build
 from failures.models import FailurePattern
-from failures.services import failure_record
+from failures.records.services import failure_record
 from lessons.models import Lesson, MatchIndexVersion
 from lessons.selectors import lesson_check
 from tests.factories import LessonFactory

@@ -11,8 +11,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures import boot
-from failures.services import pattern_for_message
+from failures.boot import composer as boot
+from failures.records.services import pattern_for_message
 from tests.plans import custom_plan, fill, statements_run
 
 pytestmark = pytest.mark.django_db

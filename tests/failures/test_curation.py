@@ -8,11 +8,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from failures.curation import pattern_template_merged, pattern_unmerge, patterns_merge_selected
+from failures.analysis.rootcauses import root_causes_detect
 from failures.models import Failure, FailurePattern, FailureTemplate, RootCauseGroup
-from failures.pattern_page import LATEST
-from failures.rootcauses import root_causes_detect
-from failures.services import failures_record_many
+from failures.records.services import failures_record_many
+from failures.staff.pattern_page import LATEST
+from failures.store.curation import pattern_template_merged, pattern_unmerge, patterns_merge_selected
 from lessons.models import LessonCuration
 from outcomes.models import Outcome
 from tests.factories import LessonFactory
@@ -155,7 +155,7 @@ FAILURES, OUTCOMES = "/admin/failures/failure/", "/admin/outcomes/outcome/"
     (OUTCOMES, {"within": "7d"}),
 ])
 def test_large_changelists_never_count_the_whole_table(admin_client, url, params, monkeypatch):
-    from failures import admin_tools
+    from config import admin_tools
 
     # As for a table never analysed: the estimate of a test database depends on earlier tests'
     # committed rows (the estimate path has its own test below).
@@ -172,7 +172,7 @@ def test_large_changelists_never_count_the_whole_table(admin_client, url, params
 
 @pytest.mark.django_db
 def test_an_unfiltered_big_table_is_sized_by_the_planner_estimate(admin_client, monkeypatch):
-    from failures import admin_tools
+    from config import admin_tools
 
     record(REFUSED, n=2)
     monkeypatch.setattr(admin_tools, "_table_estimate", lambda queryset: 1_234_567)
@@ -194,7 +194,7 @@ def test_failures_and_outcomes_are_read_only(admin_client):
 
 @pytest.mark.django_db
 def test_reports_and_regressions_are_reachable_from_the_admin(admin_client):
-    from failures.reports import pattern_report_build
+    from failures.staff.reports import pattern_report_build
 
     report = pattern_report_build()
     page = admin_client.get("/admin/failures/patternreport/").content.decode()

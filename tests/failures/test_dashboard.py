@@ -7,10 +7,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
 from django.utils import timezone
 
-from failures import dashboard
-from failures.dashboard import dashboard_compose, dashboard_data
 from failures.models import Failure
-from failures.services import failures_record_many
+from failures.records.services import failures_record_many
+from failures.staff import dashboard
+from failures.staff.dashboard import dashboard_compose, dashboard_data
 from outcomes.models import Outcome
 from tests.factories import LessonFactory
 
@@ -183,7 +183,7 @@ def test_page_links_the_library_and_admin_index_links_the_dashboard(admin_client
 def _back_after_the_fix(error: str, *, worked: bool) -> int:
     """A pattern seen three times before its lesson was approved two days ago, and three times
     since, each time with an application of the lesson that worked (or did not)."""
-    from failures.regressions import regressions_detect
+    from failures.analysis.regressions import regressions_detect
     from lessons.models import Application, Lesson
 
     pattern = record(error, n=3, days_ago=3)

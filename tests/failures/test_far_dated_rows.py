@@ -10,13 +10,13 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from failures.jobstate import SETTLE
+from failures.store.jobstate import SETTLE
 from failures.models import Failure
-from failures.pattern_job import patterns_update
-from failures.regressions import regressions_detect
-from failures.reports import pattern_report_build
-from failures.rootcauses import root_causes_detect
-from failures.services import failure_record
+from failures.store.pattern_job import patterns_update
+from failures.analysis.regressions import regressions_detect
+from failures.staff.reports import pattern_report_build
+from failures.analysis.rootcauses import root_causes_detect
+from failures.records.services import failure_record
 from lessons.effectiveness import effectiveness_recompute
 from lessons.models import Application, Lesson
 from outcomes.models import Outcome

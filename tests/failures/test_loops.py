@@ -1,7 +1,7 @@
 """Loop detection over a task's pattern sequence since its last success: one table, no database."""
 import pytest
 
-from failures.loops import ALTERNATING, REPEAT, Loop, loop_detect
+from failures.analysis.loops import ALTERNATING, REPEAT, Loop, loop_detect
 
 A, B, C = 11, 22, 33
 

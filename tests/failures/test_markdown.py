@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 import pytest
 from markdown_it import MarkdownIt
 
-from failures.markdown import escape, failure_block, failures_section, flatten, inline
+from failures.records.markdown import escape, failure_block, failures_section, flatten, inline
 
 PARSER = MarkdownIt("commonmark")
 

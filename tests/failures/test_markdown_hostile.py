@@ -13,8 +13,8 @@ from django.db import transaction
 from markdown_it import MarkdownIt
 
 from failures.models import Failure, FailurePattern, RootCauseGroup, RootCauseMembership
-from failures.report_markdown import report_markdown
-from failures.reports import pattern_report_build
+from failures.staff.report_markdown import report_markdown
+from failures.staff.reports import pattern_report_build
 from lessons.curation import lesson_approve
 from lessons.models import Lesson
 

@@ -11,9 +11,9 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from failures.mining import patterns_merge
+from failures.store.mining import patterns_merge
 from failures.models import Failure, FailurePattern
-from failures.services import failures_record_many
+from failures.records.services import failures_record_many
 from outcomes.models import Outcome
 from lessons.models import Lesson
 from lessons.selectors import lesson_check

@@ -4,9 +4,9 @@ import io
 import pytest
 from django.core.management import call_command
 
-from failures.mining import patterns_mine, patterns_recount
+from failures.store.mining import patterns_mine, patterns_recount
 from failures.models import Failure, FailurePattern
-from failures.services import failure_record
+from failures.records.services import failure_record
 from lessons.services import lesson_record
 from lessons.selectors import lesson_check
 

@@ -8,10 +8,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from failures.jobstate import SETTLE
+from failures.store.jobstate import SETTLE
 from failures.models import FailurePattern, JobState
-from failures.pattern_job import JOB, patterns_update
-from failures.services import failure_record, failures_record_many
+from failures.store.pattern_job import JOB, patterns_update
+from failures.records.services import failure_record, failures_record_many
 from failures.tasks import patterns_update_task
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ USERS = ["alice", "bob", "carol", "dave"]
 
 
 def later():
-    """A moment when every row this test wrote has settled (see failures.jobstate)."""
+    """A moment when every row this test wrote has settled (see failures.store.jobstate)."""
     return timezone.now() + SETTLE + timedelta(minutes=1)
 
 

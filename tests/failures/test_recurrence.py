@@ -1,7 +1,7 @@
 """The rule that tells a regression from a recurrence its lesson handles, as a table."""
 import pytest
 
-from failures.recurrence import Evidence, verdict_of
+from failures.analysis.recurrence import Evidence, verdict_of
 
 
 def evidence(*, recent=1, before=3, applications=0, worked=0, recent_applications=None,

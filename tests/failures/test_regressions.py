@@ -6,10 +6,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from failures.jobstate import SETTLE
+from failures.store.jobstate import SETTLE
 from failures.models import Failure, Regression
-from failures.regressions import QUIET, loops_fleet_detect, regressions_detect
-from failures.services import failure_record, failures_resolve
+from failures.analysis.regressions import QUIET, loops_fleet_detect, regressions_detect
+from failures.records.services import failure_record, failures_resolve
 from lessons.services import applications_record
 from failures.tasks import regressions_detect_task
 from lessons.models import Lesson
@@ -21,7 +21,7 @@ WEBHOOK = "Webhook signature mismatch for stripe events"
 
 
 def later():
-    """A moment when every row this test wrote has settled (see failures.jobstate)."""
+    """A moment when every row this test wrote has settled (see failures.store.jobstate)."""
     return timezone.now() + SETTLE + timedelta(minutes=1)
 
 

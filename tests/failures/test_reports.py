@@ -11,9 +11,9 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from failures.models import FailurePattern, PatternReport
-from failures.report_markdown import report_markdown
-from failures.reports import pattern_report_build
-from failures.services import failure_record, failures_record_many
+from failures.staff.report_markdown import report_markdown
+from failures.staff.reports import pattern_report_build
+from failures.records.services import failure_record, failures_record_many
 from failures.tasks import (pattern_report_task, patterns_update_task, regressions_detect_task,
                             root_causes_detect_task)
 from lessons.effectiveness import effectiveness_recompute

@@ -6,10 +6,10 @@ from datetime import timedelta
 
 import pytest
 
-from failures.coincidence import bursts_of, coincidence_links, components
+from failures.analysis.coincidence import bursts_of, coincidence_links, components
 from failures.models import Failure, FailurePattern
-from failures.rootcauses import root_causes_detect
-from failures.services import failures_record_many
+from failures.analysis.rootcauses import root_causes_detect
+from failures.records.services import failures_record_many
 from tests.failures.rootcause_corpus import INCIDENT_MINUTES, WEEK, fresh_fleet, week_fleet
 
 

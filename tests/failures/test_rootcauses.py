@@ -9,15 +9,15 @@ from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
-from failures import rootcauses
-from failures.coincidence import (MAX_P_VALUE, Burst, bursts_of, coincidence_links, components,
+from failures.analysis import rootcauses
+from failures.analysis.coincidence import (MAX_P_VALUE, Burst, bursts_of, coincidence_links, components,
                                   poisson_tail)
-from failures.dependencies import dependencies_of
-from failures.jobstate import SETTLE
-from failures.models import RootCauseGroup, RootCauseSplit
-from failures.rootcauses import (root_cause_group_confirm, root_cause_group_split,
+from failures.analysis.dependencies import dependencies_of
+from failures.analysis.rootcauses import (root_cause_group_confirm, root_cause_group_split,
                                  root_causes_detect)
-from failures.services import failures_record_many
+from failures.models import RootCauseGroup, RootCauseSplit
+from failures.records.services import failures_record_many
+from failures.store.jobstate import SETTLE
 from failures.tasks import root_causes_detect_task
 from tests.failures.scenario import AGENTS, SPIKE_HOURS_AGO, STEADY, entry, spike_scenario
 

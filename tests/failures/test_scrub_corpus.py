@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from failures.scrubbing import scrub_text
+from config.scrubbing import scrub_text
 from tests.failures.scrub_corpus import FORMATS, LOOKALIKES
 
 # What may stand where a secret was: markers, and the quotes, commas and blanks between an id

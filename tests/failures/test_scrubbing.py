@@ -1,4 +1,4 @@
-"""Table tests for failures.scrubbing (pure Python, no database).
+"""Table tests for config.scrubbing (pure Python, no database).
 
 The fake secrets are generated deterministically to the real formats
 (prefixes, alphabets, lengths) instead of being pasted as literals, so no
@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pytest
 
-from failures.scrubbing import RULES, scrub_text, scrub_value, secret_key_kind
+from config.scrubbing import RULES, scrub_text, scrub_value, secret_key_kind
 
 ALNUM = string.ascii_letters + string.digits
 B64URL = ALNUM + "-_"

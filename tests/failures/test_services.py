@@ -1,11 +1,11 @@
-"""failures.services: recording under a pattern, counting, resolving."""
+"""failures.records.services: recording under a pattern, counting, resolving."""
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from failures.models import Failure, FailurePattern, FailureTemplate
-from failures.services import (failure_record, failures_prepare, failures_resolve,
+from failures.records.services import (failure_record, failures_prepare, failures_resolve,
                                failures_store, pattern_for_message)
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def test_abandon():
 
 
 def test_a_batch_counts_new_agents_and_tasks_per_pattern_once():
-    from failures.services import failures_record_many
+    from failures.records.services import failures_record_many
 
     failure_record(agent="x", task="t1", error="Disk full on host-1")
     entries = [dict(agent=agent, task=task, error=error) for agent, task, error in [

@@ -1,4 +1,4 @@
-"""A curator's triage of patterns (failures.triage) and what respects it: the curation queues,
+"""A curator's triage of patterns (failures.store.triage) and what respects it: the curation queues,
 the boot briefing's recent failures, the failure write (a resolved pattern reopens), and the
 lesson check (unchanged: triage is about what humans look at)."""
 from datetime import timedelta
@@ -7,12 +7,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from failures.boot import boot_context_build
-from failures.dashboard_sections import curation_queue
+from failures.boot.composer import boot_context_build
+from failures.staff.dashboard_sections import curation_queue
 from failures.models import FailurePattern
-from failures.report_sections import curation_queue as report_curation_queue
-from failures.services import failure_record
-from failures.triage import muted_q, muted_sql, pattern_is_muted, pattern_triage
+from failures.staff.report_sections import curation_queue as report_curation_queue
+from failures.records.services import failure_record
+from failures.store.triage import muted_q, muted_sql, pattern_is_muted, pattern_triage
 from tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ import uuid
 import pytest
 
 from config.api.idempotency import REPLAY_HEADER
-from failures.services import failure_record
+from failures.records.services import failure_record
 from lessons.models import Application, Lesson
 from tests.factories import LessonFactory
 

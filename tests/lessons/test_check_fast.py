@@ -13,8 +13,8 @@ from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from failures.models import FailurePattern
-from failures.selectors import pattern_of_message
-from failures.services import pattern_for_message
+from failures.records.selectors import pattern_of_message
+from failures.records.services import pattern_for_message
 from lessons.matching import TEMPLATE, compile_pattern, fit, names_held, prepare_message
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
@@ -231,7 +231,7 @@ def test_no_candidate_answers_nothing():
 
 
 def test_a_message_of_a_template_not_stored_finds_the_lessons_of_a_pattern_covering_it():
-    from failures.mining import patterns_merge
+    from failures.store.mining import patterns_merge
 
     first = pattern_for_message(message="quota exceeded for project alpha")
     second = pattern_for_message(message="quota exceeded for project beta")

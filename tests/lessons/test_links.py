@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from config.api.idempotency import REPLAY_HEADER, run_idempotent
-from failures.services import failure_record
+from failures.records.services import failure_record
 from lessons.curation import pattern_link_confirm, pattern_link_remove
 from lessons.models import Lesson, PatternLink
 from lessons.services import application_report

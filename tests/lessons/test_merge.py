@@ -4,7 +4,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.services import pattern_for_message
+from failures.records.services import pattern_for_message
 from lessons.models import Application, Lesson, LessonCuration, LessonProposal
 from lessons.curation import lessons_merge
 from lessons.services import applications_record, lesson_record

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.services import pattern_for_message
+from failures.records.services import pattern_for_message
 from lessons.selectors import lesson_check, lesson_list, lessons_best_by_pattern
 from tests.factories import LessonFactory
 

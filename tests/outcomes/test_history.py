@@ -36,7 +36,7 @@ def record(api, django_capture_on_commit_callbacks):
 
 def unescaped(text: str) -> str:
     """The history as a reader sees it, for text with no backslash of its own: the markdown
-    backslash-escapes agent text (failures.markdown.inline)."""
+    backslash-escapes agent text (failures.records.markdown.inline)."""
     return text.replace("\\", "")
 
 
@@ -291,7 +291,7 @@ def related_of(body) -> str:
 
 
 def test_merged_patterns_relate_their_outcomes_through_the_survivor(api, record):
-    from failures.mining import patterns_merge
+    from failures.store.mining import patterns_merge
 
     first = record(agent="ops", task_id="a", outcome="failure",
                    context={"error_message": "quota exceeded for project alpha"})

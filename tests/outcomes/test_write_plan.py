@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.services import pattern_for_message
+from failures.records.services import pattern_for_message
 from outcomes.services import outcomes_parse, outcomes_record
 from tests.plans import custom_plan, fill, statements_run
 

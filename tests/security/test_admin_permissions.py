@@ -17,10 +17,10 @@ from django.utils import timezone
 from config.api.models import IdempotencyRecord
 from config.api.services import api_key_create
 from config.staff_admin import GuardedAdmin
-from failures.curation import patterns_merge_selected
+from failures.store.curation import patterns_merge_selected
 from failures.models import RootCauseGroup
-from failures.reports import pattern_report_build
-from failures.services import failure_record
+from failures.staff.reports import pattern_report_build
+from failures.records.services import failure_record
 from lessons.models import Application, LessonProposal, PatternLink
 from outcomes.models import Outcome
 from tests.conftest import curators_make

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from config.api.models import ApiKey, IdempotencyRecord
 from failures.models import Regression, RootCauseGroup
-from failures.reports import pattern_report_build
-from failures.services import failure_record
+from failures.staff.reports import pattern_report_build
+from failures.records.services import failure_record
 from lessons.models import Application, Lesson, LessonProposal
 from outcomes.models import Outcome
 from tests.factories import LessonFactory

@@ -2,7 +2,7 @@
 recurring and handled); count the fleet's loops."""
 from django.core.management.base import BaseCommand
 
-from failures.regressions import regressions_detect
+from failures.analysis.regressions import regressions_detect
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """``manage.py detect_root_causes``: recompute the suggested root-cause groups."""
 from django.core.management.base import BaseCommand
 
-from failures.rootcauses import WINDOW_DAYS, root_causes_detect
+from failures.analysis.rootcauses import WINDOW_DAYS, root_causes_detect
 
 
 class Command(BaseCommand):

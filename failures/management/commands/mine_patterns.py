@@ -1,7 +1,7 @@
 """``manage.py mine_patterns``: regroup templates into patterns and recount their counters."""
 from django.core.management.base import BaseCommand
 
-from failures.mining import patterns_mine, patterns_recount
+from failures.store.mining import patterns_mine, patterns_recount
 
 
 class Command(BaseCommand):

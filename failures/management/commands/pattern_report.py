@@ -6,11 +6,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from failures.pattern_job import patterns_update
-from failures.regressions import regressions_detect
-from failures.report_markdown import report_summary
-from failures.reports import pattern_report_build
-from failures.rootcauses import root_causes_detect
+from failures.store.pattern_job import patterns_update
+from failures.analysis.regressions import regressions_detect
+from failures.staff.report_markdown import report_summary
+from failures.staff.reports import pattern_report_build
+from failures.analysis.rootcauses import root_causes_detect
 
 
 class Command(BaseCommand):

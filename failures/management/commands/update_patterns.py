@@ -1,7 +1,7 @@
 """``manage.py update_patterns``: the incremental pattern job, for installs without a beat."""
 from django.core.management.base import BaseCommand
 
-from failures.pattern_job import patterns_update
+from failures.store.pattern_job import patterns_update
 
 
 class Command(BaseCommand):

@@ -1,0 +1,1 @@
+"""Analysis jobs: root causes, regressions and loops, and their pure rules."""

@@ -1,0 +1,1 @@
+"""Failure records: the write and read paths, their API and their markdown."""

@@ -1,0 +1,74 @@
+"""How failures look in API answers, and what a recorded failure must carry."""
+from rest_framework import serializers
+
+from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
+from config.api.serializers import StrictInputSerializer
+
+from failures.models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern
+
+# An error message longer than this is cut at input: tracebacks fit, whole log dumps do not.
+MAX_ERROR_CHARS = 20_000
+# A day: retry_after beyond that is a schedule, not a back-off.
+MAX_RETRY_AFTER = 86_400
+
+
+class FailureInputSerializer(StrictInputSerializer):
+    """The seed's JSON (timestamp, task, error_type, retry_safe, retry_after, side_effects,
+    recovery_hint, attempt_count) plus the error message, who and what, and a checkpoint."""
+
+    agent = ScrubbedCharField(max_length=100)
+    task = ScrubbedCharField(max_length=200)
+    error = ScrubbedCharField(max_length=MAX_ERROR_CHARS, trim_whitespace=False)
+    error_type = ScrubbedCharField(max_length=100, required=False, default=UNKNOWN_ERROR_TYPE)
+    timestamp = EventTimeField(required=False, source="occurred_at")
+    title = ScrubbedCharField(max_length=200, required=False, default="")
+    task_description = ScrubbedCharField(max_length=2000, required=False, default="")
+    task_type = ScrubbedCharField(max_length=100, required=False, default="")
+    skill_name = ScrubbedCharField(max_length=100, required=False, default="")
+    retry_safe = serializers.BooleanField(required=False, allow_null=True, default=None)
+    retry_after = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                           max_value=MAX_RETRY_AFTER, default=None)
+    side_effects = serializers.ListField(child=ScrubbedCharField(max_length=1000), required=False,
+                                         max_length=100, default=list)
+    recovery_hint = ScrubbedCharField(max_length=2000, required=False, default="")
+    attempt_count = serializers.IntegerField(required=False, min_value=1, max_value=1_000_000,
+                                             default=1)
+    checkpoint = JSONObjectField(required=False, allow_null=True, default=None)
+    event_id = serializers.UUIDField(required=False)
+    applied_lesson = serializers.UUIDField(
+        required=False, help_text="A lesson applied before this failure: it did not work.")
+
+    def validate_retry_safe(self, value):
+        # "true"/"yes"/1 would be coerced by BooleanField; agents must send a JSON boolean.
+        raw = self.initial_data.get("retry_safe")
+        if raw is not None and not isinstance(raw, bool):
+            raise serializers.ValidationError("Must be true, false or null.")
+        return value
+
+
+class PatternOutputSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = FailurePattern
+        fields = ["id", "fingerprint", "template", "error_type", "first_seen", "last_seen",
+                  "event_count", "agent_count", "task_count"]
+        read_only_fields = fields
+
+
+class PatternRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = FailurePattern
+        fields = ["id", "fingerprint", "template"]
+        read_only_fields = fields
+
+
+class FailureOutputSerializer(serializers.ModelSerializer):
+    timestamp = serializers.DateTimeField(source="occurred_at", read_only=True)
+    pattern = PatternRefSerializer(read_only=True)
+
+    class Meta:
+        model = Failure
+        fields = ["id", "timestamp", "agent", "task", "task_description", "task_type",
+                  "skill_name", "title", "error", "error_type", "retry_safe", "retry_after",
+                  "side_effects", "recovery_hint", "attempt_count", "checkpoint", "status",
+                  "resolved_at", "pattern", "recorded_at"]
+        read_only_fields = fields

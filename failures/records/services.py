@@ -1,0 +1,249 @@
+"""Every write to failures and patterns: record, resolve, and link a message to its pattern."""
+from collections import Counter
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, IntegerField, Subquery, Value, When
+from django.utils import timezone
+
+from config.api.agents import agent_check
+from config.api.models import ApiKey
+
+from failures import queries
+from failures.live import live_pattern
+from failures.models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern, FailureTemplate
+from failures.patterns import WILDCARD, fingerprint_of, template_of
+from failures.patterns.tokens import compatible, merge, split
+
+# How many patterns of the right length and head a new template is tried against; the most
+# frequent first. Bounded so that a pathological head (``<*>``) cannot make a write slow.
+COVER_CANDIDATES = 200
+# A merge may commit while a write waits for a pattern's lock: look again at most this often.
+MAX_LOCK_TRIES = 16
+
+
+def pattern_head(tokens: tuple[str, ...]) -> str:
+    """The first token, or ``*`` when it is a variable; indexed for cover lookups."""
+    first = tokens[0] if tokens else ""
+    return "*" if WILDCARD in first else first[:200]
+
+
+def pattern_live(pattern: FailurePattern) -> FailurePattern:
+    """The live pattern of ``pattern`` (failures.live), as committed now when it was merged."""
+    if pattern.merged_into_id is None:
+        return pattern
+    return FailurePattern.objects.get(pk=Subquery(
+        FailurePattern.objects.filter(pk=pattern.pk).values(live=live_pattern())))
+
+
+def pattern_held(pattern: FailurePattern) -> FailurePattern:
+    """The live pattern of ``pattern``, kept from being merged away until the caller's
+    transaction ends, for a write that links to it. Its row is locked, so a merge waits for
+    the caller's commit and then re-points what the caller linked; a merge that committed
+    while this waited shows as the newest row, and the pattern merged into is taken (and
+    held) instead."""
+    for _ in range(MAX_LOCK_TRIES):
+        held = FailurePattern.objects.select_for_update(no_key=True).filter(pk=pattern.pk)
+        with transaction.atomic(savepoint=False):  # the caller's, if it has one
+            live = held.values_list(live_pattern(), flat=True).first()
+        if live == pattern.pk:
+            return pattern
+        pattern = FailurePattern.objects.get(pk=live)
+    return pattern
+
+
+def pattern_for_message(*, message: str, error_type: str = "") -> FailurePattern:
+    """The pattern of a message, creating its template and pattern the first time."""
+    template = template_of(message)
+    fingerprint = fingerprint_of(template)
+    known = FailureTemplate.objects.select_related("pattern").filter(fingerprint=fingerprint)
+    found = known.first()
+    if found is not None:
+        return pattern_live(found.pattern)
+    pattern = pattern_covering(template) or _pattern_create(template, fingerprint, error_type)
+    try:
+        with transaction.atomic():
+            FailureTemplate.objects.create(fingerprint=fingerprint, template=template,
+                                           pattern=pattern)
+    except IntegrityError:  # a concurrent writer linked the same template first
+        return pattern_live(known.get().pattern)
+    return pattern
+
+
+def pattern_covering(template: str) -> FailurePattern | None:
+    """An existing live pattern whose variables already cover this template, if any."""
+    tokens = split(template)
+    candidates = FailurePattern.objects.filter(
+        merged_into__isnull=True, token_count=len(tokens),
+        head__in=[pattern_head(tokens), "*"], template__contains=WILDCARD,
+    ).order_by("-event_count").values_list("pk", "template")[:COVER_CANDIDATES]
+    for pk, their_template in candidates:  # only the text is read until one fits
+        theirs = split(their_template)
+        if compatible(theirs, tokens) and merge(theirs, tokens) == theirs:
+            return FailurePattern.objects.get(pk=pk)
+    return None
+
+
+def _pattern_create(template: str, fingerprint: str, error_type: str) -> FailurePattern:
+    tokens = split(template)
+    try:
+        with transaction.atomic():
+            return FailurePattern.objects.create(
+                fingerprint=fingerprint, template=template, error_type=error_type[:100],
+                token_count=len(tokens), head=pattern_head(tokens),
+            )
+    except IntegrityError:
+        return pattern_live(FailurePattern.objects.get(fingerprint=fingerprint))
+
+
+def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
+    """Store one failure under its pattern and count it; ``api_key_id``, if given, is recorded
+    as its writer. Its text comes scrubbed of secrets (config.api.fields and outcomes.validation
+    scrub what agents send). Caller owns the transaction (see failures.records.answers.failure_report,
+    which adds idempotency and checks the key's agents)."""
+    return failures_record_many([dict(agent=agent, task=task, error=error, **fields)])[0]
+
+
+def failures_record_many(entries: list[dict]) -> list[Failure]:
+    """Store failures (each a dict of failure_record's arguments) in a few queries, whatever
+    their number: patterns looked up once per distinct template, counted in one statement."""
+    return failures_store(failures_prepare(entries))
+
+
+def failures_prepare(entries: list[dict]) -> list[Failure]:
+    """Failure rows of these entries (failure_record's arguments, already scrubbed), each with
+    its message's live pattern (created the first time): neither stored nor counted yet, and
+    nothing locked (see failures_store)."""
+    now = timezone.now()
+    rows = [_failure_row(entry, now) for entry in entries]
+    patterns = _patterns_for([(row.error, row.error_type) for row in rows])
+    for row in rows:
+        row.pattern = patterns[row.error]
+    return rows
+
+
+def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> list[Failure]:
+    """Count prepared rows (failures_prepare) into their patterns and store them, and add
+    ``resolved`` (``{pattern id: failures closed}``) to the patterns' retry history. Every
+    pattern touched is locked first, in id order, until the transaction ends. A row may move to
+    another pattern here (a merge that committed meanwhile); its ``pattern_id`` then says so.
+    A row already closed (``status``) counts as a resolution of its pattern too."""
+    resolved = Counter(resolved or ())
+    with transaction.atomic(savepoint=False):  # the caller's, if it has one
+        _patterns_lock(rows, set(resolved))
+        by_pattern: dict[int, list[Failure]] = {}
+        for row in rows:
+            by_pattern.setdefault(row.pattern.pk, []).append(row)
+        if rows:
+            queries.patterns_count(
+                [_pattern_counts(pk, group) for pk, group in by_pattern.items()],
+                agents={(row.pattern.pk, row.agent) for row in rows},
+                tasks={(row.pattern.pk, row.task) for row in rows})
+        _recorded_now(rows)
+        Failure.objects.bulk_create(rows)
+        resolved.update(row.pattern_id for row in rows if row.status == Failure.Status.RESOLVED)
+        _patterns_resolved_add(+resolved)
+    return rows
+
+
+def _recorded_now(rows: list[Failure]) -> None:
+    """One clock for the batch, set here rather than left to the database's default, so that
+    the batch is inserted as one array per column (Django does so only when no value is a
+    default). The watermarks read it with minutes of margin (failures.store.jobstate.SETTLE)."""
+    now = timezone.now()
+    for row in rows:
+        row.recorded_at = now
+
+
+def _failure_row(entry: dict, now: datetime) -> Failure:
+    return Failure(
+        occurred_at=entry.get("occurred_at") or now, agent=entry["agent"], task=entry["task"],
+        task_description=entry.get("task_description") or "",
+        task_type=entry.get("task_type", ""), skill_name=entry.get("skill_name", ""),
+        title=entry.get("title") or "", error=entry["error"],
+        error_type=entry.get("error_type") or UNKNOWN_ERROR_TYPE, retry_safe=entry.get("retry_safe"),
+        retry_after=entry.get("retry_after"), side_effects=entry.get("side_effects") or [],
+        recovery_hint=entry.get("recovery_hint") or "",
+        attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),
+        api_key_id=entry.get("api_key_id"),
+    )
+
+
+def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
+    """The live pattern of each distinct message; one query when every template is known."""
+    templates = {message: template_of(message) for message, _ in messages}
+    fingerprints = {message: fingerprint_of(template) for message, template in templates.items()}
+    known = {template.fingerprint: template.pattern for template in FailureTemplate.objects
+             .filter(fingerprint__in=set(fingerprints.values())).select_related("pattern")}
+    found = {}
+    # In a fixed order, so two writers creating the same new patterns cannot deadlock.
+    for message, error_type in sorted(set(messages)):
+        if message in found:
+            continue
+        pattern = known.get(fingerprints[message])
+        found[message] = (pattern_live(pattern) if pattern is not None
+                          else pattern_for_message(message=message, error_type=error_type))
+    return found
+
+
+def _patterns_lock(rows: list[Failure], also: set[int]) -> None:
+    """Lock the rows' patterns and ``also`` in id order (so that writers sharing patterns queue
+    instead of deadlocking). A merge that committed while this waited has re-pointed every
+    failure it could see, but not these rows: they move to the surviving pattern here."""
+    for _ in range(MAX_LOCK_TRIES):
+        ids = {row.pattern.pk for row in rows} | also
+        locked = FailurePattern.objects.select_for_update(no_key=True).filter(pk__in=ids)
+        lives = dict(locked.order_by("pk").values_list("pk", live_pattern()))
+        moving = [row for row in rows if lives[row.pattern.pk] != row.pattern.pk]
+        if not moving:
+            return
+        found = FailurePattern.objects.in_bulk({lives[row.pattern.pk] for row in moving})
+        for row in moving:
+            row.pattern = found[lives[row.pattern.pk]]
+
+
+def _pattern_counts(pk: int, group: list[Failure]) -> tuple:
+    """What new failures add to their pattern: ``(id, events, unsafe, earliest, latest,
+    retry_after)`` (queries.patterns_count adds its new agents and tasks)."""
+    retry_after = [r.retry_after for r in group if r.retry_after is not None]
+    return (pk, len(group), sum(r.retry_safe is False for r in group),
+            min(r.occurred_at for r in group), max(r.occurred_at for r in group),
+            retry_after[-1] if retry_after else None)
+
+
+def _patterns_resolved_add(per_pattern: Counter) -> None:
+    """Add ``{pattern id: failures resolved}`` to locked patterns' retry history."""
+    if per_pattern:
+        FailurePattern.objects.filter(pk__in=per_pattern).update(resolved_count=F(
+            "resolved_count") + Case(*[When(pk=pk, then=Value(n)) for pk, n in
+                                       per_pattern.items()], output_field=IntegerField()))
+
+
+def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED,
+                     api_key: ApiKey | None = None) -> int:
+    """Close the open failures of an agent's task (a later success, or given up); return how
+    many. A key bound to other agents may not (AgentForbidden)."""
+    agent_check(api_key, agent)
+    with transaction.atomic():
+        return len(failures_close_open_of({(agent, task)}, status=status))
+
+
+def failures_close_open_of(pairs: set[tuple[str, str]], *,
+                           status: str = Failure.Status.RESOLVED, count: bool = True,
+                           ) -> list[tuple]:
+    """Close the open failures of these (agent, task) pairs; answer ``(id, pattern_id, agent,
+    task)`` of each closed. ``count=False`` leaves counting the resolutions into their patterns to the caller
+    (failures_store), who then locks no pattern yet."""
+    if not pairs:
+        return []
+    _closing_status_check(status)
+    with transaction.atomic(savepoint=False):  # the caller's, if it has one
+        closed = queries.open_failures_close(pairs, status=status, at=timezone.now())
+        if closed and status == Failure.Status.RESOLVED and count:
+            failures_store([], resolved=Counter(row[1] for row in closed))
+    return closed
+
+
+def _closing_status_check(status: str) -> None:
+    if status not in (Failure.Status.RESOLVED, Failure.Status.ABANDONED):
+        raise ValueError("status must be resolved or abandoned")

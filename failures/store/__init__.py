@@ -1,0 +1,2 @@
+"""The pattern store's jobs: mining, the incremental pattern job, curation,
+triage and the jobs' watermarks."""
