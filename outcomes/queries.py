@@ -106,8 +106,7 @@ SELECT outcome_id, path, occurred_at FROM json_populate_recordset(NULL::{_FILES}
 """
 
 
-# bulk record with the ORM's bulk_create of outcomes and files instead: 0.71x req/s (paired in
-# process, bench_small).
+# bulk record, bulk_create of outcomes and files instead: 0.71-0.82x req/s (paired, bench_small).
 def outcome_rows_insert(rows: list[dict]) -> list[int]:
     """INSERT outcomes (dicts keyed as ``STORED``), in this order; answer their ids, in it."""
     if not rows:
@@ -117,7 +116,7 @@ def outcome_rows_insert(rows: list[dict]) -> list[int]:
         return [pk for pk, in cursor.fetchall()]
 
 
-# bulk record: measured with outcome_rows_insert, the two ORM inserts together (0.71x req/s).
+# bulk record: measured with outcome_rows_insert, the two together (0.71-0.82x req/s).
 def outcome_files_insert(files: list[tuple[int, str, datetime]]) -> None:
     """INSERT ``(outcome id, path, occurred_at)`` rows."""
     if not files:
