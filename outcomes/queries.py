@@ -1,8 +1,8 @@
-"""The ledger's raw SQL reads: each statement here is one whose ORM version cost its endpoint at
-least 15% of its requests per second, measured side by side in one session (the comment above
-each names the measurement).
+"""The ledger's raw SQL: each statement here is one whose ORM version cost its endpoint at least
+15% of its requests per second, measured side by side in one session (the comment above each
+names the measurement).
 
-Each part of a statement is an index range with a LIMIT (the plan test,
+The history reads: each part of a statement is an index range with a LIMIT (the plan test,
 tests/outcomes/test_plan.py, holds PostgreSQL to that), wrapped as a subquery so that one
 statement can carry them all. Rows are dicts keyed as ``COLUMNS``, JSON decoded.
 """
@@ -82,3 +82,46 @@ def _rows(sql: str, params: list) -> list[tuple[str, dict]]:
         row["context"], row["result"] = json.loads(row["context"]), json.loads(row["result"])
         rows.append((tag, row))
     return rows
+
+
+# What an insert sets of an outcome, as JSON keys and columns; the id is the database's.
+STORED = ("event_id", "digest", "task_id", "agent", "task_type", "outcome", "context", "result",
+          "duration_ms", "occurred_at", "recorded_at", "error_type", "failure_id", "pattern_id",
+          "resolved_failures", "api_key_id")
+_STORED = ", ".join(STORED)
+
+# The batch travels as one JSON parameter: the rows' values need no per-value conversion by
+# Django or psycopg on the way. Ids come back in the order rows were inserted, as Django's own
+# bulk_create relies on.
+_INSERT_OUTCOMES = f"""
+INSERT INTO {_OUTCOMES} ({_STORED})
+SELECT {_STORED} FROM json_populate_recordset(NULL::{_OUTCOMES}, %s::json) WITH ORDINALITY AS batch
+ORDER BY batch.ordinality
+RETURNING id
+"""
+
+_INSERT_FILES = f"""
+INSERT INTO {_FILES} (outcome_id, path, occurred_at)
+SELECT outcome_id, path, occurred_at FROM json_populate_recordset(NULL::{_FILES}, %s::json)
+"""
+
+
+# bulk record, bulk_create of outcomes and files instead: 0.71-0.82x req/s (paired, bench_small).
+def outcome_rows_insert(rows: list[dict]) -> list[int]:
+    """INSERT outcomes (dicts keyed as ``STORED``), in this order; answer their ids, in it."""
+    if not rows:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_OUTCOMES, [json.dumps(rows, default=str)])
+        return [pk for pk, in cursor.fetchall()]
+
+
+# bulk record: measured with outcome_rows_insert, the two together (0.71-0.82x req/s).
+def outcome_files_insert(files: list[tuple[int, str, datetime]]) -> None:
+    """INSERT ``(outcome id, path, occurred_at)`` rows."""
+    if not files:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_FILES, [json.dumps(
+            [{"outcome_id": pk, "path": path, "occurred_at": at} for pk, path, at in files],
+            default=str)])

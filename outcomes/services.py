@@ -19,8 +19,9 @@ from failures.records.services import failures_close_open_of, failures_prepare, 
 from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 
+from . import queries
 from .cache import history_generation_bump
-from .models import Outcome, OutcomeFile
+from .models import Outcome
 from .validation import OutcomeIn, outcome_parse
 
 logger = logging.getLogger(__name__)
@@ -138,8 +139,8 @@ def _answer(i: int, item: OutcomeIn, first: list[int], stored: dict,
 def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | None = None,
                 recorded_at: datetime | None = None, resolved_failures: int = 0) -> Outcome:
     """The Outcome of a checked item, not stored yet, linked to its stored failure if any.
-    ``recorded_at`` is set here rather than left to the database's default, so that a batch is
-    inserted as one array per column (Django does so only when no value is a default)."""
+    ``recorded_at`` is the app's clock, one for a batch, so that the instance holds what is
+    stored."""
     return Outcome(
         event_id=item.event_id, digest=item.digest, task_id=item.task_id, agent=item.agent,
         task_type=item.task_type, outcome=item.outcome, context=item.context,
@@ -151,19 +152,21 @@ def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | N
 
 def outcomes_insert(rows: dict[int, Outcome], files: dict[int, list[str]]) -> None:
     """INSERT the outcomes, in event-id order (two requests with the same events in another
-    order queue on the first shared one instead of deadlocking), then their files. An event id
-    stored meanwhile raises _EventsTaken."""
+    order queue on the first shared one instead of deadlocking), setting their ids; then their
+    files. An event id stored meanwhile raises _EventsTaken."""
     ordered = sorted(rows.values(), key=lambda row: (row.event_id is None,
                                                      str(row.event_id or "")))
     try:
-        Outcome.objects.bulk_create(ordered)
+        ids = queries.outcome_rows_insert([{name: getattr(row, name) for name in queries.STORED}
+                                           for row in ordered])
     except IntegrityError as exc:
         if not _event_id_taken(exc):
             raise
         raise _EventsTaken from exc
-    OutcomeFile.objects.bulk_create([
-        OutcomeFile(outcome=rows[i], path=path, occurred_at=rows[i].occurred_at)
-        for i, paths in files.items() for path in paths])
+    for row, pk in zip(ordered, ids):
+        row.pk = pk
+    queries.outcome_files_insert([(rows[i].pk, path, rows[i].occurred_at)
+                                  for i, paths in files.items() for path in paths])
 
 
 def _event_id_taken(exc: IntegrityError) -> bool:

@@ -230,3 +230,24 @@ def test_a_mixed_batch_stores_outcomes_failures_files_and_counts_once():
     counts = {p.template[:5]: (p.event_count, p.resolved_count)
               for p in FailurePattern.objects.all()}
     assert sorted(counts.values()) == [(1, 1), (2, 1)]
+
+
+def test_each_item_of_a_batch_is_answered_with_the_row_stored_for_it():
+    """Outcomes go in event-id order, not the request's: each answer names its own row, every
+    column stored as sent, and each file belongs to the outcome that named it."""
+    events = sorted((uuid.uuid4() for _ in range(6)), reverse=True)
+    items = [parsed(event_id=str(event), task_id=f"t{k}", duration_ms=k * 10,
+                    context={"file_path": f"src/{k}.py", "depth": {"k": k}},
+                    result={"approach": f"try {k}"}, occurred_at=(
+                        timezone.now() - timedelta(minutes=k)).isoformat())
+             for k, event in enumerate(events)]
+    items.insert(3, parsed(task_id="no-event", context={"files": ["x.py", "y.py"]}))
+    recorded = outcomes_record(items)
+    for item, answer in zip(items, recorded):
+        stored = Outcome.objects.get(pk=answer.outcome.pk)
+        assert (stored.event_id, stored.task_id, stored.duration_ms, stored.context,
+                stored.result, stored.occurred_at, stored.recorded_at) == (
+            item.event_id, item.task_id, item.duration_ms, item.context, item.result,
+            item.occurred_at, answer.outcome.recorded_at)
+        assert sorted(stored.files.values_list("path", "occurred_at")) == [
+            (path, item.occurred_at) for path in sorted(item.files)]
