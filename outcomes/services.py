@@ -15,7 +15,9 @@ from psycopg.errors import DeadlockDetected
 from config.api.agents import agent_refusal, refusal_message
 from config.api.models import ApiKey
 from failures.models import UNKNOWN_ERROR_TYPE, Failure
-from failures.records.services import failures_close_open_of, failures_prepare, failures_store
+from failures.records.services import (
+    failures_close_open_of, failures_prepare, failures_store,
+)
 from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
 

@@ -11,7 +11,9 @@ from config.api.idempotency import idempotent_response
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 from config.api.serializers import StrictInputSerializer
 
-from failures.records.answers import FailureAnswer, failure_answer, failure_report, failure_report_check
+from failures.records.answers import (
+    FailureAnswer, failure_answer, failure_report, failure_report_check,
+)
 from failures.records.markdown import failures_section
 from failures.records.selectors import failure_list
 from failures.records.serializers import FailureInputSerializer, FailureOutputSerializer
