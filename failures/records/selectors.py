@@ -2,12 +2,13 @@
 import base64
 import binascii
 from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
 
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from config.api.errors import InvalidInput
+from config.api.fields import moment_utc
 from config.api.filtering import filter_or_400
 
 from failures.live import live_of, live_pattern
@@ -37,11 +38,10 @@ def _cursor_decode(cursor: str) -> tuple[datetime, int]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         moment, pk = raw.split("|")
         moment, pk = datetime.fromisoformat(moment), int(pk)
-        # The API gives out UTC moments and ids a bigint holds. PostgreSQL takes offsets only up
-        # to ±15:59, Python up to ±23:59: compare in UTC, which fails only past year 1 or 9999.
+        # The API gives out aware moments and ids a bigint holds.
         if moment.tzinfo is None or not 1 <= pk < 2**63:
             raise ValueError(raw)
-        return moment.astimezone(dt_timezone.utc), pk
+        return moment_utc(moment), pk
     except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError):
         raise InvalidInput.from_fields({"cursor": ["Not a cursor this API gave out."]}) from None
 
