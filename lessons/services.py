@@ -166,7 +166,7 @@ def lessons_seed() -> int:
     return created
 
 
-def applications_record(entries: list[dict]) -> list[Application]:
+def applications_record(*, entries: list[dict]) -> list[Application]:
     """Store applications (each a dict of Application fields: lesson_id, worked, agent, task_id,
     failure, applied_at, api_key_id; and ``pattern_ids``, the patterns of the failures it fixed,
     when they are not its ``failure``'s) and have the lessons rescored once this commits. One
@@ -208,7 +208,7 @@ def application_report(*, lesson: Lesson, worked: bool, agent: str = "", task_id
     (checked first by application_report_check)."""
     application_report_check(agent=agent, failure=failure, api_key=api_key)
     with transaction.atomic(savepoint=False):
-        [row] = applications_record([dict(
+        [row] = applications_record(entries=[dict(
             lesson_id=lesson.pk, worked=worked, agent=agent, task_id=task_id, failure=failure,
             applied_at=applied_at, api_key_id=api_key and api_key.pk)])
     return row

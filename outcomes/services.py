@@ -210,7 +210,7 @@ def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure],
                       closed: dict[int, list], api_key_id: int | None) -> None:
     """An outcome naming the lesson it applied reports whether that lesson worked; a success
     worked for the failures it closed (their patterns are the evidence of lessons.links)."""
-    applications_record([
+    applications_record(entries=[
         dict(lesson_id=item.applied_lesson, worked=item.outcome == "success", agent=item.agent,
              task_id=item.task_id, failure=failures.get(i), applied_at=item.occurred_at,
              api_key_id=api_key_id, pattern_ids=_patterns_of(closed.get(i, ())))

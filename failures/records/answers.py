@@ -83,9 +83,8 @@ def failure_report(*, agent: str, applied_lesson=None, api_key: ApiKey | None = 
         failure = failure_record(agent=agent, **fields, api_key_id=api_key and api_key.pk)
         outcome_append_for_failure(failure)  # the ledger misses no event
         if applied_lesson:
-            applications_record([dict(lesson_id=applied_lesson, worked=False, agent=failure.agent,
-                                      task_id=failure.task, failure=failure,
-                                      applied_at=failure.occurred_at,
-                                      api_key_id=failure.api_key_id)])
+            applications_record(entries=[dict(
+                lesson_id=applied_lesson, worked=False, agent=failure.agent, task_id=failure.task,
+                failure=failure, applied_at=failure.occurred_at, api_key_id=failure.api_key_id)])
         failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE
     return failure

@@ -56,12 +56,13 @@ def patterns_merge_selected(*, patterns, user=None) -> MergeResult:
     if len(live) < 2:
         raise ValueError("choose at least two patterns that are not already one")
     with transaction.atomic():
-        survivor, merged = patterns_merge(set(live), pattern_template_merged(pattern_ids=live))
+        survivor, merged = patterns_merge(
+            pattern_ids=set(live), template=pattern_template_merged(pattern_ids=live))
         if survivor is None:
             # The merged template is another live pattern's already: keep the most frequent
             # pattern's own template, which no other pattern can own.
             top = FailurePattern.objects.filter(pk__in=live).order_by("-event_count", "pk")[0]
-            survivor, merged = patterns_merge(set(live), top.template)
+            survivor, merged = patterns_merge(pattern_ids=set(live), template=top.template)
         survivor.refresh_from_db()
     return MergeResult(survivor=survivor, merged=merged, template=survivor.template)
 

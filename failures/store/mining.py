@@ -40,13 +40,13 @@ def patterns_mine() -> MiningResult:
     for fingerprint, pattern_ids in groups.items():
         template = grouper.pattern_template(fingerprint)
         with transaction.atomic():
-            survivor, folded = patterns_merge(pattern_ids, template)
+            survivor, folded = patterns_merge(pattern_ids=pattern_ids, template=template)
         merged += folded
         widened += int(survivor is not None)
     return MiningResult(templates=len(rows), merged=merged, widened=widened)
 
 
-def patterns_merge(pattern_ids: set[int], template: str) -> tuple[FailurePattern | None, int]:
+def patterns_merge(*, pattern_ids: set[int], template: str) -> tuple[FailurePattern | None, int]:
     """Fold the patterns into one carrying ``template``; return (changed survivor, folded)."""
     patterns = list(FailurePattern.objects.select_for_update().filter(pk__in=pattern_ids)
                     .order_by("-event_count", "pk"))

@@ -85,7 +85,7 @@ def _templates_merge(new: list[tuple[str, int, str]]) -> tuple[int, int]:
         template = grouper.pattern_template(fingerprint)
         if len(pattern_ids) == 1 and stored[next(iter(pattern_ids))] == template:
             continue  # one pattern, shape unchanged: nothing to write
-        survivor, folded = patterns_merge(pattern_ids, template)
+        survivor, folded = patterns_merge(pattern_ids=pattern_ids, template=template)
         merged += folded
         widened += int(survivor is not None)
     return merged, widened

@@ -20,8 +20,9 @@ def test_every_form_of_the_rule_agrees_along_a_chain_of_merges():
         agent="a1", task=f"t{n}", error=error, occurred_at=now - timedelta(minutes=n)).pattern
         for n, error in enumerate(["disk full on vol-1", "quota exceeded for project alpha",
                                    "upstream gateway timed out"]))
-    patterns_merge({first.pk, second.pk}, second.template)  # first -> second
-    patterns_merge({second.pk, third.pk}, third.template)  # second -> third: first follows
+    # first -> second, then second -> third: first follows.
+    patterns_merge(pattern_ids={first.pk, second.pk}, template=second.template)
+    patterns_merge(pattern_ids={second.pk, third.pk}, template=third.template)
     # A failure written while a merge ran may still name an alias.
     late = failure_record(agent="a2", task="late", error="anything else", occurred_at=now)
     Failure.objects.filter(pk=late.pk).update(pattern=first)

@@ -63,7 +63,7 @@ def merged_while_waiting(small: FailurePattern, big: FailurePattern, write) -> N
             list(FailurePattern.objects.select_for_update().filter(pk=small.pk))
             merging.set()
             go.wait(20)
-            patterns_merge({big.pk, small.pk}, big.template)
+            patterns_merge(pattern_ids={big.pk, small.pk}, template=big.template)
 
     merger = in_thread(merge, failed)
     assert merging.wait(10)
@@ -124,7 +124,7 @@ def test_a_lesson_linked_before_a_merge_moves_with_it():
 
         def merge():
             with transaction.atomic():
-                patterns_merge({big.pk, small.pk}, big.template)
+                patterns_merge(pattern_ids={big.pk, small.pk}, template=big.template)
 
         merger = in_thread(merge, failed)
         assert waiting_for_a_lock(), "the merge never waited for the link"

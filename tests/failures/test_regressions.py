@@ -40,7 +40,7 @@ def approved_lesson(pattern_id: int, hours_ago: float) -> Lesson:
 
 def applied(lesson: Lesson, failure, *, worked: bool):
     """The agent of ``failure`` applied ``lesson`` to it, a minute later."""
-    applications_record([dict(lesson_id=lesson.pk, worked=worked, agent=failure.agent,
+    applications_record(entries=[dict(lesson_id=lesson.pk, worked=worked, agent=failure.agent,
                               task_id=failure.task, failure=failure,
                               applied_at=failure.occurred_at + timedelta(minutes=1))])
 

@@ -235,7 +235,8 @@ def test_a_message_of_a_template_not_stored_finds_the_lessons_of_a_pattern_cover
 
     first = pattern_for_message(message="quota exceeded for project alpha")
     second = pattern_for_message(message="quota exceeded for project beta")
-    survivor, _ = patterns_merge({first.pk, second.pk}, "quota exceeded for project <*>")
+    survivor, _ = patterns_merge(pattern_ids={first.pk, second.pk},
+                                  template="quota exceeded for project <*>")
     lesson = LessonFactory(error_pattern="no words in common here", error_type="quota")
     lesson.patterns.add(survivor)
     assert pattern_of_message(message="quota exceeded for project gamma").pk == survivor.pk

@@ -15,7 +15,7 @@ CHANGELIST = "/admin/lessons/lesson/"
 
 def applied(lesson, worked: int, failed: int = 0) -> None:
     now = timezone.now()
-    applications_record([dict(lesson_id=lesson.pk, worked=True, applied_at=now)
+    applications_record(entries=[dict(lesson_id=lesson.pk, worked=True, applied_at=now)
                          for _ in range(worked)]
                         + [dict(lesson_id=lesson.pk, worked=False, applied_at=now)
                            for _ in range(failed)])

@@ -299,7 +299,7 @@ def test_merged_patterns_relate_their_outcomes_through_the_survivor(api, record)
                     context={"error_message": "quota exceeded for project beta"})
     ids = {body["failure"]["pattern"]["id"] for body in (first, second)}
     assert len(ids) == 2
-    patterns_merge(ids, "quota exceeded for project <*>")
+    patterns_merge(pattern_ids=ids, template="quota exceeded for project <*>")
     # Either old wording, and a wording no template holds yet that the merged pattern covers.
     for message in ("quota exceeded for project alpha", "quota exceeded for project gamma"):
         related = related_of(history(api, error_message=message))
