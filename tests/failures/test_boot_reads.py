@@ -60,3 +60,16 @@ def test_a_process_keeps_the_fleet_views_it_read(django_assert_num_queries, monk
     assert boot_fleet.fleet_build(agent="a1", task_types=["sync"], since=since, now=NOW) == first
     [[name]] = reads  # only the name of the current view; the view is this process's copy
     assert name.startswith("boot:fleet:name:")
+
+
+def test_boot_reads_an_agents_failures_through_a_statement_the_connection_keeps_prepared():
+    from django.db import connection
+
+    record("a1", "t1", ERRORS[0], 5)
+    briefings = [boot_context_build(agent="a1", now=NOW) for _ in range(7)]
+    assert all(b["recent_failures"] == briefings[0]["recent_failures"] for b in briefings)
+    assert briefings[0]["recent_failures"] and briefings[0]["skip"] == []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE name LIKE '_pg3_%%'")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert len(prepared) == 1 and "UNION ALL" in prepared[0]
