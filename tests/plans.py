@@ -1,6 +1,6 @@
-"""PostgreSQL's plans of the statements the code runs, as the server will run them: every
-statement goes through Django's cursors, which bind on the client, so each is planned on every
-run with its values (custom_plan)."""
+"""PostgreSQL's plans of the statements the code runs, with their values (custom_plan): what the
+server runs for statements bound on the client, which are planned on every run. Boot's one
+prepared read (failures.queries) is EXPLAINed the same way, with the values it ran with."""
 import json
 from contextlib import contextmanager
 
