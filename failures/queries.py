@@ -73,13 +73,15 @@ def _prepared_cursor():
 
 # Counting a pattern's new agents and tasks: one index probe per distinct (pattern, agent) and
 # (pattern, task) pair of the batch, through the (pattern, agent) and (pattern, task) indexes,
-# not a read of every failure. The statement runs after the patterns are locked (its own
-# snapshot then sees what writers that held them committed), and before the failures are stored.
+# not a read of every failure. The batch's failures are stored already and are left out by id.
+# The statement runs after the patterns are locked: its own snapshot then sees what writers that
+# held them committed.
 _NEW_PAIRS = """
 SELECT pair.pattern_id, count(*) AS new
 FROM unnest(%s::bigint[], %s::text[]) AS pair(pattern_id, value)
 WHERE NOT EXISTS (SELECT 1 FROM failures_failure AS failure
-                  WHERE failure.pattern_id = pair.pattern_id AND failure.{column} = pair.value)
+                  WHERE failure.pattern_id = pair.pattern_id AND failure.{column} = pair.value
+                    AND failure.id <> ALL(%s::bigint[]))
 GROUP BY pair.pattern_id
 """
 
@@ -112,13 +114,14 @@ WHERE pattern.id = batch.id
 
 
 def patterns_count(counts: list[tuple], agents: set[tuple[int, str]],
-                   tasks: set[tuple[int, str]]) -> None:
+                   tasks: set[tuple[int, str]], own: list[int]) -> None:
     """Add ``(id, events, unsafe, earliest, latest, retry_after)`` to patterns the caller has
     locked, and to each its new agents and tasks: those of the distinct ``(pattern id, agent)``
-    and ``(pattern id, task)`` pairs no stored failure has yet."""
+    and ``(pattern id, task)`` pairs no stored failure but the batch's own (ids ``own``) has."""
+    own = sorted(own)
     with connection.cursor() as cursor:
-        cursor.execute(_COUNT, [*(list(side) for side in zip(*agents)),
-                                *(list(side) for side in zip(*tasks)),
+        cursor.execute(_COUNT, [*(list(side) for side in zip(*agents)), own,
+                                *(list(side) for side in zip(*tasks)), own,
                                 *(list(column) for column in zip(*sorted(counts)))])
 
 

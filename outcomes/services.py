@@ -16,7 +16,7 @@ from config.api.agents import agent_refusal, refusal_message
 from config.api.models import ApiKey
 from failures.models import UNKNOWN_ERROR_TYPE, Failure
 from failures.records.services import (
-    failures_close_open_of, failures_prepare, failures_store,
+    failures_close_open_of, failures_count, failures_insert, failures_prepare,
 )
 from lessons.selectors import lesson_ids_missing
 from lessons.services import applications_record
@@ -28,9 +28,10 @@ from .validation import OutcomeIn, outcome_parse
 
 logger = logging.getLogger(__name__)
 
-# Writers take their locks in one order: the open failures their successes close, then
-# their patterns (in id order), then their event ids (in event-id order). Closing and merging
-# elsewhere may still cross it; a deadlock the database breaks is tried again.
+# Writers take their locks in one order: the open failures their successes close, then their
+# event ids (in event-id order), then their patterns (in id order), which are held from there
+# to the commit. Closing and merging elsewhere may still cross it; a deadlock the database
+# breaks is tried again.
 ATTEMPTS = 3
 
 
@@ -98,13 +99,15 @@ def _record_retried(items: list[OutcomeIn], *, api_key_id: int | None) -> list[R
 
 def _record(items: list[OutcomeIn], *, read_stored: bool,
             api_key_id: int | None) -> list[Recorded]:
-    """Close what the new events' successes close, store their failures (counted into their
-    patterns), then their outcomes whole. An event id stored meanwhile (a concurrent writer of
-    it is waited for) undoes everything this attempt wrote (_EventsTaken), so a concurrent
-    request with the same events never doubles them.
+    """Close what the new events' successes close, store their failures, then their outcomes
+    whole, and only then lock the patterns to count the failures into them (failures_count), so
+    that the patterns every batch shares are held from there to the commit only. Locks are
+    taken in this order: the failures closed, the event ids, the patterns in id order.
 
-    A request of new events reads nothing before it writes; only an attempt after one that met
-    stored events (``read_stored``) first reads which of its events are stored."""
+    An event id stored meanwhile (a concurrent writer of it is waited for) undoes everything
+    this attempt wrote (_EventsTaken), so a concurrent request with the same events never
+    doubles them. A request of new events reads nothing before it writes; only an attempt after
+    one that met stored events (``read_stored``) first reads which of its events are stored."""
     first = _first_of_each_event(items)
     events = {items[i].event_id for i in set(first) if items[i].event_id is not None}
     # Replays are answered from ids and counters: the JSON columns stay unread.
@@ -114,13 +117,28 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
              if first[i] == i and items[i].event_id not in stored}
     failures = _failures_for(fresh, api_key_id)
     resolved, closed_patterns, closed = _resolve(fresh, failures)
-    failures_store(list(failures.values()), resolved=closed_patterns)
+    failures_insert(list(failures.values()))
     now = timezone.now()
     rows = {i: outcome_row(item, api_key_id=api_key_id, failure=failures.get(i), recorded_at=now,
                            resolved_failures=resolved.get(i, 0)) for i, item in fresh.items()}
     outcomes_insert(rows, {i: item.files for i, item in fresh.items()})
+    failures_count(list(failures.values()), resolved=closed_patterns)
+    _outcomes_follow(rows, failures)
     _applications_for(fresh, failures, closed, api_key_id)
     return [_answer(i, item, first, stored, rows) for i, item in enumerate(items)]
+
+
+def _outcomes_follow(rows: dict[int, Outcome], failures: dict[int, Failure]) -> None:
+    """Give each failed outcome its failure's pattern where that moved while counting (a merge
+    that committed meanwhile)."""
+    moved: dict[int, list[Outcome]] = {}
+    for i, failure in failures.items():
+        if rows[i].pattern_id != failure.pattern_id:
+            moved.setdefault(failure.pattern_id, []).append(rows[i])
+    for pattern_id, outcomes in moved.items():
+        Outcome.objects.filter(pk__in=[o.pk for o in outcomes]).update(pattern_id=pattern_id)
+        for outcome in outcomes:
+            outcome.pattern_id = pattern_id
 
 
 def _answer(i: int, item: OutcomeIn, first: list[int], stored: dict,
@@ -226,7 +244,7 @@ def _patterns_of(closed: list) -> list[int]:
 def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
              ) -> tuple[dict[int, int], Counter, dict[int, list]]:
     """Close the open failures each success follows; answer how many each success closed, the
-    stored failures closed per pattern (counted into the patterns by failures_store, so that
+    stored failures closed per pattern (counted into the patterns by failures_count, so that
     patterns are locked only there), and what each success closed (the
     pattern ids of stored failures, the request's own failures as they are).
 

@@ -113,7 +113,7 @@ def failures_record_many(entries: list[dict]) -> list[Failure]:
 def failures_prepare(entries: list[dict]) -> list[Failure]:
     """Failure rows of these entries (failure_record's arguments, already scrubbed), each with
     its message's live pattern (created the first time): neither stored nor counted yet, and
-    nothing locked (see failures_store)."""
+    nothing locked (see failures_count)."""
     now = timezone.now()
     rows = [_failure_row(entry, now) for entry in entries]
     patterns = _patterns_for([(row.error, row.error_type) for row in rows])
@@ -123,14 +123,34 @@ def failures_prepare(entries: list[dict]) -> list[Failure]:
 
 
 def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> list[Failure]:
-    """Count prepared rows (failures_prepare) into their patterns and store them, and add
-    ``resolved`` (``{pattern id: failures closed}``) to the patterns' retry history. Every
-    pattern touched is locked first, in id order, until the transaction ends. A row may move to
-    another pattern here (a merge that committed meanwhile); its ``pattern_id`` then says so.
-    A row already closed (``status``) counts as a resolution of its pattern too."""
+    """Store prepared rows (failures_prepare) and count them into their patterns: failures_insert
+    then failures_count, whose docstrings say what each holds."""
+    with transaction.atomic(savepoint=False):  # the caller's, if it has one
+        failures_insert(rows)
+        failures_count(rows, resolved=resolved)
+    return rows
+
+
+def failures_insert(rows: list[Failure]) -> list[Failure]:
+    """Store prepared rows (failures_prepare), setting their ids; not counted yet
+    (failures_count). No pattern is locked here: the foreign key to the pattern is checked at
+    commit (it is deferred), when failures_count holds the pattern."""
+    if rows:
+        _recorded_now(rows)
+        Failure.objects.bulk_create(rows)
+    return rows
+
+
+def failures_count(rows: list[Failure], *, resolved: Counter | None = None) -> None:
+    """Count stored rows (failures_insert) into their patterns, and add ``resolved`` (``{pattern
+    id: failures closed}``) to the patterns' retry history. Every pattern touched is locked
+    here, in id order, until the transaction ends, so a writer counts last to hold them
+    briefly. A row whose pattern was merged meanwhile moves to the surviving pattern; its
+    ``pattern_id`` then says so. A row already closed (``status``) counts as a resolution of
+    its pattern too."""
     resolved = Counter(resolved or ())
     with transaction.atomic(savepoint=False):  # the caller's, if it has one
-        _patterns_lock(rows, set(resolved))
+        _failures_move(_patterns_lock(rows, set(resolved)))
         by_pattern: dict[int, list[Failure]] = {}
         for row in rows:
             by_pattern.setdefault(row.pattern.pk, []).append(row)
@@ -138,12 +158,19 @@ def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> l
             queries.patterns_count(
                 [_pattern_counts(pk, group) for pk, group in by_pattern.items()],
                 agents={(row.pattern.pk, row.agent) for row in rows},
-                tasks={(row.pattern.pk, row.task) for row in rows})
-        _recorded_now(rows)
-        Failure.objects.bulk_create(rows)
+                tasks={(row.pattern.pk, row.task) for row in rows},
+                own=[row.pk for row in rows])
         resolved.update(row.pattern_id for row in rows if row.status == Failure.Status.RESOLVED)
         _patterns_resolved_add(+resolved)
-    return rows
+
+
+def _failures_move(moved: list[Failure]) -> None:
+    """Store the new pattern of stored rows that moved (to the pattern theirs was merged into)."""
+    by_pattern: dict[int, list[int]] = {}
+    for row in moved:
+        by_pattern.setdefault(row.pattern_id, []).append(row.pk)
+    for pattern_id, ids in by_pattern.items():
+        Failure.objects.filter(pk__in=ids).update(pattern_id=pattern_id)
 
 
 def _recorded_now(rows: list[Failure]) -> None:
@@ -186,20 +213,24 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
     return found
 
 
-def _patterns_lock(rows: list[Failure], also: set[int]) -> None:
+def _patterns_lock(rows: list[Failure], also: set[int]) -> list[Failure]:
     """Lock the rows' patterns and ``also`` in id order (so that writers sharing patterns queue
-    instead of deadlocking). A merge that committed while this waited has re-pointed every
-    failure it could see, but not these rows: they move to the surviving pattern here."""
+    instead of deadlocking); answer the rows that moved. A merge that committed while this
+    waited has re-pointed every failure it could see, but not these rows (not committed yet):
+    they move to the surviving pattern here."""
+    moved: dict[int, Failure] = {}
     for _ in range(MAX_LOCK_TRIES):
         ids = {row.pattern.pk for row in rows} | also
         locked = FailurePattern.objects.select_for_update(no_key=True).filter(pk__in=ids)
         lives = dict(locked.order_by("pk").values_list("pk", live_pattern()))
         moving = [row for row in rows if lives[row.pattern.pk] != row.pattern.pk]
         if not moving:
-            return
+            break
         found = FailurePattern.objects.in_bulk({lives[row.pattern.pk] for row in moving})
         for row in moving:
             row.pattern = found[lives[row.pattern.pk]]
+            moved[id(row)] = row
+    return list(moved.values())
 
 
 def _pattern_counts(pk: int, group: list[Failure]) -> tuple:
@@ -232,15 +263,15 @@ def failures_close_open_of(pairs: set[tuple[str, str]], *,
                            status: str = Failure.Status.RESOLVED, count: bool = True,
                            ) -> list[tuple]:
     """Close the open failures of these (agent, task) pairs; answer ``(id, pattern_id, agent,
-    task)`` of each closed. ``count=False`` leaves counting the resolutions into their patterns to the caller
-    (failures_store), who then locks no pattern yet."""
+    task)`` of each closed. ``count=False`` leaves counting the resolutions into their patterns
+    to the caller (failures_count), who then locks no pattern yet."""
     if not pairs:
         return []
     _closing_status_check(status)
     with transaction.atomic(savepoint=False):  # the caller's, if it has one
         closed = queries.open_failures_close(pairs, status=status, at=timezone.now())
         if closed and status == Failure.Status.RESOLVED and count:
-            failures_store([], resolved=Counter(row[1] for row in closed))
+            failures_count([], resolved=Counter(row[1] for row in closed))
     return closed
 
 
