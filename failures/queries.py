@@ -60,15 +60,11 @@ def boot_failures(*, agent, task_type, since, now, recent_cap: int, open_cap: in
 def _prepared_cursor():
     """Django's cursor over one that binds parameters on the server, so psycopg prepares its
     statement once it has run DATABASES' prepare_threshold times on a connection and PostgreSQL
-    stops planning it per request; opened as Django opens its own (health check, errors,
-    logging)."""
+    stops planning it per request; opened by Django's own steps (health check, errors, logging)."""
     connection.close_if_health_check_failed()
     connection.ensure_connection()
-    connection.validate_thread_sharing()
     with connection.wrap_database_errors:
-        raw = ServerBindingCursor(connection.connection)
-    return (connection.make_debug_cursor(raw) if connection.queries_logged
-            else connection.make_cursor(raw))
+        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
 
 
 # Counting a pattern's new agents and tasks: one index probe per distinct (pattern, agent) and

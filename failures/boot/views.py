@@ -11,7 +11,7 @@ from config.api.renderers import FormatNegotiation, MarkdownRenderer
 
 from failures.boot.composer import boot_context_build
 from failures.boot.markdown import boot_markdown
-from failures.records.serializers import PatternRefSerializer
+from failures.records.serializers import PatternRefSerializer, root_cause_fields
 
 
 
@@ -55,15 +55,10 @@ BootBriefing = inline_serializer("BootBriefing", {
         "length": serializers.IntegerField(), "patterns": PatternRefSerializer(many=True),
         "since": serializers.DateTimeField()}),
     "root_causes": inline_serializer("BootRootCause", many=True, fields={
-        "group": serializers.IntegerField(),
-        "status": serializers.ChoiceField(["suggested", "confirmed"]),
+        **root_cause_fields(),
         "patterns": PatternRefSerializer(many=True, help_text="The symptoms of the cause."),
-        "agents": serializers.IntegerField(help_text="Agents in its latest joint burst."),
-        "since": serializers.DateTimeField(allow_null=True,
-                                           help_text="When its latest joint burst began."),
         "tasks": serializers.ListField(child=serializers.CharField(),
-                                       help_text="This agent's open tasks that failed with it."),
-        "note": serializers.CharField()},
+                                       help_text="This agent's open tasks that failed with it.")},
         help_text="Open root-cause groups of this agent's open tasks: symptoms that started and "
                   "stopped together across agents, probably one cause."),
     "retry_advice": inline_serializer("BootRetryAdvice", many=True, fields={

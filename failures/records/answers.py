@@ -17,7 +17,7 @@ from outcomes.services import outcome_append_for_failure
 from failures.analysis.rootcause_notes import root_cause_answer
 from failures.models import Failure
 from failures.records.selectors import retry_advice
-from failures.records.serializers import PatternRefSerializer
+from failures.records.serializers import PatternRefSerializer, root_cause_fields
 from failures.records.services import failure_record
 
 # Lessons returned with a failure; the same default as the check endpoint.
@@ -32,13 +32,8 @@ FailureAnswer = inline_serializer("FailureRecorded", {
         "reason": serializers.CharField()}),
     **check_answer_fields(),
     "root_cause": inline_serializer("FailureRootCause", allow_null=True, fields={
-        "group": serializers.IntegerField(),
-        "status": serializers.ChoiceField(["suggested", "confirmed"]),
-        "with": PatternRefSerializer(many=True, help_text="The other symptoms of the cause."),
-        "agents": serializers.IntegerField(help_text="Agents in its latest joint burst."),
-        "since": serializers.DateTimeField(allow_null=True,
-                                           help_text="When its latest joint burst began."),
-        "note": serializers.CharField()},
+        **root_cause_fields(),
+        "with": PatternRefSerializer(many=True, help_text="The other symptoms of the cause.")},
         help_text="The open root-cause group of this failure's pattern: its symptoms started and "
                   "stopped together across agents. Null when it belongs to none."),
 })

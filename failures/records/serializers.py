@@ -72,3 +72,16 @@ class FailureOutputSerializer(serializers.ModelSerializer):
                   "side_effects", "recovery_hint", "attempt_count", "checkpoint", "status",
                   "resolved_at", "pattern", "recorded_at"]
         read_only_fields = fields
+
+
+def root_cause_fields() -> dict:
+    """What every answer says of an open root-cause group (the failure answer's ``root_cause``,
+    boot's ``root_causes``), beside the symptoms each lists its own way."""
+    return {
+        "group": serializers.IntegerField(),
+        "status": serializers.ChoiceField(["suggested", "confirmed"]),
+        "agents": serializers.IntegerField(help_text="Agents in its latest joint burst."),
+        "since": serializers.DateTimeField(allow_null=True,
+                                           help_text="When its latest joint burst began."),
+        "note": serializers.CharField(),
+    }
