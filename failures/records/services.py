@@ -149,6 +149,8 @@ def failures_count(rows: list[Failure], *, resolved: Counter | None = None) -> N
     ``pattern_id`` then says so. A row already closed (``status``) counts as a resolution of
     its pattern too."""
     resolved = Counter(resolved or ())
+    if not rows and not resolved:
+        return
     with transaction.atomic(savepoint=False):  # the caller's, if it has one
         _failures_move(_patterns_lock(rows, set(resolved)))
         by_pattern: dict[int, list[Failure]] = {}
