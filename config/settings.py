@@ -156,7 +156,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured(f"DATABASE_URL must name a PostgreSQL server, not {DATABASE_URL!r}")
 # psycopg prepares a statement bound on the server once it has run this many times on a connection
-# (only boot's read of an agent's failures is: failures.queries); "off" behind a pooler that
+# (the raw statements of the queries modules are: config.database); "off" behind a pooler that
 # cannot keep prepared statements (PgBouncer's transaction mode before 1.21).
 if os.environ.get("DB_PREPARE_THRESHOLD", "").strip().lower() != "off":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = env_int(

@@ -1,10 +1,9 @@
 """The failure side's raw SQL: each statement here is one whose ORM version cost its endpoint at
 least 15% of its requests per second, measured side by side in one session (the comment above
-each names the measurement). Statements run on Django's cursors: logged and counted as any.
+each names the measurement). Each runs on every request of its endpoint, so each is prepared
+per connection (config.database), on a cursor Django wraps: logged and counted as any other.
 The writes take parallel arrays (``unnest``), so a batch of any size is one statement."""
-from django.db import connection
-from django.db.backends.postgresql.base import ServerBindingCursor
-
+from config.database import prepared_cursor
 from lessons.match_index import match_index_version_sql
 
 from .live import live_pattern_sql
@@ -50,21 +49,11 @@ def boot_failures(*, agent, task_type, since, now, recent_cap: int, open_cap: in
     ``recent_cap`` failures in the window (muted patterns left out; the open columns NULL) and
     its newest ``open_cap`` open failures with their live patterns and the match index's token
     (the recent columns NULL), in one round trip."""
-    with _prepared_cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_BOOT_FAILURES_SQL[bool(task_type)], {
             "agent": agent, "task_type": task_type, "since": since, "now": now,
             "recent_cap": recent_cap, "open_cap": open_cap})
         return cursor.fetchall()
-
-
-def _prepared_cursor():
-    """Django's cursor over one that binds parameters on the server, so psycopg prepares its
-    statement once it has run DATABASES' prepare_threshold times on a connection and PostgreSQL
-    stops planning it per request; opened by Django's own steps (health check, errors, logging)."""
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
 
 
 # Counting a pattern's new agents and tasks: one index probe per distinct (pattern, agent) and
@@ -82,6 +71,7 @@ GROUP BY pair.pattern_id
 """
 
 # Measured: the ORM form (an UPDATE per pattern) cost POST /api/v1/outcomes/bulk 32% of req/s.
+# Prepared: see outcomes.queries.outcome_rows_insert.
 _COUNT = f"""
 WITH agents AS ({_NEW_PAIRS.format(column="agent")}),
      tasks AS ({_NEW_PAIRS.format(column="task")})
@@ -115,13 +105,14 @@ def patterns_count(counts: list[tuple], agents: set[tuple[int, str]],
     locked, and to each its new agents and tasks: those of the distinct ``(pattern id, agent)``
     and ``(pattern id, task)`` pairs no stored failure but the batch's own (ids ``own``) has."""
     own = sorted(own)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_COUNT, [*(list(side) for side in zip(*agents)), own,
                                 *(list(side) for side in zip(*tasks)), own,
                                 *(list(column) for column in zip(*sorted(counts)))])
 
 
 # Measured: the ORM form (an OR of pairs) cost POST /api/v1/outcomes/bulk 39% of req/s.
+# Prepared: see outcomes.queries.outcome_rows_insert.
 _CLOSE = """
 UPDATE failures_failure AS failure SET status = %s, resolved_at = %s
 FROM unnest(%s::text[], %s::text[]) AS pair(agent, task)
@@ -135,6 +126,6 @@ def open_failures_close(pairs: set[tuple[str, str]], *, status: str,
     """Close the open failures of exactly these (agent, task) pairs, in one statement that
     finds, locks and updates them; answer what it closed."""
     agents, tasks = (list(side) for side in zip(*sorted(pairs)))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_CLOSE, [str(status), at, agents, tasks])
         return [tuple(row) for row in cursor.fetchall()]

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from failures.boot import composer as boot
 from failures.records.services import pattern_for_message
-from tests.plans import custom_plan, fill, statements_run
+from tests.plans import custom_plan, fill, generic_plan, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 60_000
@@ -39,13 +39,14 @@ def failures():
 
 
 def _plans_of_failures_reads(task_type: str | None) -> list[list[dict]]:
-    """The plans PostgreSQL makes for boot's reads of the agent's failures, as they ran
-    (planned on every run, so with their values)."""
+    """The plans PostgreSQL makes for boot's reads of the agent's failures, as they ran: with
+    their values, and the generic plan a connection keeps for the prepared read."""
     now = timezone.now()
     with statements_run() as run:
         boot._failures("agent-3", task_type, now - timedelta(hours=24), now)
-    assert run
-    return [custom_plan(sql, params) for sql, params in run]
+    assert run and set(run.prepared) == {sql for sql, _ in run}
+    return [plan for sql, params in run
+            for plan in (custom_plan(sql, params), generic_plan(sql, params))]
 
 
 @pytest.mark.parametrize("task_type, indexes", [

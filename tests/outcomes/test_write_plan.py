@@ -1,6 +1,7 @@
 """The write path's statements keep a write cheap on a large ledger: closing a task's open
 failures probes the open-only index, counting a pattern's new agents probes the (pattern, agent)
-index. None may scan a whole table, whatever the batch's size.
+index. None may scan a whole table, whatever the batch's size, nor may the plan a connection
+keeps for a statement it runs prepared (config.database).
 """
 from datetime import timedelta
 
@@ -9,7 +10,7 @@ from django.utils import timezone
 
 from failures.records.services import pattern_for_message
 from outcomes.services import outcomes_parse, outcomes_record
-from tests.plans import custom_plan, fill, statements_run
+from tests.plans import custom_plan, fill, generic_plan, statements_run
 
 pytestmark = pytest.mark.django_db
 ROWS = 50_000
@@ -60,13 +61,16 @@ def test_every_statement_of_a_write_probes_indexes(ledger):
         recorded = outcomes_record(batch())
     assert {r.status for r in recorded} == {"created"}
     assert any(r.outcome.resolved_failures for r in recorded)
-    kinds = set()
+    kinds, prepared = set(), set()
     for sql, params in run:
         if sql.split()[0] not in ("SELECT", "INSERT", "UPDATE"):
             continue  # savepoints
         nodes = custom_plan(sql, params)
+        if sql in run.prepared:
+            nodes += generic_plan(sql, params)
+            prepared.add(sql.split()[0])
         kinds.add(sql.split()[0])
         scans = [(n["Node Type"], n["Relation Name"]) for n in nodes
                  if n.get("Relation Name") in BIG_TABLES and "Scan" in n["Node Type"]]
         assert all(kind != "Seq Scan" for kind, _ in scans), (scans, sql)
-    assert {"INSERT", "UPDATE", "SELECT"} <= kinds
+    assert {"INSERT", "UPDATE", "SELECT"} <= kinds and {"INSERT", "UPDATE"} <= prepared
