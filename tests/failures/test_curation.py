@@ -25,8 +25,9 @@ RESET = "connection reset by db-primary:5432"
 
 def record(error: str, n: int = 1, agent: str = "a", hours_ago: float = 1) -> FailurePattern:
     at = timezone.now() - timedelta(hours=hours_ago)
-    failures_record_many([{"agent": agent, "task": f"t{i}", "error": error, "occurred_at": at,
-                           "error_type": "connection"} for i in range(n)])
+    failures_record_many(entries=[{"agent": agent, "task": f"t{i}", "error": error,
+                                   "occurred_at": at, "error_type": "connection"}
+                                  for i in range(n)])
     return Failure.objects.filter(error=error).first().pattern
 
 
