@@ -275,16 +275,18 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
 
 
 def outcome_append_for_failure(*, failure: Failure) -> Outcome:
-    """The failed outcome of a failure posted directly, so the ledger misses no event. Caller
-    owns the transaction."""
-    outcome = Outcome.objects.create(
+    """The failed outcome of a failure posted directly, so the ledger misses no event; stored as
+    every outcome is (outcomes_insert). Caller owns the transaction."""
+    outcome = Outcome(
         task_id=failure.task, agent=failure.agent, task_type=failure.task_type,
         outcome=Outcome.Result.FAILURE, context={
             "error_type": failure.error_type, "error_message": failure.error,
             **({"skill_name": failure.skill_name} if failure.skill_name else {})},
-        occurred_at=failure.occurred_at, error_type=failure.error_type, failure=failure,
-        pattern_id=failure.pattern_id, api_key_id=failure.api_key_id,
+        occurred_at=failure.occurred_at, recorded_at=timezone.now(),
+        error_type=failure.error_type, failure=failure, pattern_id=failure.pattern_id,
+        api_key_id=failure.api_key_id,
     )
+    outcomes_insert(rows={0: outcome}, files={})
     history_generation_bump({failure.agent})
     return outcome
 
