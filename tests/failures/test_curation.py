@@ -50,6 +50,18 @@ def test_merge_folds_failures_templates_and_lessons_into_the_most_frequent():
 
 
 @pytest.mark.django_db
+def test_a_merge_locks_its_patterns_in_id_order_as_writers_do_and_keeps_the_most_frequent():
+    reset, refused = record(RESET, n=2), record(REFUSED, n=3)  # the most frequent, newer id
+    with CaptureQueriesContext(connection) as run:
+        result = patterns_merge_selected(patterns=[reset, refused])
+    [lock] = [q["sql"] for q in run.captured_queries
+              if q["sql"].endswith("FOR UPDATE") and "failures_failurepattern" in q["sql"]
+              and "IN (" in q["sql"]]
+    assert lock.split("ORDER BY")[1].strip() == '"failures_failurepattern"."id" ASC FOR UPDATE'
+    assert result.survivor.pk == refused.pk and result.merged == 1
+
+
+@pytest.mark.django_db
 def test_merged_template_widens_where_the_templates_line_up():
     a = record("HTTP 502 from billing while syncing invoices", n=2)
     b = record("HTTP 503 from billing while syncing invoices")
