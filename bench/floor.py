@@ -266,9 +266,9 @@ def checking_cpu(batches: list[list[dict]]) -> float:
     bodies = [json.dumps(batch) for batch in batches]
     started, items = time.process_time(), 0
     for body in bodies:
-        parsed = [item for item, _ in outcomes_parse(json.loads(body))]
+        parsed = [item for item, _ in outcomes_parse(raw_items=json.loads(body))]
         for item in parsed:
-            outcome_row(item, api_key_id=None)
+            outcome_row(item=item, api_key_id=None)
         items += len(parsed)
     return (time.process_time() - started) / items if items else 0.0
 

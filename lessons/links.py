@@ -45,7 +45,7 @@ def pattern_links_learn(*, reports: list[Worked]) -> None:
     grouped = defaultdict(list)
     for report in reports:
         # The live pattern, held so a concurrent merge cannot strand the link on an alias.
-        live = pattern_held(FailurePattern(pk=report.pattern_id)).pk
+        live = pattern_held(pattern=FailurePattern(pk=report.pattern_id)).pk
         grouped[(str(report.lesson_id), live)].append(report)
     confirmed = False
     for lesson_id, pattern_id in sorted(grouped):

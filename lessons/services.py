@@ -104,8 +104,8 @@ def _link_patterns(lesson: Lesson, samples: list[str]) -> None:
     """Link the lesson to each sample message's pattern, held so that a concurrent merge cannot
     leave the link on the merged-away pattern (see failures.records.services.pattern_held)."""
     for message in samples:
-        pattern = pattern_held(pattern_for_message(message=message,
-                                                   error_type=lesson.error_type))
+        pattern = pattern_held(pattern=pattern_for_message(message=message,
+                                                           error_type=lesson.error_type))
         pattern_link_sampled(lesson=lesson, pattern_id=pattern.pk)
 
 

@@ -46,7 +46,7 @@ class Recorded:
     fields: dict | None = None  # a forbidden item's refusal, by field
 
 
-def outcomes_parse(raw_items: list) -> list[tuple[OutcomeIn | None, dict]]:
+def outcomes_parse(*, raw_items: list) -> list[tuple[OutcomeIn | None, dict]]:
     """Check each raw outcome (one clock for the batch); ``(OutcomeIn, {})`` or ``(None,
     errors by field)`` per item. Naming a lesson that does not exist is an error of
     ``applied_lesson``."""
@@ -63,7 +63,7 @@ class _EventsTaken(Exception):
     wrote is undone, and the next attempt answers those events as replays."""
 
 
-def outcomes_record(items: list[OutcomeIn], *, api_key: ApiKey | None = None) -> list[Recorded]:
+def outcomes_record(*, items: list[OutcomeIn], api_key: ApiKey | None = None) -> list[Recorded]:
     """Record checked outcomes in one transaction, as written by ``api_key``; answer one
     Recorded per item, in order. An item for an agent the key is not bound to is not stored:
     it is answered "forbidden", with the refusal (config.api.agents) as its fields."""
@@ -117,12 +117,13 @@ def _record(items: list[OutcomeIn], *, read_stored: bool,
              if first[i] == i and items[i].event_id not in stored}
     failures = _failures_for(fresh, api_key_id)
     resolved, closed_patterns, closed = _resolve(fresh, failures)
-    failures_insert(list(failures.values()))
+    failures_insert(rows=list(failures.values()))
     now = timezone.now()
-    rows = {i: outcome_row(item, api_key_id=api_key_id, failure=failures.get(i), recorded_at=now,
-                           resolved_failures=resolved.get(i, 0)) for i, item in fresh.items()}
-    outcomes_insert(rows, {i: item.files for i, item in fresh.items()})
-    failures_count(list(failures.values()), resolved=closed_patterns)
+    rows = {i: outcome_row(item=item, api_key_id=api_key_id, failure=failures.get(i),
+                           recorded_at=now, resolved_failures=resolved.get(i, 0))
+            for i, item in fresh.items()}
+    outcomes_insert(rows=rows, files={i: item.files for i, item in fresh.items()})
+    failures_count(rows=list(failures.values()), resolved=closed_patterns)
     _outcomes_follow(rows, failures)
     _applications_for(fresh, failures, closed, api_key_id)
     return [_answer(i, item, first, stored, rows) for i, item in enumerate(items)]
@@ -156,7 +157,7 @@ def _answer(i: int, item: OutcomeIn, first: list[int], stored: dict,
     return answer
 
 
-def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | None = None,
+def outcome_row(*, item: OutcomeIn, api_key_id: int | None, failure: Failure | None = None,
                 recorded_at: datetime | None = None, resolved_failures: int = 0) -> Outcome:
     """The Outcome of a checked item, not stored yet, linked to its stored failure if any.
     ``recorded_at`` is the app's clock, one for a batch, so that the instance holds what is
@@ -170,7 +171,7 @@ def outcome_row(item: OutcomeIn, *, api_key_id: int | None, failure: Failure | N
         resolved_failures=resolved_failures, api_key_id=api_key_id)
 
 
-def outcomes_insert(rows: dict[int, Outcome], files: dict[int, list[str]]) -> None:
+def outcomes_insert(*, rows: dict[int, Outcome], files: dict[int, list[str]]) -> None:
     """INSERT the outcomes, in event-id order (two requests with the same events in another
     order queue on the first shared one instead of deadlocking), setting their ids; then their
     files. An event id stored meanwhile raises _EventsTaken."""
@@ -221,7 +222,7 @@ def _failures_for(items: dict[int, OutcomeIn], api_key_id: int | None) -> dict[i
                     error=item.error, error_type=item.error_type or UNKNOWN_ERROR_TYPE,
                     occurred_at=item.occurred_at, api_key_id=api_key_id, **item.failure_extras)
                for item in failing.values()]
-    return dict(zip(failing, failures_prepare(entries)))
+    return dict(zip(failing, failures_prepare(entries=entries)))
 
 
 def _applications_for(items: dict[int, OutcomeIn], failures: dict[int, Failure],
@@ -259,7 +260,7 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
     if not successes:
         return {}, Counter(), {}
     closed: dict[int, list] = {}
-    stored = failures_close_open_of(set(successes), count=False)
+    stored = failures_close_open_of(pairs=set(successes), count=False)
     for _, pattern_id, agent, task in stored:
         closed.setdefault(successes[(agent, task)][0], []).append(pattern_id)
     now = timezone.now()
@@ -273,17 +274,19 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
     return closed_by, Counter(pattern_id for _, pattern_id, _, _ in stored), closed
 
 
-def outcome_append_for_failure(failure: Failure) -> Outcome:
-    """The failed outcome of a failure posted directly, so the ledger misses no event. Caller
-    owns the transaction."""
-    outcome = Outcome.objects.create(
+def outcome_append_for_failure(*, failure: Failure) -> Outcome:
+    """The failed outcome of a failure posted directly, so the ledger misses no event; stored as
+    every outcome is (outcomes_insert). Caller owns the transaction."""
+    outcome = Outcome(
         task_id=failure.task, agent=failure.agent, task_type=failure.task_type,
         outcome=Outcome.Result.FAILURE, context={
             "error_type": failure.error_type, "error_message": failure.error,
             **({"skill_name": failure.skill_name} if failure.skill_name else {})},
-        occurred_at=failure.occurred_at, error_type=failure.error_type, failure=failure,
-        pattern_id=failure.pattern_id, api_key_id=failure.api_key_id,
+        occurred_at=failure.occurred_at, recorded_at=timezone.now(),
+        error_type=failure.error_type, failure=failure, pattern_id=failure.pattern_id,
+        api_key_id=failure.api_key_id,
     )
+    outcomes_insert(rows={0: outcome}, files={})
     history_generation_bump({failure.agent})
     return outcome
 

@@ -31,10 +31,10 @@ class OutcomesApi(APIView):
     @extend_schema(operation_id="outcomes_record", request=OutcomeInputSerializer,
                    responses={201: OutcomeAnswer, **error_responses(*WRITE_ERRORS)})
     def post(self, request):
-        [(item, errors)] = outcomes_parse([request.data])
+        [(item, errors)] = outcomes_parse(raw_items=[request.data])
         if errors:
             raise InvalidInput.from_fields(errors)
-        [recorded] = outcomes_record([item], api_key=request.auth)
+        [recorded] = outcomes_record(items=[item], api_key=request.auth)
         if recorded.status == "forbidden":
             raise AgentForbidden.from_fields(recorded.fields)
         if recorded.status == "conflict":
@@ -74,9 +74,9 @@ class OutcomesBulkApi(APIView):
         **error_responses(*WRITE_ERRORS)})
     def post(self, request):
         raw = _bulk_items(request.data)
-        parsed = outcomes_parse(raw)
+        parsed = outcomes_parse(raw_items=raw)
         valid = [index for index, (item, _) in enumerate(parsed) if item is not None]
-        recorded = dict(zip(valid, outcomes_record([parsed[i][0] for i in valid],
+        recorded = dict(zip(valid, outcomes_record(items=[parsed[i][0] for i in valid],
                                                    api_key=request.auth)))
         results = [_bulk_result(i, recorded.get(i), parsed[i][1]) for i in range(len(raw))]
         counts = {key: sum(r["status"] == key for r in results)

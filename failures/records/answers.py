@@ -76,7 +76,7 @@ def failure_report(*, agent: str, applied_lesson=None, api_key: ApiKey | None = 
     agent_check(api_key, agent)
     with transaction.atomic(savepoint=False):  # inside a view's idempotent answer: no savepoint
         failure = failure_record(agent=agent, **fields, api_key_id=api_key and api_key.pk)
-        outcome_append_for_failure(failure)  # the ledger misses no event
+        outcome_append_for_failure(failure=failure)  # the ledger misses no event
         if applied_lesson:
             applications_record(entries=[dict(
                 lesson_id=applied_lesson, worked=False, agent=failure.agent, task_id=failure.task,

@@ -64,7 +64,7 @@ def pattern_of_message(*, message: str) -> FailurePattern | None:
     template = template_of(message)
     known = FailureTemplate.objects.select_related("pattern__merged_into").filter(
         fingerprint=fingerprint_of(template)).first()
-    return live_of(known.pattern) if known else pattern_covering(template)
+    return live_of(known.pattern) if known else pattern_covering(template=template)
 
 
 def pattern_id_of_message(*, message: str) -> int | None:
@@ -73,7 +73,7 @@ def pattern_id_of_message(*, message: str) -> int | None:
     for pk in FailureTemplate.objects.filter(fingerprint=fingerprint_of(template)).values_list(
             live_pattern("pattern"), flat=True)[:1]:
         return pk
-    covering = pattern_covering(template)
+    covering = pattern_covering(template=template)
     return covering.pk if covering else None
 
 

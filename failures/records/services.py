@@ -28,7 +28,7 @@ def pattern_head(tokens: tuple[str, ...]) -> str:
     return "*" if WILDCARD in first else first[:200]
 
 
-def pattern_live(pattern: FailurePattern) -> FailurePattern:
+def pattern_live(*, pattern: FailurePattern) -> FailurePattern:
     """The live pattern of ``pattern`` (failures.live), as committed now when it was merged."""
     if pattern.merged_into_id is None:
         return pattern
@@ -36,7 +36,7 @@ def pattern_live(pattern: FailurePattern) -> FailurePattern:
         FailurePattern.objects.filter(pk=pattern.pk).values(live=live_pattern())))
 
 
-def pattern_held(pattern: FailurePattern) -> FailurePattern:
+def pattern_held(*, pattern: FailurePattern) -> FailurePattern:
     """The live pattern of ``pattern``, kept from being merged away until the caller's
     transaction ends, for a write that links to it. Its row is locked, so a merge waits for
     the caller's commit and then re-points what the caller linked; a merge that committed
@@ -59,18 +59,19 @@ def pattern_for_message(*, message: str, error_type: str = "") -> FailurePattern
     known = FailureTemplate.objects.select_related("pattern").filter(fingerprint=fingerprint)
     found = known.first()
     if found is not None:
-        return pattern_live(found.pattern)
-    pattern = pattern_covering(template) or _pattern_create(template, fingerprint, error_type)
+        return pattern_live(pattern=found.pattern)
+    pattern = (pattern_covering(template=template)
+               or _pattern_create(template, fingerprint, error_type))
     try:
         with transaction.atomic():
             FailureTemplate.objects.create(fingerprint=fingerprint, template=template,
                                            pattern=pattern)
     except IntegrityError:  # a concurrent writer linked the same template first
-        return pattern_live(known.get().pattern)
+        return pattern_live(pattern=known.get().pattern)
     return pattern
 
 
-def pattern_covering(template: str) -> FailurePattern | None:
+def pattern_covering(*, template: str) -> FailurePattern | None:
     """An existing live pattern whose variables already cover this template, if any."""
     tokens = split(template)
     candidates = FailurePattern.objects.filter(
@@ -93,7 +94,7 @@ def _pattern_create(template: str, fingerprint: str, error_type: str) -> Failure
                 token_count=len(tokens), head=pattern_head(tokens),
             )
     except IntegrityError:
-        return pattern_live(FailurePattern.objects.get(fingerprint=fingerprint))
+        return pattern_live(pattern=FailurePattern.objects.get(fingerprint=fingerprint))
 
 
 def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
@@ -101,16 +102,16 @@ def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
     as its writer. Its text comes scrubbed of secrets (config.api.fields and outcomes.validation
     scrub what agents send). Caller owns the transaction (see failures.records.answers.failure_report,
     which adds idempotency and checks the key's agents)."""
-    return failures_record_many([dict(agent=agent, task=task, error=error, **fields)])[0]
+    return failures_record_many(entries=[dict(agent=agent, task=task, error=error, **fields)])[0]
 
 
-def failures_record_many(entries: list[dict]) -> list[Failure]:
+def failures_record_many(*, entries: list[dict]) -> list[Failure]:
     """Store failures (each a dict of failure_record's arguments) in a few queries, whatever
     their number: patterns looked up once per distinct template, counted in one statement."""
-    return failures_store(failures_prepare(entries))
+    return failures_store(rows=failures_prepare(entries=entries))
 
 
-def failures_prepare(entries: list[dict]) -> list[Failure]:
+def failures_prepare(*, entries: list[dict]) -> list[Failure]:
     """Failure rows of these entries (failure_record's arguments, already scrubbed), each with
     its message's live pattern (created the first time): neither stored nor counted yet, and
     nothing locked (see failures_count)."""
@@ -122,16 +123,16 @@ def failures_prepare(entries: list[dict]) -> list[Failure]:
     return rows
 
 
-def failures_store(rows: list[Failure], *, resolved: Counter | None = None) -> list[Failure]:
+def failures_store(*, rows: list[Failure], resolved: Counter | None = None) -> list[Failure]:
     """Store prepared rows (failures_prepare) and count them into their patterns: failures_insert
     then failures_count, whose docstrings say what each holds."""
     with transaction.atomic(savepoint=False):  # the caller's, if it has one
-        failures_insert(rows)
-        failures_count(rows, resolved=resolved)
+        failures_insert(rows=rows)
+        failures_count(rows=rows, resolved=resolved)
     return rows
 
 
-def failures_insert(rows: list[Failure]) -> list[Failure]:
+def failures_insert(*, rows: list[Failure]) -> list[Failure]:
     """Store prepared rows (failures_prepare), setting their ids; not counted yet
     (failures_count). No pattern is locked here: the foreign key to the pattern is checked at
     commit (it is deferred), when failures_count holds the pattern."""
@@ -141,7 +142,7 @@ def failures_insert(rows: list[Failure]) -> list[Failure]:
     return rows
 
 
-def failures_count(rows: list[Failure], *, resolved: Counter | None = None) -> None:
+def failures_count(*, rows: list[Failure], resolved: Counter | None = None) -> None:
     """Count stored rows (failures_insert) into their patterns, and add ``resolved`` (``{pattern
     id: failures closed}``) to the patterns' retry history. Every pattern touched is locked
     here, in id order, until the transaction ends, so a writer counts last to hold them
@@ -210,7 +211,7 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
         if message in found:
             continue
         pattern = known.get(fingerprints[message])
-        found[message] = (pattern_live(pattern) if pattern is not None
+        found[message] = (pattern_live(pattern=pattern) if pattern is not None
                           else pattern_for_message(message=message, error_type=error_type))
     return found
 
@@ -258,10 +259,10 @@ def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESO
     many. A key bound to other agents may not (AgentForbidden)."""
     agent_check(api_key, agent)
     with transaction.atomic():
-        return len(failures_close_open_of({(agent, task)}, status=status))
+        return len(failures_close_open_of(pairs={(agent, task)}, status=status))
 
 
-def failures_close_open_of(pairs: set[tuple[str, str]], *,
+def failures_close_open_of(*, pairs: set[tuple[str, str]],
                            status: str = Failure.Status.RESOLVED, count: bool = True,
                            ) -> list[tuple]:
     """Close the open failures of these (agent, task) pairs; answer ``(id, pattern_id, agent,
@@ -273,7 +274,7 @@ def failures_close_open_of(pairs: set[tuple[str, str]], *,
     with transaction.atomic(savepoint=False):  # the caller's, if it has one
         closed = queries.open_failures_close(pairs, status=status, at=timezone.now())
         if closed and status == Failure.Status.RESOLVED and count:
-            failures_count([], resolved=Counter(row[1] for row in closed))
+            failures_count(rows=[], resolved=Counter(row[1] for row in closed))
     return closed
 
 

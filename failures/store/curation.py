@@ -52,7 +52,7 @@ class UnmergeResult:
 
 def patterns_merge_selected(*, patterns, user=None) -> MergeResult:
     """Merge the chosen patterns (aliases count as the pattern they were merged into) into one."""
-    live = sorted({pattern_live(p).pk for p in patterns})
+    live = sorted({pattern_live(pattern=p).pk for p in patterns})
     if len(live) < 2:
         raise ValueError("choose at least two patterns that are not already one")
     with transaction.atomic():
@@ -103,7 +103,7 @@ def pattern_unmerge(*, pattern: FailurePattern, user=None) -> UnmergeResult:
         alias = FailurePattern.objects.select_for_update().get(pk=pattern.pk)
         if alias.merged_into_id is None:
             raise ValueError(f"pattern {alias.pk} is not merged into another")
-        survivor = FailurePattern.objects.select_for_update().get(pk=pattern_live(alias).pk)
+        survivor = FailurePattern.objects.select_for_update().get(pk=pattern_live(pattern=alias).pk)
         shape = split(alias.template)
         moved = [t for t in FailureTemplate.objects.filter(pattern=survivor)
                  if _covers(shape, split(t.template))]

@@ -47,9 +47,11 @@ def patterns_mine() -> MiningResult:
 
 
 def patterns_merge(*, pattern_ids: set[int], template: str) -> tuple[FailurePattern | None, int]:
-    """Fold the patterns into one carrying ``template``; return (changed survivor, folded)."""
-    patterns = list(FailurePattern.objects.select_for_update().filter(pk__in=pattern_ids)
-                    .order_by("-event_count", "pk"))
+    """Fold the patterns into one carrying ``template``; return (changed survivor, folded). The
+    patterns are locked in id order, as every writer locks them (outcomes.services); the most
+    frequent survives."""
+    locked = FailurePattern.objects.select_for_update().filter(pk__in=pattern_ids).order_by("pk")
+    patterns = sorted(locked, key=lambda pattern: (-pattern.event_count, pattern.pk))
     fingerprint = fingerprint_of(template)
     owner = FailurePattern.objects.filter(fingerprint=fingerprint).first()
     if owner is not None and owner.pk not in pattern_ids:

@@ -30,7 +30,7 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     owners = [span for span in mapped for _ in span.outcomes]
     raws = [outcome for span in mapped for outcome in span.outcomes]
     order = sorted(range(len(raws)), key=lambda i: raws[i]["occurred_at"])
-    parsed = outcomes_parse([raws[i] for i in order])
+    parsed = outcomes_parse(raw_items=[raws[i] for i in order])
     valid: list[tuple[Mapped, object]] = []
     for i, (item, errors) in zip(order, parsed):
         if item is None:
@@ -38,7 +38,7 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
         else:
             valid.append((owners[i], item))
     stored = replayed = 0
-    recorded = outcomes_record([item for _, item in valid], api_key=api_key) if valid else []
+    recorded = outcomes_record(items=[item for _, item in valid], api_key=api_key) if valid else []
     for (owner, _), answer in zip(valid, recorded):
         if answer.status in ("forbidden", "conflict"):
             refused.setdefault(owner.span, answer.message)

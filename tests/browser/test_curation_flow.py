@@ -44,7 +44,7 @@ def seed(now) -> dict:
     for i in range(3):  # one task failing the same way again and again: a loop
         entries.append({"agent": "deployer", "task": "deploy-web", "error": "deploy lock held",
                         "error_type": "lock", "occurred_at": now - timedelta(hours=3 - i)})
-    failures_record_many(entries)
+    failures_record_many(entries=entries)
     Outcome.objects.bulk_create([
         Outcome(task_id=f"{agent}-{kind}-{i}", agent=agent, task_type=kind,
                 outcome="success" if i < good else "failure", occurred_at=now - timedelta(hours=i))

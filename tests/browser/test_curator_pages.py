@@ -30,7 +30,7 @@ LONG_RESOLUTION = ("Restart the connection pool, then check that the primary acc
 def seed(now) -> dict:
     """Two patterns in one root-cause group, failures over two weeks from three agents, a lesson
     applied twelve times (ten worked), a flagged one and a pending proposal."""
-    failures_record_many([
+    failures_record_many(entries=[
         {"agent": f"agent-{i % 3}", "task": f"sync-{i}", "task_type": "sync" if i % 2 else "deploy",
          "error": FAULT, "error_type": "connection",
          "occurred_at": now - timedelta(days=i % 14, hours=1)} for i in range(30)]

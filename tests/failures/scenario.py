@@ -44,6 +44,6 @@ def spike_scenario(now: datetime) -> dict[str, int]:
                 entries.append(entry(agent, f"pay-{hours_ago}-{k}", TIMEOUT, at, "timeout"))
     # One stray refusal elsewhere: the two spiking series are alike, not identical.
     entries.append(entry("a", "db-stray", REFUSED, now - timedelta(hours=20)))
-    failures_record_many(entries)
+    failures_record_many(entries=entries)
     return {name: Failure.objects.filter(error=error).values_list("pattern_id", flat=True)[0]
             for name, error in (("refused", REFUSED), ("timeout", TIMEOUT), ("steady", STEADY))}

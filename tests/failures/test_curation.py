@@ -25,8 +25,9 @@ RESET = "connection reset by db-primary:5432"
 
 def record(error: str, n: int = 1, agent: str = "a", hours_ago: float = 1) -> FailurePattern:
     at = timezone.now() - timedelta(hours=hours_ago)
-    failures_record_many([{"agent": agent, "task": f"t{i}", "error": error, "occurred_at": at,
-                           "error_type": "connection"} for i in range(n)])
+    failures_record_many(entries=[{"agent": agent, "task": f"t{i}", "error": error,
+                                   "occurred_at": at, "error_type": "connection"}
+                                  for i in range(n)])
     return Failure.objects.filter(error=error).first().pattern
 
 
@@ -46,6 +47,18 @@ def test_merge_folds_failures_templates_and_lessons_into_the_most_frequent():
     # the survivor's template rather than widening it over them.
     assert result.template == "connection refused to db-primary:<*>"
     assert result.survivor.event_count == 5
+
+
+@pytest.mark.django_db
+def test_a_merge_locks_its_patterns_in_id_order_as_writers_do_and_keeps_the_most_frequent():
+    reset, refused = record(RESET, n=2), record(REFUSED, n=3)  # the most frequent, newer id
+    with CaptureQueriesContext(connection) as run:
+        result = patterns_merge_selected(patterns=[reset, refused])
+    [lock] = [q["sql"] for q in run.captured_queries
+              if q["sql"].endswith("FOR UPDATE") and "failures_failurepattern" in q["sql"]
+              and "IN (" in q["sql"]]
+    assert lock.split("ORDER BY")[1].strip() == '"failures_failurepattern"."id" ASC FOR UPDATE'
+    assert result.survivor.pk == refused.pk and result.merged == 1
 
 
 @pytest.mark.django_db

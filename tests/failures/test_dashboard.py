@@ -26,8 +26,9 @@ DISTINCT = ["connection refused by postgres", "disk quota exceeded on builder",
 def record(error: str, n: int, *, days_ago: float = 0.1, agent: str = "a", task: str = "",
            error_type: str = "timeout") -> int:
     at = timezone.now() - timedelta(days=days_ago)
-    failures_record_many([{"agent": agent, "task": task or f"{error[:10]}-{i}", "error": error,
-                           "error_type": error_type, "occurred_at": at} for i in range(n)])
+    failures_record_many(entries=[{"agent": agent, "task": task or f"{error[:10]}-{i}",
+                                   "error": error, "error_type": error_type, "occurred_at": at}
+                                  for i in range(n)])
     return Failure.objects.filter(error=error).values_list("pattern_id", flat=True).first()
 
 

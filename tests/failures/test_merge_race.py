@@ -81,20 +81,21 @@ def merged_while_waiting(small: FailurePattern, big: FailurePattern, write) -> N
 def two_patterns() -> tuple[FailurePattern, FailurePattern]:
     """A pattern of three failures and one of one (merged into the first by the tests)."""
     at = timezone.now()
-    failures_record_many([{"agent": "a", "task": f"big{i}", "error": BIG, "occurred_at": at}
-                          for i in range(3)])
-    failures_record_many([{"agent": "a", "task": "small", "error": SMALL, "occurred_at": at}])
+    failures_record_many(entries=[{"agent": "a", "task": f"big{i}", "error": BIG, "occurred_at": at}
+                                  for i in range(3)])
+    failures_record_many(entries=[{"agent": "a", "task": "small", "error": SMALL,
+                                   "occurred_at": at}])
     return tuple(Failure.objects.filter(error=e).first().pattern for e in (BIG, SMALL))
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_write_waiting_on_a_merge_lands_on_the_survivor():
     big, small = two_patterns()
-    [(item, errors)] = outcomes_parse([{
+    [(item, errors)] = outcomes_parse(raw_items=[{
         "agent": "b", "task_id": "late", "task_type": "sync", "outcome": "failure",
         "context": {"error_type": "connection", "error_message": SMALL}}])
     assert not errors
-    merged_while_waiting(small, big, lambda: outcomes_record([item]))
+    merged_while_waiting(small, big, lambda: outcomes_record(items=[item]))
     late = Failure.objects.get(task="late")
     assert late.pattern_id == big.pk
     assert Outcome.objects.get(task_id="late").pattern_id == big.pk

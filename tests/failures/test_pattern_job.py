@@ -81,7 +81,7 @@ def test_rows_written_just_now_are_read_again_until_settled():
 def history(size: int, offset: int = 0):
     """``size`` unrelated patterns (each its own first word) with three failures each, settled."""
     names = ["".join("bcdfghjklm"[int(d)] for d in str(n)) for n in range(offset, offset + size)]
-    failures_record_many([
+    failures_record_many(entries=[
         {"agent": f"h{k}", "task": f"job-{name}", "error": f"{name}d worker crashed on startup"}
         for name in names for k in range(3)])
     patterns_update(now=later())

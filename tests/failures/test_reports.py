@@ -103,8 +103,8 @@ def at(hours_ago: float):
 
 def burst(error: str, hours_ago: list[float], agent: str = "a") -> FailurePattern:
     """Failures of one message at these times (each its own task); return their pattern."""
-    failures_record_many([entry(agent, f"t-{i}-{error[:6]}", error, at(h))
-                          for i, h in enumerate(hours_ago)])
+    failures_record_many(entries=[entry(agent, f"t-{i}-{error[:6]}", error, at(h))
+                                  for i, h in enumerate(hours_ago)])
     return FailurePattern.objects.filter(failures__error=error).distinct().get()
 
 

@@ -38,7 +38,7 @@ def outage(now) -> dict:
             entries.append({"agent": agent, "task": f"{agent}-job-{k % 3}", "error": error.format(k),
                             "error_type": "dependency", "task_type": "orders",
                             "occurred_at": start + timedelta(seconds=5 * i + 40 * k)})
-    failures_record_many(entries)
+    failures_record_many(entries=entries)
     root_causes_detect(now=now)
     return {"start": start, "group": RootCauseGroup.objects.get()}
 

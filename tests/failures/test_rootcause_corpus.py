@@ -15,7 +15,7 @@ from tests.failures.rootcause_corpus import INCIDENT_MINUTES, WEEK, fresh_fleet,
 
 def record(fleet, *, until=None) -> dict[str, int]:
     """Record the fleet's failures (up to ``until``); answer each fault's pattern id."""
-    failures_record_many(fleet.entries(until=until))
+    failures_record_many(entries=fleet.entries(until=until))
     patterns: dict[str, set] = {}
     for task, pattern in Failure.objects.values_list("task", "pattern_id"):
         patterns.setdefault(task.rsplit("-", 1)[0], set()).add(pattern)

@@ -239,13 +239,14 @@ def test_a_run_reads_the_patterns_written_since_the_last_and_the_groups_members(
     assert root_causes_detect(now=later).patterns == 3
     quiet = root_causes_detect(now=later + timedelta(minutes=5))
     assert (quiet.patterns, quiet.groups, quiet.created, quiet.removed) == (2, 1, 0, 0)
-    failures_record_many([entry("a", "new", STEADY, later + timedelta(minutes=6), "key_error")])
+    failures_record_many(entries=[entry("a", "new", STEADY, later + timedelta(minutes=6),
+                                        "key_error")])
     assert root_causes_detect(now=later + timedelta(minutes=10)).patterns == 3
 
 
 def record_spread(now, error, hours_ago, agent="a"):
-    failures_record_many([entry(agent, f"t-{error[:8]}-{h}", error, now - timedelta(hours=h))
-                          for h in hours_ago])
+    failures_record_many(entries=[entry(agent, f"t-{error[:8]}-{h}", error,
+                                        now - timedelta(hours=h)) for h in hours_ago])
 
 
 @pytest.mark.django_db

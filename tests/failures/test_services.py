@@ -100,7 +100,7 @@ def test_a_batch_counts_new_agents_and_tasks_per_pattern_once():
         ("y", "t2", "Disk full on host-4"),      # same new agent again, new task
         ("x", "t1", "Quota exceeded for user7"),  # another pattern: new to it
     ]]
-    failures_record_many(entries)
+    failures_record_many(entries=entries)
     disk, quota = (FailurePattern.objects.get(template__startswith=word)
                    for word in ("Disk", "Quota"))
     assert (disk.event_count, disk.agent_count, disk.task_count) == (4, 2, 2)
@@ -108,10 +108,10 @@ def test_a_batch_counts_new_agents_and_tasks_per_pattern_once():
 
 
 def test_prepared_failures_are_stored_with_their_new_ids_and_closed_ones_count_as_resolved():
-    still_open, closed = failures_prepare([{"agent": "a", "task": f"t{i}", "error": "disk full"}
-                                           for i in range(2)])
+    still_open, closed = failures_prepare(entries=[
+        {"agent": "a", "task": f"t{i}", "error": "disk full"} for i in range(2)])
     closed.status = Failure.Status.RESOLVED
-    stored = failures_store([still_open, closed])
+    stored = failures_store(rows=[still_open, closed])
     assert {f.pk for f in stored} == set(Failure.objects.values_list("pk", flat=True))
     assert None not in {f.pk for f in stored}
     pattern = FailurePattern.objects.get()

@@ -28,8 +28,8 @@ def failed(message="Connection refused to db-7:5432", **fields):
 
 
 def test_a_failed_outcome_with_an_error_becomes_a_failure_with_its_pattern():
-    [recorded] = outcomes_record([failed(context={"retry_safe": True, "retry_after": 30,
-                                                  "checkpoint": {"resume_from": 48}})])
+    [recorded] = outcomes_record(items=[failed(context={"retry_safe": True, "retry_after": 30,
+                                                        "checkpoint": {"resume_from": 48}})])
     outcome = Outcome.objects.get()
     failure = Failure.objects.get()
     assert recorded.status == "created" and recorded.outcome.pk == outcome.pk
@@ -44,7 +44,7 @@ def test_a_failed_outcome_with_an_error_becomes_a_failure_with_its_pattern():
 
 
 def test_a_failed_outcome_without_an_error_message_is_only_an_outcome():
-    outcomes_record([parsed(outcome="failure", context={"error_type": "timeout"})])
+    outcomes_record(items=[parsed(outcome="failure", context={"error_type": "timeout"})])
     assert Outcome.objects.get().failure is None and not Failure.objects.exists()
 
 
@@ -53,7 +53,7 @@ def test_a_success_closes_the_tasks_open_failures_and_says_how_many():
             for _ in range(2)]
     other_agent = failure_record(agent="qa", task="t1", error="Connection refused to db-1:5432")
     other_task = failure_record(agent="dev", task="t2", error="Connection refused to db-1:5432")
-    [recorded] = outcomes_record([parsed()])
+    [recorded] = outcomes_record(items=[parsed()])
     assert recorded.outcome.resolved_failures == 2
     statuses = dict(Failure.objects.values_list("pk", "status"))
     assert [statuses[f.pk] for f in mine] == ["resolved", "resolved"]
@@ -62,7 +62,7 @@ def test_a_success_closes_the_tasks_open_failures_and_says_how_many():
 
 
 def test_in_one_batch_a_success_closes_only_the_failures_before_it():
-    before, success, after, second = outcomes_record([
+    before, success, after, second = outcomes_record(items=[
         failed(), parsed(), failed(message="Connection refused to db-9:5432"), parsed()])
     assert before.outcome.failure.status == "resolved"  # stored closed
     assert Failure.objects.get(pk=before.outcome.failure_id).status == "resolved"
@@ -72,15 +72,15 @@ def test_in_one_batch_a_success_closes_only_the_failures_before_it():
 
 
 def test_a_failure_after_the_last_success_of_a_batch_stays_open():
-    success, after = outcomes_record([parsed(), failed()])
+    success, after = outcomes_record(items=[parsed(), failed()])
     assert success.outcome.resolved_failures == 0
     assert Failure.objects.get(pk=after.outcome.failure_id).status == "open"
 
 
 def test_an_event_id_replay_changes_nothing():
     event = str(uuid.uuid4())
-    [first] = outcomes_record([failed(event_id=event)])
-    [again] = outcomes_record([failed(event_id=event)])
+    [first] = outcomes_record(items=[failed(event_id=event)])
+    [again] = outcomes_record(items=[failed(event_id=event)])
     assert (first.status, again.status) == ("created", "replayed")
     assert again.outcome.pk == first.outcome.pk
     assert Outcome.objects.count() == Failure.objects.count() == 1
@@ -89,15 +89,15 @@ def test_an_event_id_replay_changes_nothing():
 
 def test_a_reused_event_id_with_another_body_is_a_conflict():
     event = str(uuid.uuid4())
-    outcomes_record([parsed(event_id=event)])
-    [clash] = outcomes_record([parsed(event_id=event, task_id="t9")])
+    outcomes_record(items=[parsed(event_id=event)])
+    [clash] = outcomes_record(items=[parsed(event_id=event, task_id="t9")])
     assert clash.status == "conflict" and event in clash.message
     assert Outcome.objects.count() == 1
 
 
 def test_the_same_event_twice_in_one_batch_is_stored_once():
     event = str(uuid.uuid4())
-    first, again, clash = outcomes_record([
+    first, again, clash = outcomes_record(items=[
         failed(event_id=event), failed(event_id=event), parsed(event_id=event)])
     assert (first.status, again.status, clash.status) == ("created", "replayed", "conflict")
     assert again.outcome.pk == first.outcome.pk
@@ -106,8 +106,8 @@ def test_the_same_event_twice_in_one_batch_is_stored_once():
 
 def test_a_batch_repeating_a_stored_event_answers_each_copy_from_the_stored_row():
     event = str(uuid.uuid4())
-    [stored] = outcomes_record([failed(event_id=event)])
-    again, clash, twice, new = outcomes_record([
+    [stored] = outcomes_record(items=[failed(event_id=event)])
+    again, clash, twice, new = outcomes_record(items=[
         failed(event_id=event), parsed(event_id=event), failed(event_id=event), parsed()])
     assert [r.status for r in (again, clash, twice, new)] == [
         "replayed", "conflict", "replayed", "created"]
@@ -118,9 +118,9 @@ def test_a_batch_repeating_a_stored_event_answers_each_copy_from_the_stored_row(
 def test_a_replayed_success_closes_nothing_failed_since():
     """The outcome is stored last, after the closing: a replay's closing is undone."""
     event = str(uuid.uuid4())
-    [success] = outcomes_record([parsed(event_id=event)])
-    [failure] = outcomes_record([failed()])
-    [again] = outcomes_record([parsed(event_id=event)])
+    [success] = outcomes_record(items=[parsed(event_id=event)])
+    [failure] = outcomes_record(items=[failed()])
+    [again] = outcomes_record(items=[parsed(event_id=event)])
     assert (again.status, again.outcome.pk) == ("replayed", success.outcome.pk)
     assert again.outcome.resolved_failures == 0
     assert Failure.objects.get().status == Failure.Status.OPEN
@@ -129,10 +129,10 @@ def test_a_replayed_success_closes_nothing_failed_since():
 
 def test_a_conflicting_event_leaves_no_failure_pattern_or_count_behind():
     event = str(uuid.uuid4())
-    outcomes_record([parsed(event_id=event)])
+    outcomes_record(items=[parsed(event_id=event)])
     patterns = FailurePattern.objects.count()
-    [clash, new] = outcomes_record([failed("Quota exceeded for bucket logs-eu", event_id=event),
-                                    failed()])
+    [clash, new] = outcomes_record(items=[
+        failed("Quota exceeded for bucket logs-eu", event_id=event), failed()])
     assert (clash.status, new.status) == ("conflict", "created")
     assert Failure.objects.get().error == "Connection refused to db-7:5432"
     assert FailurePattern.objects.count() == patterns + 1  # the new failure's pattern only
@@ -144,7 +144,7 @@ def test_new_events_are_written_without_reading_the_ledger_first():
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
-        outcomes_record([parsed(event_id=str(uuid.uuid4()))])
+        outcomes_record(items=[parsed(event_id=str(uuid.uuid4()))])
     reads = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")
              and "outcomes_outcome" in q["sql"]]
     assert reads == []
@@ -158,23 +158,24 @@ def test_a_batch_is_one_transaction(monkeypatch):
 
     monkeypatch.setattr(services, "outcomes_insert", broken)  # after the failures are stored
     with pytest.raises(RuntimeError):
-        outcomes_record([failed(context={"file_path": "a.py"}), parsed()])
+        outcomes_record(items=[failed(context={"file_path": "a.py"}), parsed()])
     assert not Outcome.objects.exists() and not Failure.objects.exists()
     assert not FailurePattern.objects.filter(event_count__gt=0).exists()
 
 
 def test_secrets_in_context_and_result_are_scrubbed_before_storage():
     token = "ghp_" + "a1B2c3D4e5" * 4
-    outcomes_record([failed(message=f"push failed: token {token} rejected",
-                            context={"password": "hunter2"}, result={"log": f"used {token}"})])
+    outcomes_record(items=[failed(message=f"push failed: token {token} rejected",
+                                  context={"password": "hunter2"},
+                                  result={"log": f"used {token}"})])
     outcome = Outcome.objects.get()
     stored = str(outcome.context) + str(outcome.result) + outcome.failure.error
     assert token not in stored and "hunter2" not in stored
 
 
 def test_files_are_stored_for_related_lookups():
-    [recorded] = outcomes_record([parsed(context={"file_path": "./src/a.py"},
-                                         result={"files_changed": ["src/a.py", "src/b.py"]})])
+    [recorded] = outcomes_record(items=[parsed(context={"file_path": "./src/a.py"},
+                                               result={"files_changed": ["src/a.py", "src/b.py"]})])
     assert sorted(OutcomeFile.objects.values_list("path", flat=True)) == ["src/a.py", "src/b.py"]
     assert set(OutcomeFile.objects.values_list("occurred_at", flat=True)) == {
         recorded.outcome.occurred_at}
@@ -182,9 +183,9 @@ def test_files_are_stored_for_related_lookups():
 
 def test_prune_deletes_old_outcomes_in_batches_and_keeps_failures_and_pattern_counts():
     old = timezone.now() - timedelta(days=40)
-    outcomes_record([failed(occurred_at=(old + timedelta(minutes=i)).isoformat(),
-                            context={"file_path": f"f{i}.py"}) for i in range(7)])
-    outcomes_record([failed(), parsed(task_id="t2")])
+    outcomes_record(items=[failed(occurred_at=(old + timedelta(minutes=i)).isoformat(),
+                                  context={"file_path": f"f{i}.py"}) for i in range(7)])
+    outcomes_record(items=[failed(), parsed(task_id="t2")])
     pattern_before = FailurePattern.objects.values("event_count", "agent_count",
                                                    "task_count").get()
     assert outcomes_prune(older_than_days=30, batch_size=3) == 7
@@ -199,7 +200,7 @@ def test_prune_command(capsys):
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
-    outcomes_record([parsed(occurred_at=(timezone.now() - timedelta(days=9)).isoformat())])
+    outcomes_record(items=[parsed(occurred_at=(timezone.now() - timedelta(days=9)).isoformat())])
     call_command("prune_outcomes", "--older-than", "8")
     assert "1 outcome(s)" in capsys.readouterr().out and not Outcome.objects.exists()
     with pytest.raises(CommandError):
@@ -211,12 +212,12 @@ def test_a_mixed_batch_stores_outcomes_failures_files_and_counts_once():
     repeated event, a success closing a failure of its own request and one closing an older
     failure stores and answers each once."""
     event = str(uuid.uuid4())
-    outcomes_record([failed(task_id="old")])
-    recorded = outcomes_record([
+    outcomes_record(items=[failed(task_id="old")])
+    recorded = outcomes_record(items=[
         failed(event_id=event, context={"file_path": "a.py"}), parsed(event_id=event),
         failed(message="Quota exceeded for bucket logs-eu", task_id="t2"),
         parsed(task_id="t2", context={"files": ["b.py", "c.py"]}), parsed(task_id="old")])
-    [again] = outcomes_record([failed(event_id=event, context={"file_path": "a.py"})])
+    [again] = outcomes_record(items=[failed(event_id=event, context={"file_path": "a.py"})])
     assert [r.status for r in recorded] == ["created", "conflict", "created", "created",
                                             "created"]
     assert [r.outcome.resolved_failures for r in recorded if r.outcome] == [0, 0, 1, 1]
@@ -242,7 +243,7 @@ def test_each_item_of_a_batch_is_answered_with_the_row_stored_for_it():
                         timezone.now() - timedelta(minutes=k)).isoformat())
              for k, event in enumerate(events)]
     items.insert(3, parsed(task_id="no-event", context={"files": ["x.py", "y.py"]}))
-    recorded = outcomes_record(items)
+    recorded = outcomes_record(items=items)
     for item, answer in zip(items, recorded):
         stored = Outcome.objects.get(pk=answer.outcome.pk)
         assert (stored.event_id, stored.task_id, stored.duration_ms, stored.context,

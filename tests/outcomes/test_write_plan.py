@@ -53,12 +53,12 @@ def batch() -> list:
              "outcome": "failure", "occurred_at": at, "context": {
                  "error_type": "io", "error_message": "disk full on host" if n % 2
                  else f"quota exceeded for bucket b{n}"}} for n in range(40, 60)]
-    return [item for item, errors in outcomes_parse(raw)]
+    return [item for item, errors in outcomes_parse(raw_items=raw)]
 
 
 def test_every_statement_of_a_write_probes_indexes(ledger):
     with statements_run() as run:
-        recorded = outcomes_record(batch())
+        recorded = outcomes_record(items=batch())
     assert {r.status for r in recorded} == {"created"}
     assert any(r.outcome.resolved_failures for r in recorded)
     kinds, prepared = set(), set()
