@@ -62,7 +62,9 @@ def pattern_of_message(*, message: str) -> FailurePattern | None:
     """The stored pattern a message belongs to (its template's, or one covering it), if any;
     creates nothing."""
     template = template_of(message)
-    known = FailureTemplate.objects.select_related("pattern__merged_into").filter(
+    # The live pattern is read only when the template's was merged away (live_of); joined on
+    # every check, it loaded a second pattern row that is nearly always empty.
+    known = FailureTemplate.objects.select_related("pattern").filter(
         fingerprint=fingerprint_of(template)).first()
     return live_of(known.pattern) if known else pattern_covering(template=template)
 
