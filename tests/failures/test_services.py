@@ -5,8 +5,8 @@ import pytest
 from django.utils import timezone
 
 from failures.models import Failure, FailurePattern, FailureTemplate
-from failures.records.services import (failure_record, failures_prepare, failures_resolve,
-                               failures_store, pattern_for_message)
+from failures.records.services import (failure_record, failures_close_open_of, failures_prepare,
+                                       failures_resolve, failures_store, pattern_for_message)
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +79,17 @@ def test_resolve_closes_only_that_agents_open_failures_of_the_task():
     assert Failure.objects.filter(status="open").count() == 2
     assert FailurePattern.objects.get().resolved_count == 2
     assert failures_resolve(agent="a1", task="sync") == 0
+
+
+def test_one_close_counts_each_patterns_own_number_of_resolutions():
+    for task, error in [("t1", "disk full on /dev/sda1"), ("t1", "disk full on /dev/sdb2"),
+                        ("t2", "disk full on /dev/sdc3"), ("t1", "quota exceeded for bucket 'a'"),
+                        ("t3", "connection reset by peer")]:
+        record(task=task, error=error)
+    failures_close_open_of(pairs={("a1", "t1"), ("a1", "t2"), ("a1", "t3")})
+    counts = dict(FailurePattern.objects.values_list("template", "resolved_count"))
+    assert counts == {"disk full on <*>": 3, "quota exceeded for bucket 'a'": 1,
+                      "connection reset by peer": 1}
 
 
 def test_abandon():
