@@ -72,4 +72,5 @@ def test_boot_reads_an_agents_failures_through_a_statement_the_connection_keeps_
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements WHERE name LIKE '_pg3_%%'")
         prepared = [statement for (statement,) in cursor.fetchall()]
-    assert [statement for statement in prepared if "UNION ALL" in statement]
+    [boot_read] = [statement for statement in prepared if "UNION ALL" in statement]
+    assert "failures_failure" in boot_read and "$1" in boot_read
