@@ -42,14 +42,14 @@ def estimate_tokens(text: str) -> int:
 
 
 def one_line(text, limit: int = VALUE_CHARS) -> str:
-    """``text`` scrubbed and flattened to one clean line of at most ``limit`` characters, not
-    escaped: for answers that are not markdown."""
+    """``text`` scrubbed and flattened to one clean line of at most ``limit`` characters: for
+    answers that are not markdown."""
     return markdown.flatten(scrub_text(str(text)), limit)
 
 
 def inline(text, limit: int = VALUE_CHARS) -> str:
     """``text`` made safe to place inside one markdown line, at most ``limit`` characters."""
-    return markdown.escape(one_line(text, limit))
+    return markdown.literal(one_line(text, limit))
 
 
 def _name(text: str) -> str:

@@ -57,7 +57,7 @@ def _quoted(pattern: Mapping) -> str:
 
 
 def _skip(item: Mapping) -> str:
-    # The JSON's "why" in words, with the agent's template escaped apart from the service's text.
+    # The JSON's "why" in words, the agent's template set apart from the service's text.
     return (f"- {_task(item)} — skip until {timestamp(item['skip_until'])}: this task failed "
             f"{item['failures']} times with {_quoted(item['pattern'])} and no success since. "
             f"Last failed {timestamp(item['last_failed_at'])}.")

@@ -1,11 +1,14 @@
 """Prompt-ready markdown for failures, in the seed's ``## Failures`` format. Pure, no Django.
 
 Also the one rule for placing text an agent sent into any markdown answer (boot, history, the
-failures list, reports): ``inline``. It folds the value onto one line, so it cannot start a
-heading, a fence or a list item of its own, removes what a terminal or a bidi-aware reader would
-hide or reorder, and backslash-escapes every character that could start inline markup, so the
-value renders as exactly its literal characters: no emphasis, link, image, HTML or code of its
-own. Text the service writes itself (headings, labels, its own bold) is written around it as is.
+failures list, reports): ``inline``. These answers are read raw by a model, which copies what it
+sees into its next tool call, so a value appears exactly as stored, with no added escapes; and
+it must stay inert where a renderer reads it: no emphasis, link, image, HTML, heading, list or
+code of its own. ``inline`` folds the value onto one line, removes what a terminal or a
+bidi-aware reader would hide or reorder, and then (``literal``) writes it as it is when nothing
+in it can start markup, or else inside a code span whose fence is longer than any backtick run
+in it, where CommonMark shows every character as itself. Text the service writes itself
+(headings, labels, its own bold) is written around it as is.
 """
 import re
 from collections.abc import Iterable, Mapping
@@ -33,16 +36,35 @@ _WHITESPACE = re.compile(r"\s+")
 # U+FEFF).
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064"
                      "\u2066-\u2069\ufeff]")
-# CommonMark's ASCII punctuation that can open inline markup (emphasis, code, links, images,
-# autolinks, HTML, GFM tables and strikethrough) or, with a line's start, block markup (headings,
-# lists, quotes, breaks), and "&" (entity references). The agent's own "\" is escaped too, so
-# it cannot cancel the escape of the character after it.
-_MARKUP = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&])")
+# What can start markup in a value set inside one line of the service's text, by CommonMark 0.31
+# and GitHub's strikethrough and autolinks (a value never starts a table row). A value with none
+# of them is written as it is; any other goes into a code span (``literal``).
+_MARKUP = re.compile("|".join([
+    r"[`*~]",               # code spans, emphasis, strikethrough
+    r"<[A-Za-z/!?]",        # HTML (tags, comments, declarations) and autolinks
+    # Links and images: inline or by reference ("](" "]["). Brackets alone link only by a
+    # definition, which must start a line or an item, and the value may be followed by "(".
+    r"\][(\[]|^\[|\]$",
+    r"\\(?=[!-/:-@\[-`{-~]|$)",  # a backslash escape, or a hard break (or an escape of the
+    #                         service's own next character) when the value ends with it
+    r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity references
+    r"(?i:\b(?:https?|ftp)://|\bwww\.)",  # GitHub's extended autolinks: URLs and www.
+    r"[\w.+-]@[\w-]+\.\w",     # ...and e-mail addresses
+    r"(?:^|\s)#+$",          # a heading's closing sequence, when the value ends a heading
+    # Block markers, when the value starts a line or a list item's content: a bullet or an
+    # ordered-list marker, an ATX heading, a block quote, a thematic break.
+    r"^(?:[-+](?:\s|$)|[0-9]{1,9}[.)](?:\s|$)|#{1,6}(?:\s|$)|>|(?:-\s*){3,}$)",
+]))
+# An underscore run opens or closes emphasis unless a letter or digit stands on both sides of
+# it (``fetch_user_data`` is plain, ``__init__`` and ``_private`` are not).
+_UNDERSCORES = re.compile(r"_+")
+# Backtick runs: a code span's fence is one longer than the longest of them.
+_BACKTICKS = re.compile(r"`+")
 
 
 def flatten(value, limit: int = MAX_VALUE_CHARS) -> str:
     """``value`` as one clean line of at most ``limit`` characters: terminal escapes, controls
-    and invisible characters removed, whitespace folded. Not escaped (see ``escape``)."""
+    and invisible characters removed, whitespace folded (see ``literal`` for markdown)."""
     text = _HIDDEN.sub("", _WHITESPACE.sub(" ", _ANSI.sub("", str(value))))
     text = _WHITESPACE.sub(" ", text).strip()  # what stood between two spaces is gone
     if len(text) > limit:
@@ -50,15 +72,30 @@ def flatten(value, limit: int = MAX_VALUE_CHARS) -> str:
     return text
 
 
-def escape(text: str) -> str:
-    """Every markup character of ``text`` backslash-escaped: it renders as itself."""
-    return _MARKUP.sub(r"\\\1", text)
+def plain(text: str) -> bool:
+    """Whether ``text`` renders as exactly its characters wherever a value stands in a line."""
+    if _MARKUP.search(text):
+        return False
+    return all(0 < m.start() and m.end() < len(text) and text[m.start() - 1].isalnum()
+               and text[m.end()].isalnum() for m in _UNDERSCORES.finditer(text))
+
+
+def literal(text: str) -> str:
+    """``text`` (one line) as it is when plain, else in a code span: either way a reader sees
+    its exact characters and no markup of its own."""
+    if plain(text):
+        return text
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(text)), default=0) + 1)
+    # CommonMark strips one space from each end of a code span's content: padded only where a
+    # backtick at an end would otherwise join the fence.
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def inline(value, limit: int = MAX_VALUE_CHARS) -> str:
-    """Agent text made safe for one markdown line: flattened, capped, then escaped (the cap
-    applies to what the reader sees, and never cuts an escape in two)."""
-    return escape(flatten(value, limit))
+    """Agent text placed in one markdown line: flattened, capped, then ``literal`` (the cap
+    applies to what the reader sees)."""
+    return literal(flatten(value, limit))
 
 
 def root_cause_note(patterns: list[Mapping], *, agents: int, since: datetime | None,

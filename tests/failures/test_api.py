@@ -116,7 +116,7 @@ def test_markdown_format_renders_the_seed_section(api):
 - **Task:** Fetch user data from /api/users
 - **Error:** 429 Too Many Requests
 - **Retry safe:** Yes, after 60s
-- **Side effects:** None \\(failed before request\\)
+- **Side effects:** None (failed before request)
 - **Recovery hint:** Implement exponential backoff
 - **Attempt count:** 3
 """

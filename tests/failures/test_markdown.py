@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 import pytest
 from markdown_it import MarkdownIt
 
-from failures.records.markdown import escape, failure_block, failures_section, flatten, inline
+from failures.records.markdown import failure_block, failures_section, flatten, inline
 
 PARSER = MarkdownIt("commonmark")
 
@@ -46,37 +46,15 @@ SEED = """## Failures
 """
 
 
-def test_renders_the_seed_section_with_agent_text_escaped():
-    assert failures_section([SEED_RATE_LIMIT, SEED_PARTIAL_WRITE]) == """## Failures
-
-### 2026-02-01T11:00:00Z — API rate limit
-- **Task:** Fetch user data from /api/users
-- **Error:** 429 Too Many Requests
-- **Retry safe:** Yes, after 60s
-- **Side effects:** None \\(failed before request\\)
-- **Recovery hint:** Implement exponential backoff
-- **Attempt count:** 3
-
-### 2026-02-01T10:30:00Z — Partial write
-- **Task:** Update database records \\(batch of 100\\)
-- **Error:** Connection timeout
-- **Retry safe:** Unknown
-- **Side effects:** 47 records written, 53 pending
-- **Recovery hint:** Resume from record \\#48
-- **Attempt count:** 1
-"""
-
-
-def test_escaping_changes_nothing_a_reader_sees():
-    rendered = failures_section([SEED_RATE_LIMIT, SEED_PARTIAL_WRITE])
-    assert PARSER.render(rendered) == PARSER.render(SEED)
+def test_renders_the_seed_section_exactly_as_the_seed_writes_it():
+    assert failures_section([SEED_RATE_LIMIT, SEED_PARTIAL_WRITE]) == SEED
 
 
 def test_defaults_when_fields_are_missing():
     block = failure_block({**SEED_PARTIAL_WRITE, "title": "", "task_description": "",
                            "side_effects": [], "recovery_hint": "", "retry_safe": False})
     assert block.splitlines()[0] == "### 2026-02-01T10:30:00Z — Timeout"
-    assert "- **Task:** update\\_records" in block
+    assert "- **Task:** update_records" in block
     assert "- **Retry safe:** No" in block
     assert "- **Side effects:** None" in block and "- **Recovery hint:** None" in block
 
@@ -88,12 +66,11 @@ def test_agent_text_cannot_break_the_structure():
     lines = block.splitlines()
     assert len(lines) == 7
     assert [l for l in lines if l.startswith("#")] == [lines[0]]
-    assert "```" not in block
     tokens = PARSER.parse(block)
     assert [t.tag for t in tokens if t.type == "heading_open"] == ["h3"]
-    assert [t.type for t in tokens if t.type in ("fence", "code_block", "code_inline")] == []
-    assert tokens[1].content.endswith("— \\# injected")
-    assert PARSER.renderInline(tokens[1].content).endswith("— # injected")
+    assert [t.type for t in tokens if t.type in ("fence", "code_block")] == []
+    assert tokens[1].content.endswith("— `# injected`")
+    assert [c.content for c in tokens[1].children if c.type == "code_inline"] == ["# injected"]
 
 
 def test_inline_caps_length():
@@ -104,23 +81,38 @@ def test_empty_section():
     assert failures_section([]) == "## Failures\n\nNone.\n"
 
 
-# (name, what an agent sent, what ``inline`` writes). Read with the CommonMark reference in
-# mind: every backslash below is an escape that renders as the character after it.
+# (name, what an agent sent, what ``inline`` writes). Plain values are written as they are; any
+# other in a code span, whose content CommonMark shows character for character. No backslash is
+# ever added: a model reads the text raw and would copy it.
 INLINE_CASES = [
     ("plain text is left alone", "Connection timeout after 30s", "Connection timeout after 30s"),
-    ("bold", "**x**", r"\*\*x\*\*"),
-    ("underscores", "__init__", r"\_\_init\_\_"),
-    ("link", "[x](http://evil)", r"\[x\]\(http://evil\)"),
-    ("image", "![i](http://e/x.png)", r"\!\[i\]\(http://e/x\.png\)"),
-    ("html", "<img src=x>", r"\<img src=x\>"),
-    ("autolink", "<http://x>", r"\<http://x\>"),
-    ("code span", "`ls`", r"\`ls\`"),
-    ("fence", "```py\nx\n```", r"\`\`\`py x \`\`\`"),
-    ("entity", "&lt;", r"\&lt;"),
-    ("heading", "# h", r"\# h"),
-    ("list items", "- a + b 1. c 2) d", r"\- a \+ b 1\. c 2\) d"),
-    ("braces, pipes and tildes", "{a} | ~~b~~", r"\{a\} \| \~\~b\~\~"),
-    ("an agent's backslash is escaped too", r"\*", r"\\\*"),
+    ("names, paths and parentheses", "deployer-4 src/capture.js (60s)",
+     "deployer-4 src/capture.js (60s)"),
+    ("underscores inside a word", "fetch_user_data", "fetch_user_data"),
+    ("bold", "**x**", "`**x**`"),
+    ("underscores around a word", "__init__", "`__init__`"),
+    ("link", "[x](http://evil)", "`[x](http://evil)`"),
+    ("image", "![i](http://e/x.png)", "`![i](http://e/x.png)`"),
+    ("html", "<img src=x>", "`<img src=x>`"),
+    ("autolink", "<http://x>", "`<http://x>`"),
+    ("bare URL", "see https://x.example/a", "`see https://x.example/a`"),
+    ("e-mail address", "mail ops@example.com", "`mail ops@example.com`"),
+    ("code span", "`ls`", "`` `ls` ``"),
+    ("fence", "```py\nx\n```", "```` ```py x ``` ````"),
+    ("entity", "&lt;", "`&lt;`"),
+    ("an ampersand alone is plain", "a & b", "a & b"),
+    ("heading", "# h", "`# h`"),
+    ("heading's closing sequence", "step #", "`step #`"),
+    ("a number sign inside", "record #48", "record #48"),
+    ("list item", "- a", "`- a`"),
+    ("ordered item", "2) d", "`2) d`"),
+    ("thematic break", "- - -", "`- - -`"),
+    ("block quote", "> a", "`> a`"),
+    ("tildes", "~~b~~", "`~~b~~`"),
+    ("braces and pipes are plain", "{a} | b", "{a} | b"),
+    ("a backslash before punctuation", r"\*", r"`\*`"),
+    ("a backslash before a letter is plain", r"C:\Users\x", r"C:\Users\x"),
+    ("a trailing backslash", "a\\", "`a\\`"),
     ("line breaks fold to one space", "a\r\n\u2028\x85\x0b\x0cb", "a b"),
     ("tabs and runs of spaces fold", "a\t \t b", "a b"),
     ("ANSI colour", "\x1b[31mred\x1b[0m", "red"),
@@ -138,21 +130,14 @@ INLINE_CASES = [
 
 @pytest.mark.parametrize("value, written", [case[1:] for case in INLINE_CASES],
                          ids=[case[0] for case in INLINE_CASES])
-def test_inline_writes_agent_text_as_plain_text(value, written):
+def test_inline_writes_agent_text_verbatim_and_inert(value, written):
     assert inline(value) == written
-    # And a CommonMark reader sees the cleaned text itself, as one text node.
+    # A CommonMark reader sees the cleaned text itself, as one text node or one code span.
     [paragraph] = [t for t in PARSER.parse(written) if t.type == "inline"] or [None]
     if paragraph is not None:
-        assert [c.type for c in paragraph.children] == ["text"]
+        assert [c.type for c in paragraph.children] in (["text"], ["code_inline"])
         assert paragraph.children[0].content == flatten(value)
 
 
-def test_escape_covers_every_character_that_can_start_markup():
-    for char in "\\`*_{}[]<>()#+-.!|~&":
-        assert escape(char) == "\\" + char
-    assert escape("a:b;c'd\"e/f@g$h%i^j=k?l,m") == "a:b;c'd\"e/f@g$h%i^j=k?l,m"
-
-
-def test_the_cap_never_cuts_an_escape_in_two():
-    value = inline("*" * 600, limit=10)
-    assert value == "\\*" * 9 + "…"
+def test_the_cap_applies_to_the_value_before_its_code_span():
+    assert inline("*" * 600, limit=10) == "`" + "*" * 9 + "…`"

@@ -1,27 +1,33 @@
-"""Agent text in every markdown answer renders as plain text.
+"""Agent text in every markdown answer is written as sent and renders as plain text.
 
 A hostile string goes into every field an agent sends (agent, task, task type, error, error type,
 title, description, recovery hint, side effects, checkpoint, files, approach, a lesson's pattern
 and resolution), through the API; then the boot briefing (fleet scope), the history, the failures
-list and the pattern report are parsed as CommonMark. Each document must have exactly the
-structure it has when the same scenario is sent in harmless words (so the agent's text opened no
-emphasis, link, image, HTML, code, heading or list item), and must show the hostile string's
-characters literally, in text.
+list and the pattern report are parsed as CommonMark. Each document must hold the values sent
+verbatim (no added escapes: a model reads it raw), must have exactly the structure it has when
+the same scenario is sent in harmless words (so the agent's text opened no emphasis, link, image,
+HTML, heading or list item; a value the service sets in a code span counts as text), and must
+show the hostile string's characters literally. tests/failures/test_markdown_literal.py holds
+the same rule to a larger corpus in every line shape, without the API.
 """
 import pytest
 from django.db import transaction
 from markdown_it import MarkdownIt
 
 from failures.models import Failure, FailurePattern, RootCauseGroup, RootCauseMembership
+from failures.records.markdown import flatten
 from failures.staff.report_markdown import report_markdown
 from failures.staff.reports import pattern_report_build
 from lessons.curation import lesson_approve
 from lessons.models import Lesson
 
+from .markdown_blind_corpus import CASES as BLIND_CASES
+
 PARSER = MarkdownIt("commonmark")
-# Tokens the service never writes: any of them in an answer came from an agent's text.
-FORBIDDEN = {"link_open", "image", "html_inline", "html_block", "code_inline", "fence",
-             "code_block", "blockquote_open", "hr", "s_open"}
+# Tokens the service never writes: any of them in an answer came from an agent's text. (It
+# writes code spans: around a value in which something could start markup.)
+FORBIDDEN = {"link_open", "image", "html_inline", "html_block", "fence", "code_block",
+             "blockquote_open", "hr", "s_open"}
 
 # (name, what the agent sends, the characters a reader must see)
 HOSTILE = [
@@ -46,6 +52,13 @@ HOSTILE = [
     ("backslash", "\\*not bold\\*", "\\*not bold\\*"),
     ("strikethrough and table", "~~x~~ | a |", "~~x~~ | a |"),
     ("hard break", "line\\\nnext  \nthird", "line\\ next third"),
+    ("names and paths", "deployer-4 fetch_user_data src/capture.js", "deployer-4 fetch_user_data"),
+    ("punctuation", "a!b\"c#d$e%f&g'h(i)j*k+l,m-n.o/p", "a!b\"c#d$e%f&g'h(i)j*k+l,m-n.o/p"),
+    ("more punctuation", ":q;r<s=t>u?v@w[x\\y]z^_`{|}~", ":q;r<s=t>u?v@w[x\\y]z^_`{|}~"),
+    ("url with query", "https://api.example.com/v1/x?a=1&b=[2]#frag",
+     "https://api.example.com/v1/x?a=1&b=[2]#frag"),
+    ("code", "if (a < b && c > d) { return `x` }", "if (a < b && c > d) { return `x` }"),
+    ("numbers", "1.5e-3 -1 +42 3) 50% $9.99 #FF0000", "1.5e-3 -1 +42 3) 50% $9.99 #FF0000"),
 ]
 BENIGN = "plain words"
 
@@ -53,6 +66,7 @@ BENIGN = "plain words"
 def scenario(api, read_api, user, h: str) -> dict[str, str]:
     """Send ``h`` in every agent field, then read each markdown answer."""
     me, peer, task_type, error = f"me {h}", f"peer {h}", f"type {h}", f"Gateway failed {h}"
+    path = f"src/{h.replace(',', ' ')}.py"  # the history's files parameter is comma-separated
     failure = {
         "agent": me, "task": f"task {h}", "task_type": task_type, "error": error,
         "error_type": f"etype {h}", "title": f"title {h}", "task_description": f"desc {h}",
@@ -69,7 +83,7 @@ def scenario(api, read_api, user, h: str) -> dict[str, str]:
                  for text in (error, symptom["error"])])
     for agent in (me, peer):
         outcome = {"agent": agent, "task_id": f"done {h}", "task_type": task_type,
-                   "outcome": "success", "context": {"files": [f"src/{h}.py"]},
+                   "outcome": "success", "context": {"files": [path]},
                    "result": {"approach": f"approach {h}"}, "duration_ms": 1200}
         assert api.post("/api/v1/outcomes", outcome, format="json").status_code == 201
     lesson = {"error_pattern": f"pattern {h}", "error_type": f"etype {h}",
@@ -81,7 +95,7 @@ def scenario(api, read_api, user, h: str) -> dict[str, str]:
         "boot": read_api.get("/api/v1/boot", {**markdown, "agent": me, "scope": "fleet"}),
         "history": read_api.get("/api/v1/outcomes/history", {
             **markdown, "agent": me, "task_type": task_type, "error_message": error,
-            "files": f"src/{h}.py"}),
+            "files": path}),
         "failures": read_api.get("/api/v1/failures", markdown),
         "report": pattern_report_build().markdown,
     }
@@ -122,18 +136,19 @@ def _texts(answers: dict) -> dict[str, str]:
 
 
 def structure(tokens) -> list[tuple]:
-    """Every token but text, with its tag and depth: the document's markup."""
+    """Every token but text and code spans, with its tag and depth: the document's markup."""
     found = []
     for token in tokens:
-        if token.type != "text":
+        if token.type not in ("text", "code_inline"):
             found.append((token.type, token.tag, token.level))
         found += structure(token.children or [])
     return found
 
 
 def shown_text(tokens) -> str:
-    """What a reader sees: the content of every text token, one line per block."""
-    return "\n".join("".join(child.content for child in token.children if child.type == "text")
+    """What a reader sees: the content of every text token and code span, one line per block."""
+    return "\n".join("".join(child.content for child in token.children
+                             if child.type in ("text", "code_inline"))
                      for token in tokens if token.type == "inline")
 
 
@@ -153,6 +168,13 @@ def benign(api, read_api, staff):
 def test_agent_text_renders_as_plain_text_in_every_markdown_answer(api, read_api, staff, benign,
                                                                    sent, shown):
     documents = _texts(scenario(api, read_api, staff, sent))
+    # Values as stored (file paths are stored with "/" for "\\", so they are left out here).
+    verbatim = {"boot": ["me", "task", "Gateway failed", "type"],
+                "history": ["approach", "peer"], "failures": ["desc", "Gateway failed", "hint"]}
+    for name, prefixes in verbatim.items():
+        for prefix in prefixes:
+            value = flatten(f"{prefix} {sent}")
+            assert value in documents[name], (name, value, documents[name])
     for name, text in documents.items():
         tokens = PARSER.parse(text)
         assert structure(tokens) == benign[name], name
@@ -187,8 +209,9 @@ def test_a_task_name_cannot_write_retry_advice(api, read_api, task):
                         format="json").status_code == 201
     text = read_api.get("/api/v1/boot", {"agent": "a1", "format": "markdown"}).content.decode()
     [advice] = retry_advice_items(text)
-    # One item: the whole task name in the service's bold, then the service's own verdict.
-    assert advice[:3] == [("strong_open", ""), ("text", " ".join(task.split())),
+    # One item: the whole task name, verbatim in a code span, in the service's bold, then the
+    # service's own verdict.
+    assert advice[:3] == [("strong_open", ""), ("code_inline", " ".join(task.split())),
                           ("strong_close", "")]
     [(kind, verdict)] = advice[3:]
     assert kind == "text" and verdict.startswith(" — ") and "2099" not in verdict
@@ -241,3 +264,33 @@ def test_every_section_of_a_report_shows_agent_text_as_plain_text(sent, shown):
     text = shown_text(tokens)
     for value in ("template", "etype", "agent", "host", "other", "task", "lesson", "reason"):
         assert f"{value} {shown}" in text, value
+
+
+def test_real_world_text_reads_in_the_failures_list_exactly_as_stored(api, read_api):
+    """Every value of the blind corpus, sent as an error and a recovery hint through the bulk
+    API, appears in the ## Failures markdown exactly as the JSON list holds it (flattened to one
+    line), and none of them adds markup to the seed's structure."""
+    items = [{"task_id": name, "agent_name": "blind", "task_type": "corpus", "outcome": "failure",
+              "context": {"error_message": value, "recovery_hint": value}}
+             for name, _, value in BLIND_CASES]
+    answer = api.post("/api/v1/outcomes/bulk", {"outcomes": items}, format="json")
+    assert answer.status_code == 200 and answer.json()["created"] == len(BLIND_CASES)
+    stored, documents, cursor = [], [], None
+    while True:
+        params = {"agent": "blind", "limit": 500, **({"cursor": cursor} if cursor else {})}
+        page = read_api.get("/api/v1/failures", params).json()
+        documents.append(read_api.get("/api/v1/failures", {**params, "format": "markdown"})
+                         .content.decode())
+        stored += page["failures"]
+        if not (cursor := page["next_cursor"]):
+            break
+    assert len(stored) == len(BLIND_CASES)
+    text = "\n".join(documents)
+    tokens = PARSER.parse(text)
+    assert not FORBIDDEN & {kind for kind, _, _ in structure(tokens)}
+    assert [t.tag for t in tokens if t.type == "heading_open"].count("h3") == len(BLIND_CASES)
+    assert [t.type for t in tokens].count("list_item_open") == 6 * len(BLIND_CASES)
+    reader_sees = shown_text(tokens)
+    for failure in stored:
+        for value in (failure["error"], failure["recovery_hint"]):
+            assert flatten(value) in text and flatten(value) in reader_sees, failure["task"]

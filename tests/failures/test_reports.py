@@ -37,8 +37,8 @@ def test_agent_text_cannot_open_markdown_structure():
     sneaky = {"id": 1, "template": "boom\n## Owned\n```", "error_type": "x", "events": 2,
               "agents": 1, "tasks": 1, "first_seen": "2026-03-01T10:00:00Z", "last_seen": None}
     text = report_markdown({**EMPTY, "new_patterns": [sneaky]})
-    assert "\n## Owned" not in text and "```" not in text
-    assert "- #1 “boom \\#\\# Owned \\`\\`\\`” (x): 2 failures, 1 agents, 1 tasks" in text
+    assert "\n## Owned" not in text
+    assert "- #1 “```` boom ## Owned ``` ````” (x): 2 failures, 1 agents, 1 tasks" in text
 
 
 def test_group_evidence_reads_as_sentences():
@@ -82,7 +82,7 @@ def test_each_regression_and_handled_recurrence_says_why_in_words():
         {**base, "verdict": "returned", "kind": "resolved", "evidence": {
             **judged, "worked": 0, "resolved_failures": 4, "quiet_hours": 30.0}}],
         "recurring_handled": [{**base, "verdict": "handled"}]})
-    fixed = "fixed by lesson approval (stripe\\_signature) from 2026-02-27T00:00:00Z"
+    fixed = "fixed by lesson approval (stripe_signature) from 2026-02-27T00:00:00Z"
     assert text.count("- #3 “Webhook signature mismatch”: ") == 3
     assert ("its lesson stopped working: 2 of the latest 5 applications worked; back since "
             f"2026-02-28T10:00:00Z, {fixed}") in text

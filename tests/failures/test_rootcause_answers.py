@@ -93,9 +93,9 @@ def test_the_boot_briefing_names_the_group_of_the_agents_open_tasks(read_api):
     section = text.split("### Root causes\n\n")[1].split("\n\n")[0]
     assert section.startswith("- Probably one cause behind “")
     assert f"(4 agents, since {found['start']:%Y-%m-%d %H:%M} UTC)" in section
-    assert section.endswith(r"Your tasks: **a1\-job\-2**, **a1\-job\-1**, **a1\-job\-0** "
+    assert section.endswith("Your tasks: **a1-job-2**, **a1-job-1**, **a1-job-0** "
                             f"(group {found['group'].pk}, suggested).")  # newest first
-    assert "SERVER\\_ERROR out of memory for slab \\<\\*\\>”" in section  # agent text, escaped
+    assert "SERVER_ERROR out of memory for slab <*>`”" in section  # agent text, verbatim
     # An agent that met none of the symptoms is not told.
     assert read_api.get("/api/v1/boot", {"agent": "nobody"}).json()["root_causes"] == []
 
