@@ -128,6 +128,12 @@ def write_call(path: str, body: dict) -> Call:
     return Call("POST", f"{API}/{path}", body=with_event_id(body))
 
 
+def written(call: Call, found: dict) -> dict:
+    """What a write answers when the service took it: the service's answer with the event id
+    the write was sent with, as a spooled answer has it, so either can be resent by that id."""
+    return {**found, "event_id": call.body["event_id"], "spooled": False}
+
+
 def spooled(call: Call) -> dict:
     """What a write answers when it was kept for later."""
     return {"event_id": call.body["event_id"], "spooled": True}
