@@ -6,6 +6,7 @@ import os
 import time
 import uuid
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
 import httpx
@@ -14,6 +15,17 @@ from .errors import Forbidden, Unauthorized, Unavailable, error_for
 from .types import EMPTY_CHECK, empty_boot, empty_history
 
 API = "/api/v1"
+
+
+def _version() -> str:
+    """The installed distribution's version, which client/pyproject.toml alone states."""
+    try:
+        return metadata.version("hindsight-client")
+    except metadata.PackageNotFoundError:  # imported from a source tree never installed
+        return "0+unknown"
+
+
+VERSION = _version()
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,7 @@ def settings_resolve(url: str | None, api_key: str | None, agent: str | None,
 
 def headers(settings: Settings) -> dict[str, str]:
     """Authorization and content headers for every request."""
-    found = {"Accept": "application/json", "User-Agent": "hindsight-client/0.1"}
+    found = {"Accept": "application/json", "User-Agent": f"hindsight-client/{VERSION}"}
     if settings.api_key:
         found["Authorization"] = f"Bearer {settings.api_key}"
     return found

@@ -4,7 +4,8 @@ boot and record_lesson, thin over the REST API through ``AsyncHindsight``.
 Needs the ``mcp`` extra (``pip install 'hindsight-client[mcp]'``). Run over stdio with
 ``hindsight-mcp`` (or ``python -m hindsight_client.mcp_server``), configured by HINDSIGHT_URL,
 HINDSIGHT_API_KEY and HINDSIGHT_AGENT like the client. The service being away answers empty
-reads and spools writes, as the client does.
+reads and spools writes, as the client does. The server names itself with the client
+distribution's version.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from mcp.server import MCPServer
 
+from ._core import VERSION
 from .aio import AsyncHindsight
 
 INSTRUCTIONS = (
@@ -23,7 +25,7 @@ INSTRUCTIONS = (
 def build_server(client: AsyncHindsight | None = None) -> MCPServer:
     """The MCP server with its four tools, over ``client`` (by default one from the environment)."""
     hs = client or AsyncHindsight()
-    server = MCPServer("hindsight", instructions=INSTRUCTIONS)
+    server = MCPServer("hindsight", instructions=INSTRUCTIONS, version=VERSION)
     _add_reads(server, hs)
     _add_writes(server, hs)
     return server

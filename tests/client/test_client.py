@@ -2,6 +2,7 @@
 import asyncio
 import json
 import uuid
+from importlib import metadata
 
 import pytest
 
@@ -200,3 +201,14 @@ def test_the_async_check_sends_its_message_in_the_body(gunicorn_server, write_ke
     assert asyncio.run(run())["available"] is True
     [request] = recording.sent
     _check_sent_in_the_body(request)
+
+
+def test_requests_name_the_client_and_its_installed_version(gunicorn_server, write_key,
+                                                            tmp_path):
+    recording = Recording()
+    with Hindsight(gunicorn_server, write_key, spool_dir=tmp_path, transport=recording) as hs:
+        hs.check_known_errors(error_type="x")
+
+    [request] = recording.sent
+    installed = metadata.version("hindsight-client")
+    assert request.headers["user-agent"] == f"hindsight-client/{installed}"

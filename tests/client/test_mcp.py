@@ -1,12 +1,20 @@
-"""The MCP server's tools, listed and called in process, answering from a live server."""
+"""The MCP server's tools, listed and called in process, answering from a live server; and the
+server started as an agent starts it, over stdio."""
 import asyncio
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
 
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
+import hindsight_client
 from failures.models import Failure
 from hindsight_client import AsyncHindsight
 from hindsight_client.mcp_server import build_server
 from tests.client.conftest import AsyncRecording
+from tests.conftest import ROOT
 
 
 def _session(url: str, key: str, spool_dir, calls: list[tuple[str, dict]],
@@ -41,6 +49,25 @@ def test_the_tools_are_listed_and_answer(gunicorn_server, write_key, tmp_path):
     assert Failure.objects.get(pk=failure["id"]).checkpoint == {"batch": 3}
     assert known["available"] is True and known["lessons"][0]["id"] == lesson["id"]
     assert [entry["task"] for entry in briefing["resume"]] == ["nightly-etl"]
+
+
+def test_hindsight_mcp_names_its_version_and_every_tool_when_started(tmp_path):
+    package = Path(hindsight_client.__file__).parent.parent  # the client the tests import
+    started = StdioServerParameters(
+        command=sys.executable, args=["-m", "hindsight_client.mcp_server"],
+        env={"PYTHONPATH": str(package), "HINDSIGHT_SPOOL_DIR": str(tmp_path)})
+
+    async def run():
+        async with Client(started, mode="legacy") as client:  # the initialize handshake
+            listed = await client.list_tools()
+            return client.server_info, client.instructions, [tool.name for tool in listed.tools]
+
+    info, instructions, names = asyncio.run(run())
+
+    declared = tomllib.loads((ROOT / "client" / "pyproject.toml").read_text())["project"]
+    assert (info.name, info.version) == ("hindsight", declared["version"])
+    assert info.version == metadata.version("hindsight-client") == hindsight_client.__version__
+    assert all(name in instructions for name in names)
 
 
 def test_a_lesson_recorded_with_other_wordings_is_found_by_each(gunicorn_server, write_key,
