@@ -5,10 +5,11 @@ Needs the ``mcp`` extra (``pip install 'hindsight-client[mcp]'``). Run over stdi
 ``hindsight-mcp`` (or ``python -m hindsight_client.mcp_server``), configured by HINDSIGHT_URL,
 HINDSIGHT_API_KEY and HINDSIGHT_AGENT like the client. The service being away answers empty
 reads and spools writes, as the client does. The server names itself with the client
-distribution's version.
+distribution's version; each tool's description is its docstring as one plain line.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server import MCPServer
@@ -31,24 +32,36 @@ def build_server(client: AsyncHindsight | None = None) -> MCPServer:
     return server
 
 
+def _tool(server: MCPServer) -> Callable[[Callable], Callable]:
+    """Register a tool described by its docstring with the line wrapping and indentation undone,
+    as an MCP client shows the description verbatim."""
+    def register(function: Callable) -> Callable:
+        return server.tool(description=" ".join(function.__doc__.split()))(function)
+    return register
+
+
 def _add_reads(server: MCPServer, hs: AsyncHindsight) -> None:
-    @server.tool()
+    tool = _tool(server)
+
+    @tool
     async def check_known_errors(error_message: str = "", error_type: str = "",
                                  skill_name: str = "", limit: int = 5) -> dict[str, Any]:
-        """Known resolutions for an error: ``lessons`` match it (best fit first), ``related``
-        share only its type and are no resolution. Give error_message or error_type."""
+        """Known resolutions for an error: lessons match it (best fit first), related share
+        only its type and are no resolution. Give error_message or error_type."""
         return dict(await hs.check_known_errors(
             error_message=error_message or None, error_type=error_type or None,
             skill_name=skill_name or None, limit=limit))
 
-    @server.tool()
+    @tool
     async def boot(agent: str = "", task_type: str = "", scope: str = "agent") -> dict[str, Any]:
         """The boot briefing: tasks to skip, work to resume, hints, loops, recent failures."""
         return dict(await hs.boot(agent=agent or None, task_type=task_type or None, scope=scope))
 
 
 def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
-    @server.tool()
+    tool = _tool(server)
+
+    @tool
     async def record_failure(task: str, error: str, error_type: str = "unknown",
                              agent: str = "", task_type: str = "",
                              retry_safe: bool | None = None, retry_after: int | None = None,
@@ -60,7 +73,7 @@ def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
             retry_safe=retry_safe, retry_after=retry_after, side_effects=side_effects,
             recovery_hint=recovery_hint or None, checkpoint=checkpoint))
 
-    @server.tool()
+    @tool
     async def record_lesson(error_pattern: str, error_type: str, resolution: str,
                             error_message: str = "", error_messages: list[str] | None = None,
                             skill_name: str = "") -> dict[str, Any]:

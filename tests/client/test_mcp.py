@@ -1,6 +1,7 @@
 """The MCP server's tools, listed and called in process, answering from a live server; and the
 server started as an agent starts it, over stdio."""
 import asyncio
+import re
 import sys
 import tomllib
 from importlib import metadata
@@ -18,21 +19,22 @@ from tests.conftest import ROOT
 
 
 def _session(url: str, key: str, spool_dir, calls: list[tuple[str, dict]],
-             transport=None) -> list:
+             transport=None, mode: str = "auto") -> list:
+    """The tools listed, and the answers to ``calls``, over one client session."""
     async def run():
         server = build_server(AsyncHindsight(url, key, agent="mcp-agent", spool_dir=spool_dir,
                                              transport=transport))
-        async with Client(server) as client:
+        async with Client(server, mode=mode) as client:
             listed = await client.list_tools()
             answers = [await client.call_tool(name, arguments) for name, arguments in calls]
-            return [tool.name for tool in listed.tools], answers
+            return listed.tools, answers
 
     return asyncio.run(run())
 
 
 def test_the_tools_are_listed_and_answer(gunicorn_server, write_key, tmp_path):
     message = "psycopg.OperationalError: connection refused to 10.0.0.5:5432"
-    names, answers = _session(gunicorn_server, write_key, tmp_path, [
+    tools, answers = _session(gunicorn_server, write_key, tmp_path, [
         ("record_lesson", {"error_pattern": "db_refused", "error_type": "database",
                            "resolution": "Wait for the primary, then reconnect.",
                            "error_message": message}),
@@ -43,12 +45,24 @@ def test_the_tools_are_listed_and_answer(gunicorn_server, write_key, tmp_path):
     ])
     lesson, failure, known, briefing = (answer.structured_content for answer in answers)
 
-    assert sorted(names) == ["boot", "check_known_errors", "record_failure", "record_lesson"]
+    assert sorted(tool.name for tool in tools) == [
+        "boot", "check_known_errors", "record_failure", "record_lesson"]
     assert not any(answer.is_error for answer in answers)
     assert lesson["created"] is True
     assert Failure.objects.get(pk=failure["id"]).checkpoint == {"batch": 3}
     assert known["available"] is True and known["lessons"][0]["id"] == lesson["id"]
     assert [entry["task"] for entry in briefing["resume"]] == ["nightly-etl"]
+
+
+def test_every_tool_description_is_plain_sentences(gunicorn_server, write_key, tmp_path):
+    # Over the JSON-RPC framing an stdio client uses: the descriptions as they travel.
+    tools, _ = _session(gunicorn_server, write_key, tmp_path, [], mode="legacy")
+
+    for tool in tools:
+        assert tool.description, tool.name
+        assert "`" not in tool.description, tool.name  # reStructuredText markup
+        assert "  " not in tool.description, tool.name
+        assert not re.search(r"\n\s", tool.description), tool.name  # a docstring's wrapping
 
 
 def test_hindsight_mcp_names_its_version_and_every_tool_when_started(tmp_path):
