@@ -1,5 +1,6 @@
-"""An MCP server exposing Hindsight to any MCP-speaking agent: check_known_errors, record_failure,
-boot and record_lesson, thin over the REST API through ``AsyncHindsight``.
+"""An MCP server exposing Hindsight to any MCP-speaking agent: boot, check_known_errors,
+record_failure, record_outcome and record_lesson, thin over the REST API through
+``AsyncHindsight``.
 
 Needs the ``mcp`` extra (``pip install 'hindsight-client[mcp]'``). Run over stdio with
 ``hindsight-mcp`` (or ``python -m hindsight_client.mcp_server``), configured by HINDSIGHT_URL,
@@ -10,7 +11,7 @@ distribution's version; each tool's description is its docstring as one plain li
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from mcp.server import MCPServer
 
@@ -19,16 +20,18 @@ from .aio import AsyncHindsight
 
 INSTRUCTIONS = (
     "Hindsight is the fleet's failure memory. Call boot when you start, check_known_errors "
-    "before retrying an error, record_failure when a task fails, record_lesson after a fix."
+    "before retrying an error, record_failure when a task fails, record_outcome when a task "
+    "ends (a success closes its open failures), record_lesson after a fix."
 )
 
 
 def build_server(client: AsyncHindsight | None = None) -> MCPServer:
-    """The MCP server with its four tools, over ``client`` (by default one from the environment)."""
+    """The MCP server with its five tools, over ``client`` (by default one from the environment)."""
     hs = client or AsyncHindsight()
     server = MCPServer("hindsight", instructions=INSTRUCTIONS, version=VERSION)
     _add_reads(server, hs)
     _add_writes(server, hs)
+    _add_outcome(server, hs)
     return server
 
 
@@ -67,7 +70,8 @@ def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
                              retry_safe: bool | None = None, retry_after: int | None = None,
                              side_effects: list[str] | None = None, recovery_hint: str = "",
                              checkpoint: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Record a failed task; answers its pattern, retry advice and matching lessons."""
+        """Record a failed task; answers its pattern, retry advice, matching lessons and the
+        event_id it was recorded under."""
         return dict(await hs.record_failure(
             task, error, agent=agent or None, error_type=error_type, task_type=task_type or None,
             retry_safe=retry_safe, retry_after=retry_after, side_effects=side_effects,
@@ -82,6 +86,27 @@ def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
         return dict(await hs.record_lesson(
             error_pattern, error_type, resolution, error_message=error_message or None,
             error_messages=error_messages or None, skill_name=skill_name or None))
+
+
+def _add_outcome(server: MCPServer, hs: AsyncHindsight) -> None:
+    tool = _tool(server)
+
+    @tool
+    async def record_outcome(task_id: str, task_type: str, outcome: Literal["success", "failure"],
+                             agent: str = "", context: dict[str, Any] | None = None,
+                             result: dict[str, Any] | None = None,
+                             duration_ms: int | None = None, occurred_at: str = "",
+                             applied_lesson: str = "", event_id: str = "") -> dict[str, Any]:
+        """Record how a task ended. A success closes the task's open failures (task_id is the
+        task given to record_failure); a failure whose context has an error_message (and an
+        error_type) is recorded as a failure too. context is what you knew, result what you
+        did; occurred_at is ISO 8601, now by default; applied_lesson is the id of a lesson you
+        applied, and the outcome says whether it worked. Sending the same event_id again
+        records nothing new."""
+        return dict(await hs.record_outcome(
+            task_id, task_type, outcome, agent=agent or None, context=context, result=result,
+            duration_ms=duration_ms, occurred_at=occurred_at or None,
+            applied_lesson=applied_lesson or None, event_id=event_id or None))
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ import asyncio
 import re
 import sys
 import tomllib
+import uuid
 from importlib import metadata
 from pathlib import Path
 
@@ -14,6 +15,8 @@ import hindsight_client
 from failures.models import Failure
 from hindsight_client import AsyncHindsight
 from hindsight_client.mcp_server import build_server
+from lessons.models import Application
+from outcomes.models import Outcome
 from tests.client.conftest import AsyncRecording
 from tests.conftest import ROOT
 
@@ -46,12 +49,13 @@ def test_the_tools_are_listed_and_answer(gunicorn_server, write_key, tmp_path):
     lesson, failure, known, briefing = (answer.structured_content for answer in answers)
 
     assert sorted(tool.name for tool in tools) == [
-        "boot", "check_known_errors", "record_failure", "record_lesson"]
+        "boot", "check_known_errors", "record_failure", "record_lesson", "record_outcome"]
     assert not any(answer.is_error for answer in answers)
     assert lesson["created"] is True
     assert Failure.objects.get(pk=failure["id"]).checkpoint == {"batch": 3}
     assert known["available"] is True and known["lessons"][0]["id"] == lesson["id"]
     assert [entry["task"] for entry in briefing["resume"]] == ["nightly-etl"]
+    assert failure["event_id"] and failure["spooled"] is False
 
 
 def test_every_tool_description_is_plain_sentences(gunicorn_server, write_key, tmp_path):
@@ -101,12 +105,68 @@ def test_a_lesson_recorded_with_other_wordings_is_found_by_each(gunicorn_server,
     assert [check["lessons"][0]["id"] for check in checks] == [lesson["id"]] * 2
 
 
+def test_a_recorded_success_closes_the_tasks_open_failures(gunicorn_server, write_key,
+                                                          tmp_path):
+    _, answers = _session(gunicorn_server, write_key, tmp_path, [
+        ("record_failure", {"task": "sync-invoices", "error": "HTTP 503 from billing.internal",
+                            "error_type": "upstream"}),
+        ("record_outcome", {"task_id": "sync-invoices", "task_type": "sync",
+                            "outcome": "success", "duration_ms": 1200,
+                            "result": {"approach": "waited for billing"}}),
+    ])
+    failure, outcome = (answer.structured_content for answer in answers)
+
+    assert not any(answer.is_error for answer in answers)
+    assert outcome["resolved_failures"] == 1 and outcome["spooled"] is False
+    assert Failure.objects.get(pk=failure["id"]).status == Failure.Status.RESOLVED
+    stored = Outcome.objects.get(pk=outcome["id"])
+    assert str(stored.event_id) == outcome["event_id"]
+    assert (stored.agent, stored.duration_ms, stored.result) == (
+        "mcp-agent", 1200, {"approach": "waited for billing"})
+
+
+def test_a_failed_outcome_is_recorded_once_with_its_failure_and_the_lesson_applied(
+        gunicorn_server, write_key, tmp_path):
+    message = "psycopg.OperationalError: connection refused to 10.0.0.5:5432"
+    event_id = str(uuid.uuid4())
+    outcome = {"task_id": "nightly-etl", "task_type": "etl", "outcome": "failure",
+               "context": {"error_type": "database", "error_message": message},
+               "occurred_at": "2026-11-27T23:00:00+00:00", "event_id": event_id}
+    _, answers = _session(gunicorn_server, write_key, tmp_path, [
+        ("record_lesson", {"error_pattern": "db_refused", "error_type": "database",
+                           "resolution": "Wait for the primary, then reconnect.",
+                           "error_message": message}),
+    ])
+    lesson = answers[0].structured_content
+    _, answers = _session(gunicorn_server, write_key, tmp_path, [
+        ("record_outcome", {**outcome, "applied_lesson": lesson["id"]}),
+        ("record_outcome", {**outcome, "applied_lesson": lesson["id"]}),  # resent
+    ])
+    first, again = (answer.structured_content for answer in answers)
+
+    assert again["id"] == first["id"] and first["event_id"] == event_id
+    assert first["failure"]["lessons"][0]["id"] == lesson["id"]
+    assert Failure.objects.filter(task="nightly-etl").count() == 1
+    assert Outcome.objects.get(pk=first["id"]).occurred_at.isoformat() == outcome["occurred_at"]
+    assert Application.objects.get(lesson_id=lesson["id"]).worked is False
+
+
 def test_a_refused_call_is_a_tool_error(gunicorn_server, tmp_path):
     _, [answer] = _session(gunicorn_server, "not-a-key", tmp_path,
                            [("record_lesson", {"error_pattern": "p", "error_type": "t",
                                                "resolution": "r"})])
 
     assert answer.is_error is True
+
+
+def test_an_unknown_outcome_is_a_tool_error_and_nothing_is_sent(gunicorn_server, write_key,
+                                                               tmp_path):
+    recording = AsyncRecording()
+    _, [answer] = _session(gunicorn_server, write_key, tmp_path,
+                           [("record_outcome", {"task_id": "t1", "task_type": "x",
+                                                "outcome": "maybe"})], recording)
+
+    assert answer.is_error is True and recording.sent == []
 
 
 def test_the_check_tool_posts_its_message_out_of_the_url(gunicorn_server, write_key, tmp_path):
