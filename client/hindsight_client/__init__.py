@@ -4,6 +4,7 @@
     hs = Hindsight()   # HINDSIGHT_URL, HINDSIGHT_API_KEY, HINDSIGHT_AGENT
     known = hs.check_known_errors(error_message=str(exc))
 """
+from ._core import VERSION as __version__
 from ._core import event_id_new
 from .aio import AsyncHindsight
 from .client import Hindsight

@@ -6,6 +6,7 @@ import os
 import time
 import uuid
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
 import httpx
@@ -14,6 +15,17 @@ from .errors import Forbidden, Unauthorized, Unavailable, error_for
 from .types import EMPTY_CHECK, empty_boot, empty_history
 
 API = "/api/v1"
+
+
+def _version() -> str:
+    """The installed distribution's version, which client/pyproject.toml alone states."""
+    try:
+        return metadata.version("hindsight-client")
+    except metadata.PackageNotFoundError:  # imported from a source tree never installed
+        return "0+unknown"
+
+
+VERSION = _version()
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,7 @@ def settings_resolve(url: str | None, api_key: str | None, agent: str | None,
 
 def headers(settings: Settings) -> dict[str, str]:
     """Authorization and content headers for every request."""
-    found = {"Accept": "application/json", "User-Agent": "hindsight-client/0.1"}
+    found = {"Accept": "application/json", "User-Agent": f"hindsight-client/{VERSION}"}
     if settings.api_key:
         found["Authorization"] = f"Bearer {settings.api_key}"
     return found
@@ -126,6 +138,12 @@ def history_call(*, agent: str, task_type: str | None, task_id: str | None,
 def write_call(path: str, body: dict) -> Call:
     """A POST with an event id."""
     return Call("POST", f"{API}/{path}", body=with_event_id(body))
+
+
+def written(call: Call, found: dict) -> dict:
+    """What a write answers when the service took it: the service's answer with the event id
+    the write was sent with, as a spooled answer has it, so either can be resent by that id."""
+    return {**found, "event_id": call.body["event_id"], "spooled": False}
 
 
 def spooled(call: Call) -> dict:

@@ -80,7 +80,7 @@ class AsyncHindsight(Operations):
         # Spooled writes go first, so a direct send never overtakes them.
         if await self._drained():
             try:
-                return {**await self._send(call), "spooled": False}
+                return _core.written(call, await self._send(call))
             except Unavailable as exc:
                 log.warning("hindsight: %s unavailable, spooling: %s", call.path, exc)
         try:

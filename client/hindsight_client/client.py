@@ -79,7 +79,7 @@ class Hindsight(Operations):
         # Spooled writes go first, so a direct send never overtakes them.
         if self._drained():
             try:
-                return {**self._send(call), "spooled": False}
+                return _core.written(call, self._send(call))
             except Unavailable as exc:
                 log.warning("hindsight: %s unavailable, spooling: %s", call.path, exc)
         try:

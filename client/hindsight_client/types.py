@@ -1,8 +1,9 @@
 """Typed shapes of the service's answers (the JSON as it arrives, plus the client's marks).
 
 Reads carry ``available``: False when the service could not be reached and the answer is the
-empty stand-in. Writes carry ``spooled``: True when the event was kept in the local spool, to be
-sent later, in which case only ``event_id`` is known.
+empty stand-in. Writes carry ``event_id``, the one the write was sent with (resending with it
+changes nothing), and ``spooled``: True when the event was kept in the local spool, to be sent
+later, in which case only ``event_id`` is known.
 """
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ class FailureRecorded(TypedDict, total=False):
     has_resolution: bool
     has_approved_resolution: bool
     root_cause: dict[str, Any] | None
+    # The write's own marks: the failure an OutcomeRecorded carries has neither.
     event_id: str
     spooled: bool
 

@@ -1,9 +1,12 @@
 """The sync and async clients against a live server: every operation, and its errors."""
 import asyncio
+import json
 import uuid
+from importlib import metadata
 
 import pytest
 
+from failures.models import Failure
 from hindsight_client import (AsyncHindsight, Conflict, Forbidden, Hindsight, InvalidRequest,
                               NotFound, Unauthorized)
 from lessons.models import Application, Lesson
@@ -30,6 +33,53 @@ def test_a_resent_event_id_is_stored_once(hs):
 
     assert again["id"] == first["id"]
     assert Outcome.objects.filter(event_id=event_id).count() == 1
+
+
+# Each write, given a lesson to report on and optionally the event id to send.
+WRITES = {
+    "record_outcome": lambda hs, lesson, **given: hs.record_outcome("t7", "x", "success", **given),
+    "record_failure": lambda hs, lesson, **given: hs.record_failure(
+        "t7", "HTTP 502 Bad Gateway from api.example.com", error_type="upstream", **given),
+    "record_lesson": lambda hs, lesson, **given: hs.record_lesson(
+        "upstream_502", "upstream", "Retry after a minute.", **given),
+    "report_application": lambda hs, lesson, **given: hs.report_application(
+        lesson, True, task_id="t7", **given),
+}
+
+
+@pytest.mark.parametrize("operation", sorted(WRITES))
+def test_a_write_answers_the_event_id_it_was_sent_with(gunicorn_server, write_key, tmp_path,
+                                                       operation):
+    recording = Recording()
+    with Hindsight(gunicorn_server, write_key, agent="agent-1", spool_dir=tmp_path,
+                   transport=recording) as hs:
+        lesson = hs.record_lesson("applied", "upstream", "Wait, then retry.")["id"]
+        first = WRITES[operation](hs, lesson)
+        again = WRITES[operation](hs, lesson, event_id=first["event_id"])
+
+    sent = [json.loads(request.content)["event_id"] for request in recording.sent[1:]]
+    assert first["spooled"] is False and sent == [first["event_id"]] * 2
+    assert uuid.UUID(first["event_id"]).version == 7
+    assert again["id"] == first["id"]  # resent by the answer's event id: nothing new stored
+
+
+def test_the_async_failure_answers_the_event_id_it_was_sent_with(gunicorn_server, write_key,
+                                                                 tmp_path):
+    recording = AsyncRecording()
+
+    async def run():
+        async with AsyncHindsight(gunicorn_server, write_key, agent="async-agent",
+                                  spool_dir=tmp_path, transport=recording) as client:
+            first = await client.record_failure("t1", "HTTP 502 Bad Gateway", error_type="upstream")
+            again = await client.record_failure("t1", "HTTP 502 Bad Gateway", error_type="upstream",
+                                                event_id=first["event_id"])
+            return first, again
+
+    first, again = asyncio.run(run())
+
+    assert first["event_id"] == json.loads(recording.sent[0].content)["event_id"]
+    assert again["id"] == first["id"] and again["event_id"] == first["event_id"]
+    assert Failure.objects.filter(agent="async-agent").count() == 1
 
 
 def test_failure_lesson_check_and_application_round_trip(hs):
@@ -151,3 +201,14 @@ def test_the_async_check_sends_its_message_in_the_body(gunicorn_server, write_ke
     assert asyncio.run(run())["available"] is True
     [request] = recording.sent
     _check_sent_in_the_body(request)
+
+
+def test_requests_name_the_client_and_its_installed_version(gunicorn_server, write_key,
+                                                            tmp_path):
+    recording = Recording()
+    with Hindsight(gunicorn_server, write_key, spool_dir=tmp_path, transport=recording) as hs:
+        hs.check_known_errors(error_type="x")
+
+    [request] = recording.sent
+    installed = metadata.version("hindsight-client")
+    assert request.headers["user-agent"] == f"hindsight-client/{installed}"

@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 
+from failures.models import Failure
 from hindsight_client import AsyncHindsight, Hindsight, Unavailable
 from hindsight_client.spool import Spool
 from outcomes.models import Outcome
@@ -37,6 +38,15 @@ def test_reads_answer_empty_and_writes_spool_when_the_service_is_down(dead_url, 
     [entry] = hs.spool.pending()
     assert entry["event_id"] == written["event_id"] and entry["body"]["task_id"] == "t1"
     assert "key" not in hs.spool.path.read_text()  # the API key never reaches the disk
+
+
+def test_a_spooled_failure_answers_the_event_id_it_will_be_sent_with(dead_url, tmp_path):
+    hs = Hindsight(dead_url, agent="a", spool_dir=tmp_path)
+
+    written = hs.record_failure("t1", "HTTP 502 Bad Gateway", error_type="upstream")
+
+    [entry] = hs.spool.pending()
+    assert written == {"event_id": entry["body"]["event_id"], "spooled": True}
 
 
 def test_strict_reads_raise(dead_url, tmp_path):
@@ -158,6 +168,27 @@ def test_the_async_client_spools_and_flushes(restartable_server, write_key, tmp_
 
     assert written["spooled"] is True and sent == 1
     assert Outcome.objects.filter(event_id=written["event_id"], agent="async-outage").exists()
+
+
+def test_an_async_spooled_failure_is_resent_by_its_answers_event_id_once(restartable_server,
+                                                                          write_key, tmp_path):
+    async def run():
+        async with AsyncHindsight(restartable_server.url, write_key, agent="async-outage",
+                                  spool_dir=tmp_path) as client:
+            restartable_server.stop()
+            spooled = await client.record_failure("t1", "HTTP 502 Bad Gateway",
+                                                  error_type="upstream")
+            restartable_server.start()
+            again = await client.record_failure("t1", "HTTP 502 Bad Gateway",
+                                                error_type="upstream",
+                                                event_id=spooled["event_id"])
+            return spooled, again
+
+    spooled, again = asyncio.run(run())
+
+    assert spooled["spooled"] is True and again["spooled"] is False
+    assert again["event_id"] == spooled["event_id"]
+    assert Failure.objects.filter(agent="async-outage").count() == 1
 
 
 def test_an_unusable_spool_is_a_clear_error_for_writes_and_nothing_for_the_guard(dead_url,
