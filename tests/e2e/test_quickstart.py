@@ -101,7 +101,7 @@ def _the_ledger_and_its_jobs_work_embedded(base: str, env: dict, key: str) -> No
     status, body = call("GET", f"{base}/api/v1/failures?agent=a", key)
     assert [f["status"] for f in body["failures"]] == ["open", "open", "resolved"]
     status, body = call("GET", f"{base}/api/v1/outcomes/history?agent=a", key)
-    assert r"Connection refused to db\-2:5432" in body["historyContext"]  # escaped for markdown
+    assert "- Error: Connection refused to db-2:5432\n" in body["historyContext"]  # as sent
     for command in ("recompute_effectiveness", "update_patterns", "detect_regressions",
                     "detect_root_causes", "pattern_report"):
         subprocess.run([sys.executable, "manage.py", command], cwd=ROOT, env=env, check=True,
