@@ -20,7 +20,8 @@ from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import (EmptyResultSet, FieldDoesNotExist, PermissionDenied,
                                     ValidationError)
-from django.http import HttpResponseBadRequest
+from django.http import Http404, HttpResponseBadRequest
+from django.urls import path
 
 
 def has_nul(params) -> bool:
@@ -45,6 +46,28 @@ class HindsightAdminSite(admin.AdminSite):
             return wrapped(request, *args, **kwargs)
 
         return guarded
+
+    def get_urls(self):
+        """The stock URLs, with the "view on site" shortcut answering 404 to an id its model's
+        key could not hold (Django's lets a malformed UUID through as a 500)."""
+        return [path(str(url.pattern), self.admin_view(view_on_site), name=url.name)
+                if getattr(url, "name", None) == "view_on_site" else url
+                for url in super().get_urls()]
+
+
+def view_on_site(request, content_type_id, object_id):
+    """Django's content-type shortcut (``/admin/r/<type>/<id>/``) for ids a row could have."""
+    # Here, not at the top: this module is imported with the admin's app config, before models.
+    from django.contrib.contenttypes.models import ContentType
+    from django.contrib.contenttypes.views import shortcut
+
+    try:
+        model = ContentType.objects.get_for_id(int(content_type_id)).model_class()
+    except (ValueError, ContentType.DoesNotExist):
+        raise Http404(f"No content type {content_type_id}.") from None
+    if model is not None and not _parses(model._meta.pk, object_id):
+        raise Http404(f"No {model._meta.verbose_name} has the id {object_id}.")
+    return shortcut(request, content_type_id, object_id)
 
 
 class GuardedChangeList(ChangeList):

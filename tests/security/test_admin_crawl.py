@@ -6,6 +6,7 @@ The pages come from the admin site's own registry, so a model registered later i
 import pytest
 from django.contrib import admin
 from django.contrib.admin import DateFieldListFilter
+from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
 from django.test import Client
 
@@ -194,6 +195,17 @@ def test_a_year_filter_still_filters(superuser, objects):  # noqa: F811
     shown = superuser.get(path, {"occurred_at__year": str(this_year)})
     hidden = superuser.get(path, {"occurred_at__year": str(this_year - 1)})
     assert shown.context["cl"].result_count == 1 and hidden.context["cl"].result_count == 0
+
+
+def test_the_view_on_site_shortcut_answers_404_to_hostile_ids(superuser, objects):  # noqa: F811
+    """``/admin/r/<content type>/<id>/``: an id no row of the type could have, an unknown type,
+    or a row with no page of its own is a 404, for every type the site knows."""
+    types = [str(pk) for pk in ContentType.objects.order_by("pk").values_list("pk", flat=True)]
+    paths = [f"/admin/r/{ct}/{object_id}/" for ct in types for object_id in [*IDS, "zz"]]
+    paths += [f"/admin/r/{ct}/1/" for ct in IDS]
+    paths.append(f"/admin/r/{objects['lesson_type']}/{objects['lesson']}/")
+    answers = {path: superuser.get(path).status_code for path in paths}
+    assert {path: code for path, code in answers.items() if code != 404} == {}
 
 
 @pytest.mark.parametrize("model_stem", STEMS)
