@@ -85,7 +85,8 @@
       textposition: ordered.map(function (r) { return r.rate >= INSIDE_FROM ? "inside" : "outside"; }),
       cliponaxis: false,
       marker: {color: ordered.map(function (r) { return r.rate >= 70 ? "#66a182" : r.rate >= 35 ? "#edae49" : "#d1495b"; })},
-      hovertemplate: "%{y}: %{x}% (%{text})<extra>" + what + "</extra>"
+      // %{x} is formatted as the axis ticks are, its "%" suffix included.
+      hovertemplate: "%{y}: %{x} (%{text})<extra>" + what + "</extra>"
     };
     var height = Math.max(220, 22 * rows.length + 60);
     return plot(element, [trace], layout({height: height, margin: {l: 170, r: 16, t: 8, b: 36},
