@@ -208,6 +208,17 @@ def test_the_view_on_site_shortcut_answers_404_to_hostile_ids(superuser, objects
     assert {path: code for path, code in answers.items() if code != 404} == {}
 
 
+def test_paths_the_admin_does_not_route_survive(superuser, objects):  # noqa: F811
+    """The admin's catch-all: an unknown app or model is a 404; a path under an object (which
+    the admin reads as an old-style object URL and sends to the list) no server error."""
+    unknown = [f"/admin/{name}/" for name in IDS] + [f"/admin/failures/{name}/" for name in IDS]
+    answers = {path: superuser.get(path).status_code for path in unknown}
+    assert {path: code for path, code in answers.items() if code != 404} == {}
+    errors = [line for model_stem in STEMS for name in ("zz", "%00", "change/zz")
+              for line in bad(superuser, f"/admin/{model_stem}/{objects[model_stem]}/{name}/")]
+    assert not errors, "\n".join(errors)
+
+
 @pytest.mark.parametrize("model_stem", STEMS)
 def test_object_pages_survive_hostile_ids(model_stem, superuser, objects):  # noqa: F811
     model = next(m for m, _ in model_admins() if stem(m) == model_stem)
