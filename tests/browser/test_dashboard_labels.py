@@ -69,7 +69,8 @@ def test_agent_text_in_chart_labels_is_text(live_server, browser_page, screensho
     page.evaluate("() => Plotly.Fx.hover('chart-failures', [{curveNumber: 0, pointNumber: 29}])")
     assert template in "".join(chart_texts(page, "chart-failures", ".hoverlayer text"))
     assert page.locator("#chart-failures svg a").count() == 0
-    page.evaluate("() => Plotly.Fx.hover('chart-success-agent', [{curveNumber: 0, pointNumber: 2}])")
+    page.evaluate("() => Plotly.Fx.hover('chart-success-agent',"
+                  " [{curveNumber: 0, pointNumber: 2}])")
     assert f"{SHORT_LINK}: 50% (2 / 4)" in chart_texts(page, "chart-success-agent",
                                                         ".hoverlayer text")
     assert page.locator("#chart-success-agent svg a").count() == 0

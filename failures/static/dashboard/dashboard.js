@@ -43,7 +43,8 @@
      entities, so & < > are written as the entities it decodes back to those characters. */
   var ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"};
   function label(text, size) {
-    return (size ? short(text, size) : text).replace(/[&<>]/g, function (c) { return ENTITIES[c]; });
+    var shown = size ? short(text, size) : text;
+    return shown.replace(/[&<>]/g, function (c) { return ENTITIES[c]; });
   }
 
   function empty(element, message) {
