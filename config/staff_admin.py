@@ -1,6 +1,12 @@
 """The admin site and the base of every ModelAdmin here: hostile input never reaches the database,
 and an action is refused (403) to whoever lacks the permission it declares.
 
+A changelist's query string may filter on any field of its model (``?occurred_at__year=0``).
+Django turns a lookup that fails while the filter is built into an invalid filter (a redirect to
+``?e=1``), but some lookups check their value only when the SQL is written (a year lookup turns
+its year into a date range there), and the date hierarchy computes its range's end outside that
+check; ``GuardedChangeList`` treats those failures the same way, for every admin.
+
 Each admin action names its permission (``@admin.action(permissions=[...])``); Django then hides
 the actions a user may not run, and ``GuardedAdmin`` answers 403 when one is posted anyway, as the
 change form does, instead of the stock "no action selected".
@@ -10,8 +16,12 @@ from functools import wraps
 from django.contrib import admin
 from django.contrib.admin import helpers
 from django.contrib.admin.apps import AdminConfig
-from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
-from django.http import HttpResponseBadRequest
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import ChangeList
+from django.core.exceptions import (EmptyResultSet, FieldDoesNotExist, PermissionDenied,
+                                    ValidationError)
+from django.http import Http404, HttpResponseBadRequest
+from django.urls import path
 
 
 def has_nul(params) -> bool:
@@ -37,6 +47,50 @@ class HindsightAdminSite(admin.AdminSite):
 
         return guarded
 
+    def get_urls(self):
+        """The stock URLs, with the "view on site" shortcut answering 404 to an id its model's
+        key could not hold (Django's lets a malformed UUID through as a 500)."""
+        return [path(str(url.pattern), self.admin_view(view_on_site), name=url.name)
+                if getattr(url, "name", None) == "view_on_site" else url
+                for url in super().get_urls()]
+
+
+def view_on_site(request, content_type_id, object_id):
+    """Django's content-type shortcut (``/admin/r/<type>/<id>/``) for ids a row could have."""
+    # Here, not at the top: this module is imported with the admin's app config, before models.
+    from django.contrib.contenttypes.models import ContentType
+    from django.contrib.contenttypes.views import shortcut
+
+    try:
+        model = ContentType.objects.get_for_id(int(content_type_id)).model_class()
+    except (ValueError, ContentType.DoesNotExist):
+        raise Http404(f"No content type {content_type_id}.") from None
+    if model is not None and not _parses(model._meta.pk, object_id):
+        raise Http404(f"No {model._meta.verbose_name} has the id {object_id}.")
+    return shortcut(request, content_type_id, object_id)
+
+
+class GuardedChangeList(ChangeList):
+    """A changelist whose filters fail as invalid filters wherever their values are checked."""
+
+    def get_queryset(self, request, exclude_parameters=None):
+        try:
+            queryset = super().get_queryset(request, exclude_parameters)
+            _write_sql(queryset)
+        except (ValueError, OverflowError) as exc:
+            # A year before 1 or past 9999, and the date hierarchy's end of year 9999.
+            raise IncorrectLookupParameters(exc) from exc
+        return queryset
+
+
+def _write_sql(queryset) -> None:
+    """Write a queryset's SQL now, not when the page counts its rows: a year lookup turns its
+    year into a date range only here."""
+    try:
+        queryset.query.sql_with_params()
+    except EmptyResultSet:
+        pass  # a filter no row can match: a valid, empty list
+
 
 class HindsightAdminConfig(AdminConfig):
     default_site = "config.staff_admin.HindsightAdminSite"
@@ -59,7 +113,10 @@ def guard_registered(site) -> None:
 
 class GuardedAdmin(admin.ModelAdmin):
     """Refuses actions the user may not run and ids no row could have; drops initial values that
-    would not parse."""
+    would not parse; treats a filter that fails as an invalid filter (GuardedChangeList)."""
+
+    def get_changelist(self, request, **kwargs):
+        return GuardedChangeList
 
     def changelist_view(self, request, extra_context=None):
         if request.method == "POST" and "action" in request.POST:

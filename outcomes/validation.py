@@ -50,8 +50,10 @@ class Spec:
 
 FIELDS: dict[str, Spec] = {
     "task_id": Spec("text", True, 200, help="The task's id (a number is accepted as text)."),
-    "agent": Spec("text", False, 100, help="Agent name (the seed's agent_name; either spelling)."),
-    "agent_name": Spec("text", False, 100, help="Same as agent."),
+    "agent": Spec("text", False, 100, help="Agent name (the seed's agent_name; either spelling; "
+                  "both only with the same name)."),
+    "agent_name": Spec("text", False, 100, help="Same as agent; sent with agent, it must name "
+                       "the same agent."),
     "task_type": Spec("text", True, 100),
     "outcome": Spec("choice", True, choices=("success", "failure")),
     "context": Spec("object", help="What the agent knew: error_type, error_message (or error), "
@@ -304,6 +306,22 @@ def _printable(name: str) -> str:
     return name.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
+def _agent(values: dict, errors: Errors) -> str | None:
+    """The agent, sent as ``agent`` or as the seed's ``agent_name``; both only if they agree."""
+    spellings = {name: values.pop(name) for name in ("agent", "agent_name") if name in values}
+    if "agent" in errors or "agent_name" in errors:
+        return None
+    if len(set(spellings.values())) > 1:
+        for name, other in (("agent", "agent_name"), ("agent_name", "agent")):
+            errors[name] = [f"Names another agent than {other}: send one of the two, or the "
+                            "same name in both."]
+        return None
+    agent = next(iter(spellings.values()), "")
+    if not agent:
+        errors["agent"] = ["This field is required."]
+    return agent
+
+
 def request_digest(raw: dict) -> str:
     """Digest of an outcome as sent, without its event_id and independent of key order."""
     body = {key: value for key, value in raw.items() if key != "event_id"}
@@ -326,10 +344,7 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
             values[name] = _CHECKS[spec.kind](raw[name], spec, name)
         except _Invalid as exc:
             errors[name] = [exc.message]
-    agent = values.pop("agent", None) or values.pop("agent_name", None)
-    values.pop("agent_name", None)
-    if not agent and "agent" not in errors and "agent_name" not in errors:
-        errors["agent"] = ["This field is required."]
+    agent = _agent(values, errors)
     sent = values.get("context") or {}, values.get("result") or {}
     context, result = clean = scrub_value(sent[0]), scrub_value(sent[1])
     derived = _derived(sent, clean, errors)

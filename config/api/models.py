@@ -55,6 +55,13 @@ class ApiKey(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…, {self.scope})"
 
+    def clean(self):
+        # Reads are never bound: agent patterns on a read key would promise a limit it lacks.
+        if self.scope == self.Scope.READ and self.agent_patterns:
+            raise ValidationError({"agent_patterns": (
+                "A read key cannot be bound to agents: every key reads the whole fleet. "
+                "Leave the agents out, or bind a write key.")})
+
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None

@@ -20,14 +20,15 @@ class CreatedKey:
 def api_key_create(*, name: str, scope: str, created_by=None,
                    agent_patterns: Sequence[str] = ()) -> CreatedKey:
     """Create a key and return it with its raw value, which is not kept anywhere. With
-    ``agent_patterns`` (globs) the key writes only for the agents they match; without, for any."""
+    ``agent_patterns`` (globs) the key writes only for the agents they match; without, for any.
+    Only a write key takes patterns (ApiKey.clean)."""
     if scope not in ApiKey.Scope.values:
         raise ValueError(f"scope must be one of {', '.join(ApiKey.Scope.values)}")
     raw = key_generate()
     key = ApiKey(name=name, scope=scope, prefix=raw[:SHOWN_CHARS], digest=key_digest(raw),
                  created_by=created_by, agent_patterns=list(dict.fromkeys(agent_patterns)))
     try:
-        key.clean_fields(exclude=["digest", "prefix", "created_by"])
+        key.full_clean(exclude=["digest", "prefix", "created_by"], validate_unique=False)
     except ValidationError as exc:
         raise ValueError("; ".join(f"{field}: {' '.join(errors)}"
                                    for field, errors in exc.message_dict.items())) from None

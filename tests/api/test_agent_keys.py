@@ -72,6 +72,27 @@ def test_apikey_create_refuses_a_pattern_no_agent_can_match(db, pattern):
     assert not ApiKey.objects.filter(name="bad").exists()
 
 
+def test_apikey_create_refuses_agents_on_a_read_key(db):
+    """Reads are never bound, so a read key with --agent would claim a limit it does not have."""
+    with pytest.raises(CommandError, match="A read key cannot be bound to agents"):
+        call_command("apikey", "create", "reader", "--scope", "read", "--agent", "builder-*",
+                     stdout=io.StringIO(), stderr=io.StringIO())
+    assert not ApiKey.objects.filter(name="reader").exists()
+    with pytest.raises(ValueError, match="agent_patterns"):
+        api_key_create(name="reader", scope="read", agent_patterns=["builder-*"])
+    call_command("apikey", "create", "reader", "--scope", "read", stdout=io.StringIO(),
+                 stderr=io.StringIO())
+    assert ApiKey.objects.get(name="reader").agent_patterns == []
+
+
+def test_admin_refuses_agents_on_a_read_key(admin_client):
+    response = admin_client.post("/admin/api/apikey/add/", {
+        "name": "reader", "scope": "read", "agent_patterns": "builder-*"})
+    assert response.status_code == 200  # the form again, with its error on the agents
+    assert "read key" in response.context["adminform"].form.errors["agent_patterns"][0]
+    assert not ApiKey.objects.exists()
+
+
 def test_admin_creates_a_bound_key(admin_client):
     response = admin_client.post("/admin/api/apikey/add/", {
         "name": "from-admin", "scope": "write", "agent_patterns": "builder-*, ci-?"})

@@ -1,5 +1,6 @@
 """A curator's round in a real browser: log in, approve a lesson from the dashboard's curation
 queue, merge two patterns, and check that the dashboard's charts drew the database's numbers."""
+import html
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -61,10 +62,17 @@ def seed(now) -> dict:
 
 
 def chart(page, element: str):
-    """The traces plotly drew into a chart: plotly keeps them on the element (``.data``)."""
+    """The traces plotly drew into a chart: plotly keeps them on the element (``.data``). Their
+    labels are given to plotly with & < > as entities (dashboard.js, label()): read as shown."""
     page.wait_for_selector(f"#{element}[data-drawn='true']")
-    return page.evaluate(f"() => document.getElementById('{element}').data"
-                         ".map(t => ({name: t.name, x: t.x, y: t.y}))")
+    traces = page.evaluate(f"() => document.getElementById('{element}').data"
+                           ".map(t => ({name: t.name, x: t.x, y: t.y}))")
+    return [{**trace, "name": _shown(trace["name"]), "y": [_shown(y) for y in trace["y"]]}
+            for trace in traces]
+
+
+def _shown(value):
+    return html.unescape(value) if isinstance(value, str) else value
 
 
 def test_curator_round(live_server, browser_page, screenshot):

@@ -194,6 +194,24 @@ def test_stats_by_agent_and_task_type(api):
     assert api.get(f"{URL}/stats", {"since": "soon"}).status_code == 400
 
 
+def test_agent_and_agent_name_naming_two_agents_is_a_400_naming_both(api):
+    response = api.post(URL, outcome(agent="builder"), format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert sorted(body["fields"]) == ["agent", "agent_name"]
+    assert body["error"].startswith("Invalid input in agent, agent_name")
+    assert not Outcome.objects.exists()
+    assert api.post(URL, outcome(agent="developer"), format="json").status_code == 201
+
+
+def test_a_bulk_item_naming_two_agents_is_invalid_on_its_own(api):
+    items = [outcome(task_id="1", agent="builder"), outcome(task_id="2", agent="developer")]
+    results = api.post(BULK, {"outcomes": items}, format="json").json()["results"]
+    assert [r["status"] for r in results] == ["invalid", "created"]
+    assert sorted(results[0]["fields"]) == ["agent", "agent_name"]
+    assert list(Outcome.objects.values_list("task_id", "agent")) == [("2", "developer")]
+
+
 def test_one_bad_item_does_not_sink_the_bulk(api):
     items = [outcome(task_id="ok"), outcome(task_id="a\x00b"), outcome(context={"k": "\ud800"}),
              {**outcome(), "bad\x00key": 1, "\ud800": 2}, outcome(task_id="ok2")]

@@ -34,6 +34,22 @@ def test_agent_name_is_the_seeds_spelling_of_agent():
     assert errors == {} and item.agent == "qa"
 
 
+@pytest.mark.parametrize("agent, agent_name, stored", [
+    ("qa", "qa", "qa"),
+    ("qa", "  qa ", "qa"),  # the same name once trimmed, as each spelling is stored
+    ("qa", "builder", None),
+    ("", "qa", None),  # a blank agent is not "no agent": the two still disagree
+    ("QA", "qa", None),  # agent names are case-sensitive, as a key's agent patterns are
+])
+def test_agent_and_agent_name_together_must_name_one_agent(agent, agent_name, stored):
+    item, errors = outcome_parse({**GOOD, "agent": agent, "agent_name": agent_name})
+    if stored is None:
+        assert item is None and sorted(errors) == ["agent", "agent_name"]
+        assert "agent_name" in errors["agent"][0] and "agent" in errors["agent_name"][0]
+    else:
+        assert errors == {} and item.agent == stored
+
+
 def test_a_naive_timestamp_is_utc():
     item, _ = outcome_parse({**GOOD, "occurred_at": "2026-02-16T09:30:00"})
     assert item.occurred_at.tzinfo is not None

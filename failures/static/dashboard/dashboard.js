@@ -1,9 +1,12 @@
 /* The dashboard's charts, drawn with plotly.js from the JSON the page carries (#dashboard-data).
-   Each chart's element gets data-drawn="true" once plotted, so a browser test knows it is done. */
+   Each chart's element gets data-drawn="true" once plotted, so a browser test knows it is done.
+   Names, templates and task types come from agents: every label that shows one goes through
+   label(), so it is drawn as the text it is. */
 (function () {
   "use strict";
 
-  var CONFIG = {displayModeBar: false, responsive: true};
+  // typesetMath off: a label between dollar signs stays text even where MathJax is loaded.
+  var CONFIG = {displayModeBar: false, responsive: true, typesetMath: false};
   // A colour per top pattern, then a neutral grey for everything else.
   var COLOURS = ["#2f6690", "#d1495b", "#edae49", "#00798c", "#66a182", "#8e6c8a", "#e07a5f",
                  "#3d405b"];
@@ -35,6 +38,15 @@
     return text.length > size ? text.slice(0, size - 1) + "\u2026" : text;
   }
 
+  /* Text as a plotly label shows it literally. Plotly reads tick labels, legend names and
+     hover text as a small HTML subset (<a href>, <b>, <br>, <span style>…) and decodes
+     entities, so & < > are written as the entities it decodes back to those characters. */
+  var ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"};
+  function label(text, size) {
+    var shown = size ? short(text, size) : text;
+    return shown.replace(/[&<>]/g, function (c) { return ENTITIES[c]; });
+  }
+
   function empty(element, message) {
     element.classList.add("dash-chart-empty");
     element.textContent = message;
@@ -50,9 +62,10 @@
   function drawFailures(element, data) {
     if (!data.total) { return empty(element, "No failures in the last " + data.days.length + " days."); }
     var traces = data.series.map(function (series, index) {
-      return {type: "bar", name: short(series.template, 48), x: data.days, y: series.counts,
+      var template = label(series.template);
+      return {type: "bar", name: label(series.template, 48), x: data.days, y: series.counts,
               marker: {color: COLOURS[index % COLOURS.length]},
-              customdata: data.days.map(function () { return series.template; }),
+              customdata: data.days.map(function () { return template; }),
               hovertemplate: "%{customdata}<br>%{x}: %{y} failures<extra></extra>"};
     });
     traces.push({type: "bar", name: "other patterns", x: data.days, y: data.other,
@@ -66,14 +79,15 @@
     var ordered = rows.slice().reverse();  // plotly draws the first row at the bottom
     var trace = {
       type: "bar", orientation: "h", x: ordered.map(function (r) { return r.rate; }),
-      y: ordered.map(function (r) { return short(r.name, 28); }),
+      y: ordered.map(function (r) { return label(r.name, 28); }),
       text: ordered.map(function (r) { return r.successes + " / " + r.total; }),
       // Inside a bar wide enough for it, else just past its end: a bar at 0% has no inside,
       // and "auto" would drop its label.
       textposition: ordered.map(function (r) { return r.rate >= INSIDE_FROM ? "inside" : "outside"; }),
       cliponaxis: false,
       marker: {color: ordered.map(function (r) { return r.rate >= 70 ? "#66a182" : r.rate >= 35 ? "#edae49" : "#d1495b"; })},
-      hovertemplate: "%{y}: %{x}% (%{text})<extra>" + what + "</extra>"
+      // %{x} is formatted as the axis ticks are, its "%" suffix included.
+      hovertemplate: "%{y}: %{x} (%{text})<extra>" + what + "</extra>"
     };
     var height = Math.max(220, 22 * rows.length + 60);
     return plot(element, [trace], layout({height: height, margin: {l: 170, r: 16, t: 8, b: 36},

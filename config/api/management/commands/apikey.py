@@ -16,8 +16,9 @@ class Command(BaseCommand):
         create.add_argument("--scope", choices=ApiKey.Scope.values, default=ApiKey.Scope.READ)
         create.add_argument("--agent", action="append", default=[], dest="agents",
                             metavar="PATTERN",
-                            help="bind the key to agents matching this glob (repeatable); "
-                                 "without it the key is a fleet key, writing for any agent")
+                            help="bind a write key to agents matching this glob "
+                                 "(repeatable); without it the key is a fleet key, writing for "
+                                 "any agent. A read key takes none: reads are never bound")
         sub.add_parser("list", help="list keys (never their secret part)")
         revoke = sub.add_parser("revoke", help="revoke the key with this prefix")
         revoke.add_argument("prefix")
