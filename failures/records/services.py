@@ -195,7 +195,9 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
         retry_after=entry.get("retry_after"), side_effects=entry.get("side_effects") or [],
         recovery_hint=entry.get("recovery_hint") or "",
         attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),
-        api_key_id=entry.get("api_key_id"),
+        api_key_id=entry.get("api_key_id"), trace_id=entry.get("trace_id", ""),
+        span_id=entry.get("span_id", ""), fault=entry.get("fault", ""),
+        lineage=list(entry.get("lineage") or ()),
     )
 
 
@@ -283,6 +285,13 @@ def failures_close_open_of(*, closings: list[tuple[str, str, datetime]],
         if closed and status == Failure.Status.RESOLVED and count:
             failures_count(rows=[], resolved=Counter(row[1] for row in closed))
     return closed
+
+
+def failures_lineage_extend(*, lineages: dict[int, tuple[str, ...]]) -> None:
+    """Store the longer lineages of OpenTelemetry failures whose ancestors arrived since."""
+    with transaction.atomic():
+        for pk, lineage in sorted(lineages.items()):
+            Failure.objects.filter(pk=pk).update(lineage=list(lineage))
 
 
 def _closing_status_check(status: str) -> None:
