@@ -126,12 +126,15 @@ class Failure(models.Model):
     # From OpenTelemetry: the span that recorded it, its exception's digest (type and message)
     # and its ancestors' span ids as far as they are known, nearest first, so that the same
     # exception on an ancestor, in this export or a later one, is not a second failure
-    # (outcomes.otlp.faults). Blank for failures sent otherwise.
-    trace_id = models.CharField(max_length=32, blank=True, default="", editable=False)
-    span_id = models.CharField(max_length=16, blank=True, default="", editable=False)
-    fault = models.CharField(max_length=32, blank=True, default="", editable=False)
-    lineage = ArrayField(models.CharField(max_length=16), default=list, blank=True,
-                         editable=False)
+    # (outcomes.otlp.faults). Blank (lineage null) for failures sent otherwise; defaults in the
+    # database too, for rows written by SQL of its own (bulk loads).
+    trace_id = models.CharField(max_length=32, blank=True, default="", db_default="",
+                                editable=False)
+    span_id = models.CharField(max_length=16, blank=True, default="", db_default="",
+                               editable=False)
+    fault = models.CharField(max_length=32, blank=True, default="", db_default="",
+                             editable=False)
+    lineage = ArrayField(models.CharField(max_length=16), null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [

@@ -197,7 +197,7 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
         attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),
         api_key_id=entry.get("api_key_id"), trace_id=entry.get("trace_id", ""),
         span_id=entry.get("span_id", ""), fault=entry.get("fault", ""),
-        lineage=list(entry.get("lineage") or ()),
+        lineage=list(entry["lineage"]) if "lineage" in entry else None,
     )
 
 

@@ -88,7 +88,7 @@ def _decide(failed: list[Mapped], mapped: MappedExport) -> dict[str, Decision]:
             parents[trace][span] = parent
     stored: dict[str, list[Stored]] = {trace: [] for trace in traces}
     for pk, trace, span, fault, lineage in failures_of_traces(trace_ids=traces):
-        stored[trace].append(Stored(pk, span, fault, tuple(lineage)))
+        stored[trace].append(Stored(pk, span, fault, tuple(lineage or ())))
     by_trace: dict[str, list[Failed]] = {trace: [] for trace in traces}
     for span in failed:
         by_trace[span.trace_id].append(Failed(span.span_id, span.parent_id, span.fault))

@@ -11,7 +11,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 from config.api.services import api_key_create
 from failures.models import Failure
-from outcomes.models import Outcome
+from outcomes.models import Outcome, SpanRejection
 from outcomes.otlp import views as otlp_views
 from outcomes.otlp.mapping import request_map
 from tests.conftest import bearer
@@ -253,3 +253,51 @@ def test_a_refusal_message_quotes_the_first_spans_and_counts_the_rest(api):
     assert answer.partial_success.rejected_spans == 7
     message = answer.partial_success.error_message
     assert message.count("no agent") == 5 and message.endswith("; and 2 more")
+
+
+def test_one_exception_through_spans_of_three_exports_is_one_failure(api):
+    trace = b"\x05" * 16
+    exception = {"exception.type": "CardDeclined", "exception.message": "card declined"}
+    tool = span("execute_tool charge", trace_id=trace, span_id=b"\x03" * 8, parent=b"\x02" * 8,
+                status=ERROR, exception=exception)
+    chat = span("chat", trace_id=trace, span_id=b"\x02" * 8, parent=b"\x01" * 8, status=ERROR,
+                exception=exception)
+    root = span("invoke_agent", trace_id=trace, span_id=b"\x01" * 8, parent=b"", status=ERROR,
+                exception=exception)
+    for item in (tool, chat, root):  # children end, and are exported, first
+        assert not answer_of(post(api, export(item).SerializeToString())).HasField(
+            "partial_success")
+    failure = Failure.objects.get()
+    assert (failure.task, failure.task_type, failure.lineage) == (
+        trace.hex(), "execute_tool charge", ["02" * 8, "01" * 8])
+    run = Outcome.objects.get(task_type="invoke_agent")
+    assert (run.outcome, run.failure_id, run.error_type) == ("failure", None, "CardDeclined")
+    assert Outcome.objects.count() == 2  # the chat span is no outcome
+
+
+def test_a_bad_number_in_an_attribute_refuses_that_span_and_stores_the_rest(api):
+    bad = [span(f"s{n}", status=ERROR, attrs=attrs) for n, attrs in enumerate([
+        {"hindsight.checkpoint": '{"done": NaN}'}, {"hindsight.checkpoint": '{"done": 1e999}'},
+        {"hindsight.checkpoint": '[Infinity]'}, {"hindsight.retry_after": float("inf")},
+        {"hindsight.side_effects": ["ok", float("nan")]}])]
+    good = span("fine", status=ERROR, attrs={"hindsight.checkpoint": '{"done": 1.5}'})
+    answer = answer_of(post(api, export(*bad, good).SerializeToString()))
+    assert answer.partial_success.rejected_spans == 5
+    assert "not a finite number" in answer.partial_success.error_message
+    assert Failure.objects.get().checkpoint == {"done": 1.5}
+
+
+def test_every_refused_span_is_logged_and_kept_by_reason(api, caplog):
+    spans = [span(f"s{n}", status=ERROR) for n in range(3)]
+    spans.append(span("odd", status=ERROR, attrs={"hindsight.retry_safe": "yes"}))
+    with caplog.at_level("WARNING", logger="outcomes.otlp.services"):
+        answer = answer_of(post(api, export(*spans, service="").SerializeToString()))
+    assert answer.partial_success.rejected_spans == 4
+    kept = {row.reason: (row.count, row.example) for row in SpanRejection.objects.all()}
+    assert kept.keys() == {"no agent"}  # a span without an agent is refused for that first
+    assert kept["no agent"][0] == 4 and "OTEL_SERVICE_NAME" in kept["no agent"][1]
+    [line] = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert "4 span(s) refused (no agent)" in line.getMessage()
+    answer_of(post(api, export(span("odd", status=ERROR, attrs={"hindsight.retry_safe": "yes"})
+                               ).SerializeToString()))
+    assert SpanRejection.objects.get(reason="invalid hindsight.retry_safe").count == 1
