@@ -5,6 +5,7 @@ dashboard by its reason."""
 import logging
 from collections import Counter
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from django.utils import timezone
 
@@ -25,6 +26,8 @@ logger = logging.getLogger(__name__)
 QUOTED_REFUSALS = 5
 # A stored example of a refusal is cut to this: it names a span and an attribute, no more.
 MAX_EXAMPLE_CHARS = 1000
+# The dashboard shows the last day; a week back is kept for a look at what changed since.
+REJECTION_RETENTION_DAYS = 7
 
 
 @dataclass(frozen=True)
@@ -124,3 +127,9 @@ def spans_rejected_record(*, refused: dict[str, tuple[str, str]],
     SpanRejection.objects.bulk_create([
         SpanRejection(at=now, reason=reason[:200], count=count, example=examples[reason],
                       api_key=api_key) for reason, count in counts.items()])
+
+
+def span_rejections_prune(*, older_than_days: int = REJECTION_RETENTION_DAYS) -> int:
+    """Forget refused spans kept longer than ``older_than_days``; answer how many rows went."""
+    cutoff = timezone.now() - timedelta(days=older_than_days)
+    return SpanRejection.objects.filter(at__lt=cutoff).delete()[0]

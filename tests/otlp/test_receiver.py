@@ -3,9 +3,11 @@ keys, scopes, bound agents, scrubbing, limits and throttle."""
 import gzip
 import json
 import time
+from datetime import timedelta
 
 import pytest
 from django.db import OperationalError
+from django.utils import timezone
 from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
@@ -14,6 +16,7 @@ from failures.models import Failure
 from outcomes.models import Outcome, SpanRejection
 from outcomes.otlp import views as otlp_views
 from outcomes.otlp.mapping import request_map
+from outcomes.tasks import outcomes_prune_task
 from tests.conftest import bearer
 
 from .spans import ERROR, export, otlp_json, span
@@ -301,3 +304,13 @@ def test_every_refused_span_is_logged_and_kept_by_reason(api, caplog):
     answer_of(post(api, export(span("odd", status=ERROR, attrs={"hindsight.retry_safe": "yes"})
                                ).SerializeToString()))
     assert SpanRejection.objects.get(reason="invalid hindsight.retry_safe").count == 1
+
+
+def test_refused_spans_are_forgotten_after_a_week_by_the_daily_retention(api, settings):
+    settings.HINDSIGHT_OUTCOME_RETENTION_DAYS = 0  # keeping outcomes forever keeps no refusal
+    now = timezone.now()
+    for days in (8, 6):
+        SpanRejection.objects.create(at=now - timedelta(days=days), reason="no agent", count=1,
+                                     example="span s of trace t: no agent")
+    outcomes_prune_task()
+    assert list(SpanRejection.objects.values_list("at", flat=True)) == [now - timedelta(days=6)]
