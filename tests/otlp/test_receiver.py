@@ -314,3 +314,31 @@ def test_refused_spans_are_forgotten_after_a_week_by_the_daily_retention(api, se
                                      example="span s of trace t: no agent")
     outcomes_prune_task()
     assert list(SpanRejection.objects.values_list("at", flat=True)) == [now - timedelta(days=6)]
+
+
+def test_more_spans_than_the_cap_is_a_413_naming_it_and_stores_nothing(api, settings):
+    settings.HINDSIGHT_OTLP_MAX_SPANS = 3
+    at_cap = export(*[span(f"s{n}", status=ERROR) for n in range(3)]).SerializeToString()
+    over = export(*[span(f"s{n}", status=ERROR) for n in range(4)]).SerializeToString()
+    response = post(api, over)
+    assert response.status_code == 413
+    assert status_of(response).code == 8  # RESOURCE_EXHAUSTED
+    assert status_of(response).message.startswith("4 spans in one export; at most 3 are taken")
+    assert not Outcome.objects.exists()
+    answer_of(post(api, at_cap))
+    assert Failure.objects.count() == 3
+
+
+def test_a_body_over_the_limit_is_refused_before_reading_in_the_otlp_shape(api, settings):
+    settings.HINDSIGHT_MAX_BULK_BODY_BYTES = 2000
+    response = post(api, b"\x00" * 2001)
+    assert (response.status_code, response["Content-Type"]) == (413, PROTOBUF)
+    assert status_of(response).message == "Request body is larger than 2000 bytes."
+
+
+def test_a_chunked_body_the_server_cannot_read_is_a_411_never_an_empty_success(api):
+    # runserver does not decode chunks (no wsgi.input_terminated): the body cannot be read.
+    response = post(api, run(), HTTP_TRANSFER_ENCODING="chunked")
+    assert response.status_code == 411
+    assert "Content-Length" in status_of(response).message
+    assert not Outcome.objects.exists()

@@ -1,7 +1,9 @@
 """Agents instrumented with the OpenTelemetry SDK (OTLP/HTTP protobuf, gzip) against a live
 gunicorn: one fault is one failure however many spans it passes through and however the spans
 are split into exports; a run is its own task; a run without a service name is stored under the
-SDK's default name, where docs/opentelemetry.md says to look."""
+SDK's default name, where docs/opentelemetry.md says to look; a chunked body is read whole."""
+import json
+
 import httpx
 import pytest
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -9,8 +11,12 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
 
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+
 from failures.models import Failure
 from outcomes.models import Outcome
+
+from .spans import ERROR, export, span
 
 SERVICE = "billing-service"
 AGENT = "billing"
@@ -120,3 +126,31 @@ def test_a_run_without_a_service_name_is_stored_under_the_sdks_default(sdk):
     [failure] = api.get("/failures", params={"limit": 50}).json()["failures"]
     assert failure["agent"].startswith("unknown_service")
     assert api.get("/boot", params={"agent": failure["agent"]}).json()["recent_failures"]
+
+
+def chunks(body: bytes):
+    for start in range(0, len(body), 1000):
+        yield body[start:start + 1000]
+
+
+def test_a_chunked_body_is_read_whole_under_gunicorn(gunicorn_server, make_key, settings):
+    """httpx sends a body given as an iterator with Transfer-Encoding: chunked."""
+    key = make_key("write", name="chunked")
+    body = export(*[span(f"s{n}", status=ERROR, attrs={"gen_ai.agent.name": "chunky"})
+                    for n in range(40)]).SerializeToString()
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/x-protobuf"}
+    with httpx.Client(base_url=gunicorn_server, headers=headers, timeout=30) as client:
+        response = client.post("/v1/traces", content=chunks(body))
+        assert response.status_code == 200, response.content
+        assert response.request.headers["Transfer-Encoding"] == "chunked"
+        assert not ExportTraceServiceResponse.FromString(response.content).HasField(
+            "partial_success")
+        assert Failure.objects.filter(agent="chunky").count() == 40
+        bulk = json.dumps({"outcomes": [{"task_id": "t", "agent": "chunky", "task_type": "x",
+                                         "outcome": "success"}]}).encode()
+        response = client.post("/api/v1/outcomes/bulk", content=chunks(bulk),
+                               headers={"Content-Type": "application/json"})
+        assert (response.status_code, response.json()["created"]) == (200, 1)
+        # Past the body limit (8 MiB) it is read no further than one byte over it: a 413.
+        response = client.post("/v1/traces", content=chunks(b"\x00" * 9_000_000))
+        assert response.status_code == 413
