@@ -265,7 +265,8 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
         (agent, task, items[i].occurred_at) for (agent, task), each in successes.items()
         for i in each], count=False)
     for _, pattern_id, agent, task, at in stored:
-        closer = next(i for i in successes[(agent, task)] if items[i].occurred_at == at)
+        closer = next((i for i in successes[(agent, task)] if items[i].occurred_at == at),
+                      successes[(agent, task)][0])
         closed.setdefault(closer, []).append(pattern_id)
     for index, failure in created.items():
         after = [i for i in successes.get((failure.agent, failure.task), ())

@@ -289,6 +289,8 @@ def failures_close_open_of(*, closings: list[tuple[str, str, datetime]],
 
 def failures_lineage_extend(*, lineages: dict[int, tuple[str, ...]]) -> None:
     """Store the longer lineages of OpenTelemetry failures whose ancestors arrived since."""
+    if not lineages:
+        return
     with transaction.atomic():
         for pk, lineage in sorted(lineages.items()):
             Failure.objects.filter(pk=pk).update(lineage=list(lineage))
