@@ -287,12 +287,17 @@ STORAGES = {
 # --- the API --------------------------------------------------------------------------------------
 HINDSIGHT_MAX_BODY_BYTES = env_int("HINDSIGHT_MAX_BODY_BYTES", 1024 * 1024)
 HINDSIGHT_MAX_JSON_DEPTH = 20
-# POST /outcomes/bulk takes up to HINDSIGHT_BULK_MAX_ITEMS outcomes, so a larger body.
-HINDSIGHT_MAX_BULK_BODY_BYTES = env_int("HINDSIGHT_MAX_BULK_BODY_BYTES", 16 * 1024 * 1024)
+# POST /outcomes/bulk and /v1/traces take up to HINDSIGHT_BULK_MAX_ITEMS outcomes or
+# HINDSIGHT_OTLP_MAX_SPANS spans, so a larger body.
+HINDSIGHT_MAX_BULK_BODY_BYTES = env_int("HINDSIGHT_MAX_BULK_BODY_BYTES", 8 * 1024 * 1024)
 # Django's own ceiling must admit the largest body a view accepts; each view's limit is
 # enforced before the body is read (config.api.middleware) and again by the parser.
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(HINDSIGHT_MAX_BODY_BYTES, HINDSIGHT_MAX_BULK_BODY_BYTES)
-HINDSIGHT_BULK_MAX_ITEMS = 1000
+# Outcomes of one POST /outcomes/bulk and spans of one POST /v1/traces; more is a 413. With the
+# body limit above, a request at a cap is recorded within 10 s on a 2-core machine
+# (bench/caps.py), a third of gunicorn's 30 s worker timeout.
+HINDSIGHT_BULK_MAX_ITEMS = env_int("HINDSIGHT_BULK_MAX_ITEMS", 1000)
+HINDSIGHT_OTLP_MAX_SPANS = env_int("HINDSIGHT_OTLP_MAX_SPANS", 2000)
 
 # History context for prompts (the task-history seed): how many items of each kind, from how
 # many days back. The cache entry of an agent is dropped at once when it records an outcome;

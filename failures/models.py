@@ -1,6 +1,7 @@
 """Failure records (the seed's failure sublayer), the message templates and the patterns they form,
 and what the scheduled jobs keep: their watermarks, root-cause groups, regressions and reports."""
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models.functions import Now
 
@@ -122,9 +123,24 @@ class Failure(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     pattern = models.ForeignKey(FailurePattern, on_delete=models.PROTECT, related_name="failures")
     api_key = written_by_key()
+    # From OpenTelemetry: the span that recorded it, its exception's digest (type and message)
+    # and its ancestors' span ids as far as they are known, nearest first, so that the same
+    # exception on an ancestor, in this export or a later one, is not a second failure
+    # (outcomes.otlp.faults). Blank (lineage null) for failures sent otherwise; defaults in the
+    # database too, for rows written by SQL of its own (bulk loads).
+    trace_id = models.CharField(max_length=32, blank=True, default="", db_default="",
+                                editable=False)
+    span_id = models.CharField(max_length=16, blank=True, default="", db_default="",
+                               editable=False)
+    fault = models.CharField(max_length=32, blank=True, default="", db_default="",
+                             editable=False)
+    lineage = ArrayField(models.CharField(max_length=16), null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [
+            # OpenTelemetry: a trace's failures stored by earlier exports.
+            models.Index(fields=["trace_id"], name="failure_trace_idx",
+                         condition=~models.Q(trace_id="")),
             # Boot: one agent's recent failures, newest first; and its open ones.
             models.Index(fields=["agent", "-occurred_at"], name="failure_agent_recent_idx"),
             models.Index(fields=["agent", "task"], name="failure_agent_task_open_idx",

@@ -113,19 +113,30 @@ def patterns_count(counts: list[tuple], agents: set[tuple[int, str]],
 
 # Measured: the ORM form (an OR of pairs) cost POST /api/v1/outcomes/bulk 39% of req/s.
 # Prepared: see outcomes.queries.outcome_rows_insert.
+# A failure is closed by the earliest of its task's closings at or after it happened (any of
+# them when ``%(any_time)s``: a task closed by hand closes every open failure), at that closing's
+# time: a success that arrives late closes only what failed before it, as of when it happened.
 _CLOSE = """
-UPDATE failures_failure AS failure SET status = %s, resolved_at = %s
-FROM unnest(%s::text[], %s::text[]) AS pair(agent, task)
-WHERE failure.agent = pair.agent AND failure.task = pair.task AND failure.status = 'open'
-RETURNING failure.id, failure.pattern_id, failure.agent, failure.task
+UPDATE failures_failure AS failure SET status = %(status)s, resolved_at = closer.at
+FROM (SELECT open.id, min(closing.at) AS at
+      FROM unnest(%(agents)s::text[], %(tasks)s::text[], %(ats)s::timestamptz[])
+           AS closing(agent, task, at)
+      JOIN failures_failure AS open ON open.agent = closing.agent AND open.task = closing.task
+       AND open.status = 'open' AND (%(any_time)s OR open.occurred_at <= closing.at)
+      GROUP BY open.id) AS closer
+WHERE failure.id = closer.id AND failure.status = 'open'
+RETURNING failure.id, failure.pattern_id, failure.agent, failure.task, closer.at
 """
 
 
-def open_failures_close(pairs: set[tuple[str, str]], *, status: str,
-                        at) -> list[tuple[int, int, str, str]]:
-    """Close the open failures of exactly these (agent, task) pairs, in one statement that
-    finds, locks and updates them; answer what it closed."""
-    agents, tasks = (list(side) for side in zip(*sorted(pairs)))
+def open_failures_close(closings: list[tuple[str, str, object]], *, status: str,
+                        any_time: bool = False) -> list[tuple[int, int, str, str, object]]:
+    """Close the open failures of the (agent, task, at) closings' tasks that happened at or
+    before ``at`` (all of them with ``any_time``), each at the earliest such ``at``, in one
+    statement that finds, locks and updates them; answer ``(id, pattern_id, agent, task, at)``
+    of each closed."""
+    agents, tasks, ats = (list(side) for side in zip(*sorted(closings)))
     with prepared_cursor() as cursor:
-        cursor.execute(_CLOSE, [str(status), at, agents, tasks])
+        cursor.execute(_CLOSE, {"status": str(status), "agents": agents, "tasks": tasks,
+                                "ats": ats, "any_time": any_time})
         return [tuple(row) for row in cursor.fetchall()]

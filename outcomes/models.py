@@ -91,3 +91,22 @@ class HistoryGeneration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.agent}: {self.token}"
+
+
+class SpanRejection(models.Model):
+    """Spans of one OpenTelemetry export refused for one reason: how many, and one refusal in
+    full. Exporters never show the answer's partial success to anyone, so staff see these on
+    the dashboard (outcomes.otlp)."""
+
+    at = models.DateTimeField()
+    reason = models.CharField(max_length=200)  # a few words, no values: what groups refusals
+    count = models.PositiveIntegerField()
+    example = models.TextField()  # one span's refusal as the answer gave it (scrubbed)
+    api_key = written_by_key()
+
+    class Meta:
+        # The dashboard's last day; retention deletes by age too.
+        indexes = [models.Index(fields=["at"], name="span_rejection_at_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.count}"

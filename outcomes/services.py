@@ -249,9 +249,10 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
     patterns are locked only there), and what each success closed (the
     pattern ids of stored failures, the request's own failures as they are).
 
-    A failure sent earlier in the same request is closed by a later success of its task, not by
-    an earlier one: it is stored closed. Failures stored before the request are closed by the
-    task's first success (the request's own are not stored yet, so that cannot close them).
+    A success closes the failures of its task that happened before it, as of its own
+    ``occurred_at``: one that arrives late (from a spool, or a span exported after others)
+    leaves open what failed after it. Each failure is closed by the earliest success after it;
+    between the request's own items of one moment, by the request's order.
     """
     successes: dict[tuple[str, str], list[int]] = {}
     for index, item in items.items():
@@ -260,18 +261,23 @@ def _resolve(items: dict[int, OutcomeIn], created: dict[int, Failure],
     if not successes:
         return {}, Counter(), {}
     closed: dict[int, list] = {}
-    stored = failures_close_open_of(pairs=set(successes), count=False)
-    for _, pattern_id, agent, task in stored:
-        closed.setdefault(successes[(agent, task)][0], []).append(pattern_id)
-    now = timezone.now()
+    stored = failures_close_open_of(closings=[
+        (agent, task, items[i].occurred_at) for (agent, task), each in successes.items()
+        for i in each], count=False)
+    for _, pattern_id, agent, task, at in stored:
+        closer = next((i for i in successes[(agent, task)] if items[i].occurred_at == at),
+                      successes[(agent, task)][0])
+        closed.setdefault(closer, []).append(pattern_id)
     for index, failure in created.items():
-        pair = (failure.agent, failure.task)
-        closer = next((i for i in successes.get(pair, ()) if i > index), None)
-        if closer is not None:
-            failure.status, failure.resolved_at = Failure.Status.RESOLVED, now
+        after = [i for i in successes.get((failure.agent, failure.task), ())
+                 if (items[i].occurred_at, i) > (failure.occurred_at, index)]
+        if after:
+            closer = min(after, key=lambda i: (items[i].occurred_at, i))
+            failure.status, failure.resolved_at = (Failure.Status.RESOLVED,
+                                                   items[closer].occurred_at)
             closed.setdefault(closer, []).append(failure)
     closed_by = {index: len(each) for index, each in closed.items()}
-    return closed_by, Counter(pattern_id for _, pattern_id, _, _ in stored), closed
+    return closed_by, Counter(row[1] for row in stored), closed
 
 
 def outcome_append_for_failure(*, failure: Failure) -> Outcome:

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from config.api.agents import AgentForbidden
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
-from config.api.errors import Conflict, InvalidInput, validation_message
+from config.api.errors import Conflict, InvalidInput, PayloadTooLarge, validation_message
 from config.api.fields import ScrubbedCharField
 from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
@@ -90,7 +90,10 @@ def _bulk_items(data) -> list:
     unknown = sorted(set(data) - {"outcomes"}) if isinstance(data, dict) else []
     if unknown:
         raise InvalidInput.from_fields({name: ["Unknown field."] for name in unknown})
-    if not isinstance(items, list) or not 1 <= len(items) <= limit:
+    if isinstance(items, list) and len(items) > limit:
+        raise PayloadTooLarge(f"{len(items)} outcomes in one request; at most {limit} are "
+                              "taken (HINDSIGHT_BULK_MAX_ITEMS): send them in several.")
+    if not isinstance(items, list) or not items:
         raise InvalidInput.from_fields({"outcomes": [f"Expected a list of 1 to {limit} outcomes."]})
     return items
 

@@ -10,7 +10,8 @@ ERROR_DESCRIPTIONS = {
          "one named; `fields` names the field.",
     404: "Not found.",
     409: "The event_id was already used for a different request.",
-    413: "The body is larger than the service accepts (1 MiB; 16 MiB for a bulk write).",
+    413: "The body is larger than the service accepts (1 MiB; 8 MiB and 1,000 outcomes for a "
+         "bulk write).",
     429: "Too many requests for this API key; retry after `Retry-After` seconds.",
     503: "The database cannot be reached right now; retry after `Retry-After` seconds.",
 }

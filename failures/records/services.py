@@ -195,7 +195,9 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
         retry_after=entry.get("retry_after"), side_effects=entry.get("side_effects") or [],
         recovery_hint=entry.get("recovery_hint") or "",
         attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),
-        api_key_id=entry.get("api_key_id"),
+        api_key_id=entry.get("api_key_id"), trace_id=entry.get("trace_id", ""),
+        span_id=entry.get("span_id", ""), fault=entry.get("fault", ""),
+        lineage=list(entry["lineage"]) if "lineage" in entry else None,
     )
 
 
@@ -259,27 +261,39 @@ def _patterns_resolved_add(per_pattern: Counter) -> None:
 
 def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED,
                      api_key: ApiKey | None = None) -> int:
-    """Close the open failures of an agent's task (a later success, or given up); return how
-    many. A key bound to other agents may not (AgentForbidden)."""
+    """Close the open failures of an agent's task (fixed, or given up), now; return how many.
+    A key bound to other agents may not (AgentForbidden)."""
     agent_check(api_key, agent)
     with transaction.atomic():
-        return len(failures_close_open_of(pairs={(agent, task)}, status=status))
+        return len(failures_close_open_of(closings=[(agent, task, timezone.now())],
+                                          status=status, any_time=True))
 
 
-def failures_close_open_of(*, pairs: set[tuple[str, str]],
+def failures_close_open_of(*, closings: list[tuple[str, str, datetime]],
                            status: str = Failure.Status.RESOLVED, count: bool = True,
-                           ) -> list[tuple]:
-    """Close the open failures of these (agent, task) pairs; answer ``(id, pattern_id, agent,
-    task)`` of each closed. ``count=False`` leaves counting the resolutions into their patterns
-    to the caller (failures_count), who then locks no pattern yet."""
-    if not pairs:
+                           any_time: bool = False) -> list[tuple]:
+    """Close the open failures of these (agent, task, at) closings' tasks that happened by
+    ``at`` (all of them with ``any_time``), each as of the earliest closing after it; answer
+    ``(id, pattern_id, agent, task, at)`` of each closed. ``count=False`` leaves counting the
+    resolutions into their patterns to the caller (failures_count), who then locks no pattern
+    yet."""
+    if not closings:
         return []
     _closing_status_check(status)
     with transaction.atomic(savepoint=False):  # the caller's, if it has one
-        closed = queries.open_failures_close(pairs, status=status, at=timezone.now())
+        closed = queries.open_failures_close(closings, status=status, any_time=any_time)
         if closed and status == Failure.Status.RESOLVED and count:
             failures_count(rows=[], resolved=Counter(row[1] for row in closed))
     return closed
+
+
+def failures_lineage_extend(*, lineages: dict[int, tuple[str, ...]]) -> None:
+    """Store the longer lineages of OpenTelemetry failures whose ancestors arrived since."""
+    if not lineages:
+        return
+    with transaction.atomic():
+        for pk, lineage in sorted(lineages.items()):
+            Failure.objects.filter(pk=pk).update(lineage=list(lineage))
 
 
 def _closing_status_check(status: str) -> None:

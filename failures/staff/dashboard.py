@@ -71,6 +71,7 @@ def dashboard_compose(*, now: datetime) -> dict:
         "effectiveness": sections.effectiveness_distribution(),
         "loops": sections.loops_recent(now=now),
         "regressions": sections.regressions_recent(now=now),
+        "spans_refused": sections.spans_refused(now=now),
     }
     data["summary"] = sections.summary(data)
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))

@@ -1,5 +1,6 @@
 """The dashboard's smaller sections (see failures.staff.dashboard): rising patterns, success rates,
-the curation queue, the effectiveness distribution, recent loops and regressions.
+the curation queue, the effectiveness distribution, recent loops and regressions, and refused
+OpenTelemetry spans.
 
 Each one reads a bounded window (a day, a week) or a capped sample, through an index.
 """
@@ -7,12 +8,12 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, Value
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Sum, Value
 from django.db.models.functions import Cast, Floor, Least
 
 from lessons.models import Lesson
 from outcomes.insights import outcome_stats
-from outcomes.models import Outcome
+from outcomes.models import Outcome, SpanRejection
 
 from failures.analysis import recurrence
 from failures.analysis.loops import MIN_REPEAT, loop_detect
@@ -36,6 +37,8 @@ LOOP_ROWS_CAP = 20_000
 # Rows in each list section.
 LISTED = 10
 REGRESSION_DAYS = 7
+# Refused OpenTelemetry spans: the last day's, by reason.
+REFUSED_WINDOW = timedelta(hours=24)
 
 
 def _pattern_ref(pattern: FailurePattern) -> dict:
@@ -189,6 +192,21 @@ def regressions_recent(*, now: datetime) -> dict:
         for r in latest]}
 
 
+def spans_refused(*, now: datetime) -> list[dict]:
+    """OpenTelemetry spans refused in the last day, by reason, most first: how many, when last,
+    and the latest refusal in full (exporters never show an export's partial success)."""
+    rows = (SpanRejection.objects.filter(at__gte=now - REFUSED_WINDOW, at__lte=now)
+            .values("reason").annotate(spans=Sum("count"), exports=Count("id"), last=Max("at"))
+            .order_by("-spans", "reason")[:LISTED])
+    reasons = [row["reason"] for row in rows]
+    examples = {}
+    for reason, example in (SpanRejection.objects.filter(
+            reason__in=reasons, at__gte=now - REFUSED_WINDOW, at__lte=now)
+            .order_by("reason", "-at").distinct("reason").values_list("reason", "example")):
+        examples[reason] = example
+    return [{**row, "example": examples.get(row["reason"], "")} for row in rows]
+
+
 def summary(data: dict) -> dict:
     """Headline figures, from the sections already read (no query of its own)."""
     over_time, success = data["failures_over_time"], data["success"]
@@ -203,4 +221,5 @@ def summary(data: dict) -> dict:
         "loops": data["loops"]["count"], "regressions": data["regressions"]["count"],
         "recurring_handled": data["regressions"]["handled"],
         "queue": len(data["curation_queue"]),
+        "spans_refused": sum(row["spans"] for row in data["spans_refused"]),
     }

@@ -127,7 +127,7 @@ def response_of(rejected: int, message: str) -> ExportTraceServiceResponse:
 
 
 # google.rpc.Code of an HTTP error status, for the Status body of an error answer.
-_RPC_CODES = {400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 409: 10, 413: 8, 415: 3, 429: 8,
+_RPC_CODES = {400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 409: 10, 411: 9, 413: 8, 415: 3, 429: 8,
               503: 14}
 
 

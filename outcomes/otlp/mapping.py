@@ -1,29 +1,33 @@
-"""Spans as the outcomes POST /outcomes/bulk takes (the README's mapping table). No Django.
+"""Spans as the outcomes POST /outcomes/bulk takes (docs/opentelemetry.md's tables). No Django.
 
-A span that failed (status ERROR, or an ``exception`` event) becomes a failed outcome, which the
-ledger turns into a failure record; a root span, or one marked ``hindsight.outcome``, becomes an
+A span that failed (status ERROR, or an ``exception`` event) gives a failed outcome, which the
+ledger turns into a failure record; a root span, or one marked ``hindsight.outcome``, gives an
 outcome, a success unless its status is ERROR. A span that is both a success and failed by an
-exception event it recovered from gives both, the failure first. Other spans are not used.
+exception event it recovered from gives both, the failure first. Other spans give nothing, but
+their parent links and names still count: a span's task and agent are the nearest ones named on
+it or its ancestors in the same export. Which failed outcomes become failure records (one per
+fault of a trace) is outcomes.otlp.faults' decision, not this module's.
 
 Each outcome carries an event id derived from its trace id, span id and kind, so an exporter's
-retry of a batch is a replay. The outcome is checked and scrubbed by the ledger's own checks
-(outcome_parse), exactly as one sent to the REST API; this module only says where each field
-comes from, and why a span cannot be used when it cannot.
+retry of a batch is a replay; a span without ids is refused. The outcome is checked and scrubbed
+by the ledger's own checks (outcome_parse), exactly as one sent to the REST API; this module
+only says where each field comes from, and why a span cannot be used when it cannot.
 """
-import json
-import math
+import hashlib
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 
+from .attributes import Unusable, json_object, text, value
 from .decoding import hex_id
 
 AGENT = "gen_ai.agent.name"
 SERVICE = "service.name"
 OPERATION = "gen_ai.operation.name"
+CONVERSATION = "gen_ai.conversation.id"
 TASK = "hindsight.task"
 TASK_TYPE = "hindsight.task_type"
 MARKED = "hindsight.outcome"
@@ -37,13 +41,11 @@ FAILURE_ATTRIBUTES = {"hindsight.retry_safe": "retry_safe", "hindsight.retry_aft
                       "hindsight.side_effects": "side_effects",
                       "hindsight.checkpoint": "checkpoint",
                       "hindsight.recovery_hint": "recovery_hint"}
-# The SDK's service.name when none was configured: no agent's name.
-UNKNOWN_SERVICE = "unknown_service"
 # Where an outcome field comes from, to name it when the ledger's checks refuse a span.
 SOURCES = {
     "agent": f"{AGENT} (or {SERVICE})",
-    "task_id": f"{TASK} (or {OPERATION} and the span name)",
-    "task_type": f"{TASK_TYPE} (or {OPERATION}, or the span name)",
+    "task_id": f"{TASK} (or {CONVERSATION})",
+    "task_type": f"{TASK_TYPE} (or {OPERATION} and the span name)",
     "occurred_at": "the span's end time",
     "duration_ms": "the span's start and end times",
     "context.error_message": f"{EXCEPTION_MESSAGE} (or the status message)",
@@ -51,22 +53,33 @@ SOURCES = {
     "context.files": FILES,
     **{f"context.{key}": name for name, key in FAILURE_ATTRIBUTES.items()},
 }
+# The ledger's longest task type: a derived one (operation and span name) is cut to it.
+MAX_TASK_TYPE = 100
+# Ancestors followed for a span's task and agent: deeper than any agent's nesting, and a bound
+# on the walk when a hostile export links its spans in a cycle.
+MAX_DEPTH = 64
 _EVENT_NAMESPACE = uuid.UUID("5b0f3f3e-7c1a-4f47-9c55-2f1d0a6f0c7e")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
-class Unusable(ValueError):
-    """A span that should become an outcome but cannot: the message says why."""
-
-
 @dataclass(frozen=True)
 class Mapped:
-    """What one span gives: outcomes as POST /outcomes/bulk takes them, or why it cannot."""
+    """What one span gives: its failed outcome and its outcome as POST /outcomes/bulk takes
+    them, or why it cannot; with what deduplicating its fault needs."""
 
     trace_id: str
     span_id: str
-    outcomes: tuple[dict, ...] = ()
+    parent_id: str = ""
+    failure: dict | None = None  # the failed outcome of a span that failed
+    success: dict | None = None  # the successful outcome of a root or marked span
+    is_outcome: bool = False  # a root or marked span: its failure is the task's outcome too
+    fault: str = ""  # digest of its exception's type and message ("" without an exception)
     problem: str = ""
+    reason: str = ""
+
+    @property
+    def outcomes(self) -> tuple[dict, ...]:
+        return tuple(item for item in (self.failure, self.success) if item is not None)
 
     @property
     def span(self) -> str:
@@ -74,75 +87,151 @@ class Mapped:
         return f"{self.span_id} of trace {self.trace_id}"
 
 
-def request_map(request) -> list[Mapped]:
-    """Every span of an ExportTraceServiceRequest that becomes outcomes or is refused, in order
-    (spans that are neither failed nor outcomes are left out)."""
-    mapped = []
-    for resource_spans in request.resource_spans:
-        agent = resource_agent({kv.key: kv.value for kv in resource_spans.resource.attributes})
-        for scope_spans in resource_spans.scope_spans:
-            for span in scope_spans.spans:
-                item = span_map(span, agent)
-                if item is not None:
-                    mapped.append(item)
+@dataclass
+class MappedExport:
+    """The spans of an export that give outcomes or are refused, in order, and the parent of
+    every span of it (``{(trace id, span id): parent span id}``), used or not."""
+
+    spans: list[Mapped] = field(default_factory=list)
+    parents: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A span's parent and the names it gives its descendants (None: not named on it)."""
+
+    parent: bytes
+    agent: str | None
+    task: str | None
+    conversation: str | None
+
+
+def request_map(request) -> MappedExport:
+    """Every span of an ExportTraceServiceRequest that gives outcomes or is refused, in order
+    (spans that are neither failed nor outcomes are left out), and every span's parent."""
+    spans = [(resource_agent({kv.key: kv.value for kv in resource_spans.resource.attributes}),
+              span)
+             for resource_spans in request.resource_spans
+             for scope_spans in resource_spans.scope_spans for span in scope_spans.spans]
+    attributes = [{kv.key: kv.value for kv in span.attributes} for _, span in spans]
+    nodes = {(span.trace_id, span.span_id): _node(span, values)
+             for (_, span), values in zip(spans, attributes)}
+    mapped = MappedExport()
+    for (agent, span), values in zip(spans, attributes):
+        mapped.parents[(hex_id(span.trace_id), hex_id(span.span_id))] = hex_id(
+            span.parent_span_id)
+        item = span_map(span, values, _inherited(span, nodes, agent))
+        if item is not None:
+            mapped.spans.append(item)
     return mapped
 
 
 def resource_agent(resource: dict[str, AnyValue]) -> str:
-    """The agent of a resource's spans that do not name theirs: its ``gen_ai.agent.name``, else
-    its service name ("" for none, or the SDK's ``unknown_service``)."""
+    """The agent of a resource's spans that name none on them or their ancestors: its
+    ``gen_ai.agent.name``, else its service name ("" for none). The SDK's default service name
+    (``unknown_service:<process>``) is kept: the spans are stored under it."""
     try:
-        service = _text(resource, SERVICE)
-        return _text(resource, AGENT) or ("" if service.startswith(UNKNOWN_SERVICE) else service)
+        return text(resource, AGENT) or text(resource, SERVICE)
     except Unusable:
         return ""
 
 
-def span_map(span: Span, agent: str) -> Mapped | None:
+def _node(span: Span, attributes: dict) -> _Node:
+    return _Node(span.parent_span_id, *(_named(attributes, name)
+                                        for name in (AGENT, TASK, CONVERSATION)))
+
+
+def _named(attributes: dict, name: str) -> str | None:
+    """A name given by an attribute; a value of the wrong type names nothing (the span that
+    carries it is refused for it, its descendants are not)."""
+    try:
+        return text(attributes, name) or None
+    except Unusable:
+        return None
+
+
+def _inherited(span: Span, nodes: dict, agent: str) -> dict:
+    """The nearest agent, task and conversation named on ``span`` or its ancestors in the
+    export (the agent falling back on the resource's)."""
+    found = {"agent": None, "task": None, "conversation": None}
+    key = (span.trace_id, span.span_id)
+    for _ in range(MAX_DEPTH):
+        node = nodes.get(key)
+        if node is None:
+            break
+        for name in found:
+            found[name] = found[name] or getattr(node, name)
+        if all(found.values()) or not node.parent:
+            break
+        key = (span.trace_id, node.parent)
+    found["agent"] = found["agent"] or agent
+    return found
+
+
+def span_map(span: Span, attributes: dict, inherited: dict) -> Mapped | None:
     """The outcomes of one span (None when it gives none), or why it cannot give them;
-    ``agent``: its resource's (resource_agent)."""
-    attributes = {kv.key: kv.value for kv in span.attributes}
+    ``inherited``: _inherited's names."""
     exception = next((event for event in reversed(span.events) if event.name == EXCEPTION), None)
     errored = span.status.code == Status.STATUS_CODE_ERROR
     failed = errored or exception is not None
-    is_outcome = not span.parent_span_id or _value(attributes, MARKED) is True
-    if not (failed or is_outcome):
-        return None
-    trace, span_id = hex_id(span.trace_id), hex_id(span.span_id)
+    trace, span_id, parent = (hex_id(span.trace_id), hex_id(span.span_id),
+                              hex_id(span.parent_span_id))
     try:
-        common = _common(span, attributes, agent)
-        outcomes = []
+        is_outcome = not span.parent_span_id or value(attributes, MARKED) is True
+        if not (failed or is_outcome):
+            return None
+        event = {kv.key: kv.value for kv in exception.attributes} if exception else {}
+        _ids_check(span)
+        common = _common(span, attributes, inherited)
+        failure = success = None
         if failed:
-            outcomes.append(_outcome(common, trace, span_id, "failure",
-                                     _failure_context(span, attributes, exception)))
+            failure = _outcome(common, trace, span_id, "failure",
+                               _failure_context(span, attributes, event))
         if is_outcome and not errored:
-            outcomes.append(_outcome(common, trace, span_id, "success", {}))
+            success = _outcome(common, trace, span_id, "success", {})
+        fault = _fault(event) if exception is not None else ""
     except Unusable as exc:
-        return Mapped(trace, span_id, problem=str(exc))
-    return Mapped(trace, span_id, tuple(outcomes))
+        return Mapped(trace, span_id, parent, problem=str(exc), reason=exc.reason)
+    return Mapped(trace, span_id, parent, failure, success, is_outcome, fault)
 
 
-def refusal_explain(errors: dict[str, list[str]]) -> str:
-    """The ledger's errors of a span's outcome, naming the attributes they come from."""
-    return "; ".join(f"{SOURCES.get(field, field)}: {messages[0]}"
-                     for field, messages in errors.items())
+def refusal_explain(errors: dict[str, list[str]]) -> tuple[str, str]:
+    """The ledger's errors of a span's outcome, naming the attributes they come from; and the
+    reason they group under (the attributes, no values)."""
+    sources = [SOURCES.get(field, field) for field in errors]
+    return ("; ".join(f"{source}: {messages[0]}"
+                      for source, messages in zip(sources, errors.values())),
+            "invalid " + ", ".join(source.split(" (")[0] for source in sources))
 
 
-def _common(span: Span, attributes: dict, agent: str) -> dict:
-    agent = _text(attributes, AGENT) or agent
+def _ids_check(span: Span) -> None:
+    if not span.trace_id.strip(b"\x00") or not span.span_id.strip(b"\x00"):
+        raise Unusable("the span has no trace id or span id; OTLP requires both (each event's "
+                       "id is derived from them).", "no trace or span id")
+
+
+def _fault(event: dict) -> str:
+    """What makes two exception events one fault: the exception's type and message."""
+    both = f"{text(event, EXCEPTION_TYPE)}\x00{text(event, EXCEPTION_MESSAGE)}"
+    return hashlib.blake2b(both.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _common(span: Span, attributes: dict, inherited: dict) -> dict:
+    agent = text(attributes, AGENT) or inherited["agent"]
     if not agent:
         raise Unusable(f"no agent: set the {AGENT} attribute, or the service name "
-                       "(OTEL_SERVICE_NAME).")
-    operation = _text(attributes, OPERATION)
-    task = _text(attributes, TASK) or _operation_task(operation, span.name)
+                       "(OTEL_SERVICE_NAME).", "no agent")
+    task = (text(attributes, TASK) or inherited["task"] or text(attributes, CONVERSATION)
+            or inherited["conversation"] or hex_id(span.trace_id))
     if not span.end_time_unix_nano:
-        raise Unusable("the span has no end time.")
-    common = {"agent": agent, "task_id": task,
-              "task_type": _text(attributes, TASK_TYPE) or operation or span.name,
+        raise Unusable("the span has no end time.", "no end time")
+    task_type = text(attributes, TASK_TYPE) or _operation_task(
+        text(attributes, OPERATION), span.name.strip())[:MAX_TASK_TYPE]
+    common = {"agent": agent, "task_id": task, "task_type": task_type,
               "occurred_at": _moment(span.end_time_unix_nano)}
     if span.start_time_unix_nano:
         common["duration_ms"] = (span.end_time_unix_nano - span.start_time_unix_nano) // 1_000_000
-    files = _value(attributes, FILES)
+    files = value(attributes, FILES)
     if files is not None:
         common["context"] = {"files": [files] if isinstance(files, str) else files}
     return common
@@ -151,30 +240,26 @@ def _common(span: Span, attributes: dict, agent: str) -> dict:
 def _operation_task(operation: str, name: str) -> str:
     """``gen_ai.operation.name`` with the span name (GenAI span names often start with it)."""
     if not operation or name == operation or name.startswith(f"{operation} "):
-        return name
+        return name or operation
     return f"{operation} {name}"
 
 
-def _failure_context(span: Span, attributes: dict, exception) -> dict:
-    event = {kv.key: kv.value for kv in exception.attributes} if exception is not None else {}
-    error_type = _text(attributes, ERROR_TYPE) or _text(event, EXCEPTION_TYPE)
-    message = (_text(event, EXCEPTION_MESSAGE) or span.status.message or error_type
+def _failure_context(span: Span, attributes: dict, event: dict) -> dict:
+    error_type = text(attributes, ERROR_TYPE) or text(event, EXCEPTION_TYPE)
+    message = (text(event, EXCEPTION_MESSAGE) or span.status.message or error_type
                or f"{span.name} failed")
     context = {"error_message": message}
     if error_type:
         context["error_type"] = error_type
     for name, key in FAILURE_ATTRIBUTES.items():
-        value = _value(attributes, name)
-        if value is None:
+        found = value(attributes, name)
+        if found is None:
             continue
-        if key == "side_effects" and isinstance(value, str):
-            value = [value]
-        elif key == "checkpoint" and isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except ValueError:
-                raise Unusable(f"{name}: not a JSON object.") from None
-        context[key] = value
+        if key == "side_effects" and isinstance(found, str):
+            found = [found]
+        elif key == "checkpoint" and isinstance(found, str):
+            found = json_object(found, name)
+        context[key] = found
     return context
 
 
@@ -188,38 +273,7 @@ def _moment(unix_nano: int) -> str:
     try:
         moment = _EPOCH + timedelta(microseconds=unix_nano // 1000)
     except OverflowError:
-        raise Unusable("the span's end time is out of range.") from None
+        raise Unusable("the span's end time is out of range.", "end time out of range") from None
     return moment.isoformat(timespec="microseconds")  # one width: the strings sort as times
 
 
-def _text(attributes: dict, name: str) -> str:
-    """A text attribute ("" when absent); a number is taken as its digits."""
-    value = _value(attributes, name)
-    if value is None:
-        return ""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    if not isinstance(value, str):
-        raise Unusable(f"{name}: expected a string.")
-    return value.strip()
-
-
-def _value(attributes: dict, name: str):
-    value = attributes.get(name)
-    return None if value is None else _python(value, name)
-
-
-def _python(value: AnyValue, name: str):
-    """An AnyValue as JSON-like Python: arrays as lists, key-value lists as dicts."""
-    kind = value.WhichOneof("value")
-    if kind is None:
-        return None
-    if kind == "array_value":
-        return [_python(item, name) for item in value.array_value.values]
-    if kind == "kvlist_value":
-        return {kv.key: _python(kv.value, name) for kv in value.kvlist_value.values}
-    if kind == "bytes_value":
-        return value.bytes_value.hex()
-    if kind == "double_value" and not math.isfinite(value.double_value):
-        raise Unusable(f"{name}: {value.double_value} is not a finite number.")
-    return getattr(value, kind)

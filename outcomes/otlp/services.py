@@ -1,14 +1,35 @@
 """Recording an OTLP trace export: the spans' outcomes go through the ledger's own parse and
-record (outcomes_parse, outcomes_record), as those of POST /outcomes/bulk do."""
-from dataclasses import dataclass
+record (outcomes_parse, outcomes_record), as those of POST /outcomes/bulk do; one failure per
+fault of a trace (outcomes.otlp.faults); every refused span counted, logged and kept for the
+dashboard by its reason."""
+import logging
+from collections import Counter
+from dataclasses import dataclass, replace
+from datetime import timedelta
 
+from django.conf import settings
+from django.utils import timezone
+
+from config.api.errors import PayloadTooLarge
+from config.api.fields import scrubbed
 from config.api.models import ApiKey
+from failures.records.selectors import failures_of_traces
+from failures.records.services import failures_lineage_extend
 
+from ..models import SpanRejection
 from ..services import outcomes_parse, outcomes_record
-from .mapping import Mapped, refusal_explain, request_map
+from ..validation import OutcomeIn
+from .faults import Decision, Failed, Stored, faults_decide
+from .mapping import Mapped, MappedExport, refusal_explain, request_map
+
+logger = logging.getLogger(__name__)
 
 # A refusal message quotes this many spans; the count covers them all.
 QUOTED_REFUSALS = 5
+# A stored example of a refusal is cut to this: it names a span and an attribute, no more.
+MAX_EXAMPLE_CHARS = 1000
+# The dashboard shows the last day; a week back is kept for a look at what changed since.
+REJECTION_RETENTION_DAYS = 7
 
 
 @dataclass(frozen=True)
@@ -24,29 +45,105 @@ class Exported:
 def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     """Record the outcomes of ``export``, an ExportTraceServiceRequest, as written by
     ``api_key``, in one transaction, in the order the spans ended. A span whose outcomes cannot
-    be stored is refused with the reason; the others are stored."""
+    be stored is refused with the reason; the others are stored. A failed span whose fault a
+    descendant (or an ancestor stored earlier) already recorded gives its outcome, if it is
+    one, but no second failure record. More spans than HINDSIGHT_OTLP_MAX_SPANS are refused
+    whole (PayloadTooLarge)."""
+    _spans_check(export)
     mapped = request_map(export)
-    refused: dict[str, str] = {span.span: span.problem for span in mapped if span.problem}
-    owners = [span for span in mapped for _ in span.outcomes]
-    raws = [outcome for span in mapped for outcome in span.outcomes]
-    order = sorted(range(len(raws)), key=lambda i: raws[i]["occurred_at"])
-    parsed = outcomes_parse(raw_items=[raws[i] for i in order])
-    valid: list[tuple[Mapped, object]] = []
-    for i, (item, errors) in zip(order, parsed):
+    refused = {span.span: (span.problem, span.reason) for span in mapped.spans if span.problem}
+    raws = [(span, outcome) for span in mapped.spans if not span.problem
+            for outcome in span.outcomes]
+    order = sorted(range(len(raws)), key=lambda i: raws[i][1]["occurred_at"])
+    items: dict[int, OutcomeIn] = {}
+    for i, (item, errors) in zip(order, outcomes_parse(raw_items=[raws[i][1] for i in order])):
         if item is None:
-            refused.setdefault(owners[i].span, refusal_explain(errors))
+            refused.setdefault(raws[i][0].span, refusal_explain(errors))
         else:
-            valid.append((owners[i], item))
+            items[i] = item
+    failed = {i: raws[i][0] for i, item in items.items() if item.outcome == "failure"}
+    decisions = _decide(list(failed.values()), mapped)
+    for i, owner in failed.items():
+        items[i] = _with_fault(items[i], owner, decisions[owner.trace_id])
+    kept = [i for i in order if items.get(i) is not None]
     stored = replayed = 0
-    recorded = outcomes_record(items=[item for _, item in valid], api_key=api_key) if valid else []
-    for (owner, _), answer in zip(valid, recorded):
+    recorded = outcomes_record(items=[items[i] for i in kept], api_key=api_key) if kept else []
+    for i, answer in zip(kept, recorded):
         if answer.status in ("forbidden", "conflict"):
-            refused.setdefault(owner.span, answer.message)
+            reason = "agent not allowed for the key" if answer.status == "forbidden" else (
+                "event id used for another outcome")
+            refused.setdefault(raws[i][0].span, (answer.message, reason))
         elif answer.status == "created":
             stored += 1
         else:
             replayed += 1
-    quoted = [f"span {span}: {why}" for span, why in list(refused.items())[:QUOTED_REFUSALS]]
+    failures_lineage_extend(lineages={pk: lineage for decision in decisions.values()
+                                      for pk, lineage in decision.extended.items()})
+    spans_rejected_record(refused=refused, api_key=api_key)
+    quoted = [f"span {span}: {why}" for span, (why, _) in list(refused.items())[:QUOTED_REFUSALS]]
     more = len(refused) - len(quoted)
     message = "; ".join(quoted) + (f"; and {more} more" if more > 0 else "")
     return Exported(stored, replayed, len(refused), message)
+
+
+def _spans_check(export) -> None:
+    limit = settings.HINDSIGHT_OTLP_MAX_SPANS
+    count = sum(len(scope.spans) for resource in export.resource_spans
+                for scope in resource.scope_spans)
+    if count > limit:
+        raise PayloadTooLarge(f"{count} spans in one export; at most {limit} are taken "
+                              "(HINDSIGHT_OTLP_MAX_SPANS): lower the exporter's batch size "
+                              "(OTEL_BSP_MAX_EXPORT_BATCH_SIZE, 512 by default).")
+
+
+def _decide(failed: list[Mapped], mapped: MappedExport) -> dict[str, Decision]:
+    """faults_decide for each trace with failed spans, against what earlier exports stored."""
+    traces = {span.trace_id for span in failed}
+    parents: dict[str, dict[str, str]] = {trace: {} for trace in traces}
+    for (trace, span), parent in mapped.parents.items():
+        if trace in parents:
+            parents[trace][span] = parent
+    stored: dict[str, list[Stored]] = {trace: [] for trace in traces}
+    for pk, trace, span, fault, lineage in failures_of_traces(trace_ids=traces):
+        stored[trace].append(Stored(pk, span, fault, tuple(lineage or ())))
+    by_trace: dict[str, list[Failed]] = {trace: [] for trace in traces}
+    for span in failed:
+        by_trace[span.trace_id].append(Failed(span.span_id, span.parent_id, span.fault))
+    return {trace: faults_decide(by_trace[trace], parents[trace], stored[trace])
+            for trace in traces}
+
+
+def _with_fault(item: OutcomeIn, owner: Mapped, decision: Decision) -> OutcomeIn | None:
+    """A failed outcome as the ledger stores it: with its span's place in the trace when it
+    records a failure; without an error (no failure record) when its fault is recorded
+    already, and then only if the span is an outcome."""
+    if owner.span_id in decision.folded:
+        return replace(item, error="") if owner.is_outcome else None
+    return replace(item, failure_extras={
+        **item.failure_extras, "trace_id": owner.trace_id, "span_id": owner.span_id,
+        "fault": owner.fault, "lineage": decision.lineages[owner.span_id]})
+
+
+def spans_rejected_record(*, refused: dict[str, tuple[str, str]],
+                          api_key: ApiKey | None = None) -> None:
+    """Log and keep the refused spans of one export (``{span: (why, reason)}``): one WARNING
+    and one SpanRejection per reason, with its count and the first span's refusal."""
+    if not refused:
+        return
+    counts = Counter(reason for _, reason in refused.values())
+    examples: dict[str, str] = {}
+    for span, (why, reason) in refused.items():
+        examples.setdefault(reason, scrubbed(f"span {span}: {why}", MAX_EXAMPLE_CHARS))
+    now = timezone.now()
+    for reason, count in counts.items():
+        logger.warning("OpenTelemetry export: %d span(s) refused (%s), e.g. %s",
+                       count, reason, examples[reason])
+    SpanRejection.objects.bulk_create([
+        SpanRejection(at=now, reason=reason[:200], count=count, example=examples[reason],
+                      api_key=api_key) for reason, count in counts.items()])
+
+
+def span_rejections_prune(*, older_than_days: int = REJECTION_RETENTION_DAYS) -> int:
+    """Forget refused spans kept longer than ``older_than_days``; answer how many rows went."""
+    cutoff = timezone.now() - timedelta(days=older_than_days)
+    return SpanRejection.objects.filter(at__lt=cutoff).delete()[0]

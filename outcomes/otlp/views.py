@@ -84,11 +84,17 @@ class TracesApi(APIView):
     def handle_exception(self, exc):
         """The API's answer to ``exc`` (status and headers), its body a google.rpc.Status."""
         answer = super().handle_exception(exc)
-        media_type = _media_type(self.request) or JSON
-        body = message_encode(status_of(answer.status_code, answer.data["error"]), media_type)
-        response = HttpResponse(body, status=answer.status_code, content_type=media_type)
+        response = self.refusal(self.request, answer.status_code, answer.data["error"])
         for header in ("Retry-After", "WWW-Authenticate"):
             if header in answer:
                 response[header] = answer[header]
         return response
+
+    @staticmethod
+    def refusal(request, status: int, message: str) -> HttpResponse:
+        """An error answer: a google.rpc.Status in the request's encoding (JSON for another);
+        also the body-size middleware's (config.api.middleware.refusal)."""
+        media_type = _media_type(request) or JSON
+        return HttpResponse(message_encode(status_of(status, message), media_type),
+                            status=status, content_type=media_type)
 

@@ -24,7 +24,7 @@ def test_every_outcome_is_one_span_mapped_back_to_it():
                                                   []), random.Random(5))
     outcomes = writer.batch(BATCH)
     body = export_body(outcomes)
-    mapped = request_map(ExportTraceServiceRequest.FromString(body))
+    mapped = request_map(ExportTraceServiceRequest.FromString(body)).spans
     assert len(mapped) == BATCH and not any(item.problem for item in mapped)
     for sent, [got] in zip(outcomes, (item.outcomes for item in mapped)):
         assert (got["agent"], got["task_id"], got["outcome"]) == (

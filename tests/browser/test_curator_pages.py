@@ -14,7 +14,7 @@ from django.utils import timezone
 from failures.models import FailurePattern, RootCauseGroup, RootCauseMembership
 from failures.records.services import failure_record, failures_record_many
 from lessons.models import Application, Lesson, LessonCuration, LessonProposal
-from outcomes.models import Outcome
+from outcomes.models import Outcome, SpanRejection
 from tests.browser.conftest import page_faults
 from tests.conftest import curators_make
 from tests.factories import LessonFactory
@@ -29,7 +29,7 @@ LONG_RESOLUTION = ("Restart the connection pool, then check that the primary acc
 
 def seed(now) -> dict:
     """Two patterns in one root-cause group, failures over two weeks from three agents, a lesson
-    applied twelve times (ten worked), a flagged one and a pending proposal."""
+    applied twelve times (ten worked), a flagged one, a pending proposal and refused spans."""
     failures_record_many(entries=[
         {"agent": f"agent-{i % 3}", "task": f"sync-{i}", "task_type": "sync" if i % 2 else "deploy",
          "error": FAULT, "error_type": "connection",
@@ -58,6 +58,14 @@ def seed(now) -> dict:
                 outcome="success" if kind == "build" else "failure",
                 occurred_at=now - timedelta(hours=i))
         for kind in ("build", "deploy") for i in range(3)])
+    SpanRejection.objects.bulk_create([SpanRejection(
+        at=now - timedelta(hours=1), reason="no agent", count=12,
+        example="span 00f067aa0ba902b7 of trace 4bf92f3577b34da6a3ce929d0e0e4736: no agent: set "
+                "the gen_ai.agent.name attribute, or the service name (OTEL_SERVICE_NAME)."),
+        SpanRejection(at=now - timedelta(hours=3), reason="hindsight.checkpoint: not a finite "
+                      "number", count=1, example="span 53995c3f42cd8ad8 of trace "
+                      "5b8efff798038103d269b633813fc60c: hindsight.checkpoint: holds a number "
+                      "that is not finite or is out of range.")])
     curator = get_user_model().objects.create_user("carol", password=PASSWORD, is_staff=True)
     # A transactional test's flush empties the group the data migrations made: make it again.
     curators_make(django_apps, SimpleNamespace(connection=connection))

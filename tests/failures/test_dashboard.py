@@ -11,7 +11,7 @@ from failures.models import Failure
 from failures.records.services import failures_record_many
 from failures.staff import dashboard
 from failures.staff.dashboard import dashboard_compose, dashboard_data
-from outcomes.models import Outcome
+from outcomes.models import Outcome, SpanRejection
 from tests.factories import LessonFactory
 
 URL = "/dashboard/"
@@ -225,3 +225,26 @@ def test_a_regression_is_counted_and_shown_in_red(admin_client):
     page = admin_client.get(URL).content.decode()
     assert "dash-alert" in page.split("regressions this week")[0].rsplit("dash-card", 1)[1]
     assert '<tr class="dash-regression">' in page
+
+
+@pytest.mark.django_db
+def test_refused_spans_of_the_last_day_are_shown_by_reason(admin_client):
+    now = timezone.now()
+    for hours_ago, reason, count, example in [
+            (1, "no agent", 4, "span a of trace t: no agent: set OTEL_SERVICE_NAME"),
+            (2, "no agent", 3, "span b of trace t: older"),
+            (3, "invalid hindsight.retry_safe", 1, "span c of trace t: Must be true"),
+            (30, "no end time", 9, "span d of trace t: a day and more ago")]:
+        SpanRejection.objects.create(at=now - timedelta(hours=hours_ago), reason=reason,
+                                     count=count, example=example)
+    data = dashboard_compose(now=now)
+    assert [(row["reason"], row["spans"], row["exports"], row["example"])
+            for row in data["spans_refused"]] == [
+        ("no agent", 7, 2, "span a of trace t: no agent: set OTEL_SERVICE_NAME"),
+        ("invalid hindsight.retry_safe", 1, 1, "span c of trace t: Must be true")]
+    assert data["summary"]["spans_refused"] == 8
+    page = admin_client.get(URL).content.decode()
+    refused = page.split('id="spans-refused"')[1]
+    assert '<tr data-reason="no agent">' in refused and "OTEL_SERVICE_NAME" in refused
+    assert "no end time" not in refused
+    assert "dash-alert" in page.split("OpenTelemetry spans refused</a>")[0].rsplit("dash-card", 1)[1]

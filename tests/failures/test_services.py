@@ -86,7 +86,8 @@ def test_one_close_counts_each_patterns_own_number_of_resolutions():
                         ("t2", "disk full on /dev/sdc3"), ("t1", "quota exceeded for bucket 'a'"),
                         ("t3", "connection reset by peer")]:
         record(task=task, error=error)
-    failures_close_open_of(pairs={("a1", "t1"), ("a1", "t2"), ("a1", "t3")})
+    now = timezone.now()
+    failures_close_open_of(closings=[("a1", "t1", now), ("a1", "t2", now), ("a1", "t3", now)])
     counts = dict(FailurePattern.objects.values_list("template", "resolved_count"))
     assert counts == {"disk full on <*>": 3, "quota exceeded for bucket 'a'": 1,
                       "connection reset by peer": 1}

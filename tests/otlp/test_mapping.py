@@ -3,22 +3,27 @@ outcomes, and where each field comes from. Pure: no database."""
 import uuid
 from datetime import datetime, timezone
 
-from outcomes.otlp.mapping import request_map, resource_agent, span_map
+from outcomes.otlp.mapping import request_map
 
-from .spans import ERROR, OK, any_value, export, span
+from .spans import ERROR, OK, export, span
 
 END = 1_767_225_600_123_456_789  # 2026-01-01T00:00:00.123456789Z
-RESOURCE = {"service.name": any_value("billing-agent")}
+SERVICE = "billing-agent"
 
 
-def outcomes_of(item, resource=RESOURCE) -> list[dict]:
-    mapped = span_map(item, resource_agent(resource))
+def mapped_of(item, service=SERVICE, resource=None):
+    spans = request_map(export(item, service=service, resource=resource)).spans
+    return spans[0] if spans else None
+
+
+def outcomes_of(item, service=SERVICE, resource=None) -> list[dict]:
+    mapped = mapped_of(item, service, resource)
     assert mapped is not None and not mapped.problem, mapped
     return list(mapped.outcomes)
 
 
-def problem_of(item, resource=RESOURCE) -> str:
-    mapped = span_map(item, resource_agent(resource))
+def problem_of(item, service=SERVICE, resource=None) -> str:
+    mapped = mapped_of(item, service, resource)
     assert mapped is not None and mapped.problem
     return mapped.problem
 
@@ -67,27 +72,72 @@ def test_the_agent_is_gen_ai_agent_name_then_the_service_name():
     [service] = outcomes_of(span(status=ERROR))
     assert (named["agent"], service["agent"]) == ("planner", "billing-agent")
     # gen_ai.agent.name on the resource names the agent of all its spans.
-    [resource] = outcomes_of(span(status=ERROR), {**RESOURCE,
-                                                 "gen_ai.agent.name": any_value("crew-lead")})
+    [resource] = outcomes_of(span(status=ERROR), resource={"gen_ai.agent.name": "crew-lead"})
     assert resource["agent"] == "crew-lead"
 
 
-def test_a_span_without_an_agent_is_refused():
-    unnamed = {"service.name": any_value("unknown_service:python")}
-    assert "no agent" in problem_of(span(status=ERROR), unnamed)
-    assert "no agent" in problem_of(span(status=ERROR), {})
+def test_the_agent_is_the_nearest_named_on_the_span_or_its_ancestors_in_the_export():
+    trace = bytes(range(16))
+    root = span("invoke_agent planner", trace_id=trace, span_id=b"\x01" * 8, parent=b"",
+                attrs={"gen_ai.agent.name": "planner"})
+    helper = span("invoke_agent helper", trace_id=trace, span_id=b"\x02" * 8,
+                  parent=b"\x01" * 8, attrs={"gen_ai.agent.name": "helper"})
+    tool = span("execute_tool lookup", trace_id=trace, span_id=b"\x03" * 8,
+                parent=b"\x02" * 8, status=ERROR)
+    chat = span("chat", trace_id=trace, span_id=b"\x04" * 8, parent=b"\x01" * 8, status=ERROR)
+    agents = {item.span_id[:2]: item.failure["agent"] for item in request_map(
+        export(tool, chat, helper, root, service="crew-app")).spans if item.failure}
+    assert agents == {"03": "helper", "04": "planner"}
+    # Its ancestors in another export: the service name.
+    [alone] = outcomes_of(tool, service="crew-app")
+    assert alone["agent"] == "crew-app"
 
 
-def test_the_task_is_hindsight_task_then_the_operation_with_the_span_name():
+def test_without_a_service_name_spans_are_stored_under_the_sdks_default():
+    [failure] = outcomes_of(span(status=ERROR), service="unknown_service:python")
+    assert failure["agent"] == "unknown_service:python"
+
+
+def test_a_span_without_any_agent_is_refused():
+    assert "no agent" in problem_of(span(status=ERROR), service="")
+
+
+def test_the_task_is_hindsight_task_then_the_conversation_then_the_trace():
+    trace = bytes.fromhex("5b8efff798038103d269b633813fc60c")
+    [named] = outcomes_of(span(status=ERROR, trace_id=trace, attrs={
+        "hindsight.task": "ticket-7", "gen_ai.conversation.id": "conv-1"}))
+    [conversation] = outcomes_of(span(status=ERROR, trace_id=trace,
+                                      attrs={"gen_ai.conversation.id": "conv-1"}))
+    [run] = outcomes_of(span("invoke_agent billing", status=ERROR, trace_id=trace,
+                             attrs={"gen_ai.operation.name": "invoke_agent"}))
+    assert (named["task_id"], conversation["task_id"], run["task_id"]) == (
+        "ticket-7", "conv-1", "5b8efff798038103d269b633813fc60c")
+
+
+def test_a_span_takes_the_task_named_on_its_nearest_ancestor_in_the_export():
+    trace = bytes(range(16))
+    root = span("invoke_agent", trace_id=trace, span_id=b"\x01" * 8, parent=b"",
+                attrs={"hindsight.task": "ticket-7", "gen_ai.conversation.id": "conv-1"})
+    tool = span("execute_tool", trace_id=trace, span_id=b"\x02" * 8, parent=b"\x01" * 8,
+                status=ERROR, attrs={"gen_ai.conversation.id": "conv-2"})
+    tasks = {item.span_id[:2]: [o["task_id"] for o in item.outcomes]
+             for item in request_map(export(tool, root)).spans}
+    assert tasks == {"02": ["ticket-7"], "01": ["ticket-7"]}
+
+
+def test_the_task_type_is_the_operation_with_the_span_name():
     [operation] = outcomes_of(span("lookup_order", status=ERROR,
                                    attrs={"gen_ai.operation.name": "execute_tool"}))
-    assert operation["task_id"] == "execute_tool lookup_order"
-    assert operation["task_type"] == "execute_tool"
+    assert operation["task_type"] == "execute_tool lookup_order"
     # GenAI span names start with the operation: it is not said twice.
     [chat] = outcomes_of(span("chat gpt-4o", status=ERROR, attrs={"gen_ai.operation.name": "chat"}))
-    assert chat["task_id"] == "chat gpt-4o"
+    assert chat["task_type"] == "chat gpt-4o"
     [plain] = outcomes_of(span("fetch", status=ERROR))
-    assert (plain["task_id"], plain["task_type"]) == ("fetch", "fetch")
+    assert plain["task_type"] == "fetch"
+    [typed] = outcomes_of(span("fetch", status=ERROR, attrs={"hindsight.task_type": "sync"}))
+    assert typed["task_type"] == "sync"
+    [long] = outcomes_of(span("x" * 300, status=ERROR))
+    assert long["task_type"] == "x" * 100
 
 
 def test_a_root_span_is_an_outcome_with_duration_and_files():
@@ -114,15 +164,15 @@ def test_a_root_span_that_recovered_from_an_exception_is_a_failure_then_a_succes
 def test_a_marked_child_span_is_an_outcome_and_a_plain_one_is_not_used():
     [marked] = outcomes_of(span("step", attrs={"hindsight.outcome": True}))
     assert marked["outcome"] == "success"
-    assert span_map(span("step"), "billing-agent") is None
-    assert span_map(span("step", status=OK), "billing-agent") is None
+    assert mapped_of(span("step")) is None
+    assert mapped_of(span("step", status=OK)) is None
 
 
 def test_the_event_id_comes_from_the_trace_and_span_ids():
     trace, span_id = bytes(range(16)), bytes(range(8))
     [first] = outcomes_of(span(status=ERROR, trace_id=trace, span_id=span_id))
     [again] = outcomes_of(span(status=ERROR, trace_id=trace, span_id=span_id))
-    [other] = outcomes_of(span(status=ERROR, trace_id=trace, span_id=bytes(8)))
+    [other] = outcomes_of(span(status=ERROR, trace_id=trace, span_id=bytes(range(1, 9))))
     assert first["event_id"] == again["event_id"] != other["event_id"]
     assert uuid.UUID(first["event_id"])
 
@@ -133,6 +183,9 @@ def test_values_the_ledger_cannot_read_refuse_the_span():
     assert "expected a string" in problem_of(span(status=ERROR,
                                                   attrs={"hindsight.task": ["a", "b"]}))
     assert "finite" in problem_of(span(status=ERROR, attrs={"hindsight.retry_after": float("nan")}))
+    for number in ("NaN", "Infinity", "-Infinity", "1e999"):
+        checkpoint = '{"done": [1, %s]}' % number
+        assert "finite" in problem_of(span(status=ERROR, attrs={"hindsight.checkpoint": checkpoint}))
     no_end = span(status=ERROR)
     no_end.end_time_unix_nano = 0
     assert "end time" in problem_of(no_end)
@@ -141,6 +194,14 @@ def test_values_the_ledger_cannot_read_refuse_the_span():
 def test_a_request_maps_every_resource_and_leaves_out_unused_spans():
     request = export(span("a", status=ERROR), span("b"), span("c", parent=b""), service="svc")
     mapped = request_map(request)
-    assert [len(item.outcomes) for item in mapped] == [1, 1]
-    assert datetime.fromisoformat(mapped[0].outcomes[0]["occurred_at"]) <= datetime.now(
+    assert [len(item.outcomes) for item in mapped.spans] == [1, 1]
+    assert len(mapped.parents) == 3  # every span's parent, used or not
+    assert datetime.fromisoformat(mapped.spans[0].outcomes[0]["occurred_at"]) <= datetime.now(
         timezone.utc)
+
+
+def test_a_span_without_ids_is_refused_with_its_reason():
+    for trace_id, span_id in ((b"\x00" * 16, b"\x01" * 8), (b"\x01" * 16, b"\x00" * 8)):
+        item = span(status=ERROR, trace_id=trace_id, span_id=span_id)
+        mapped = mapped_of(item)
+        assert mapped.reason == "no trace or span id" and "span id" in mapped.problem

@@ -82,7 +82,7 @@ def test_a_json_export_is_read_with_hex_ids_and_integer_enums(api):
     failure = Failure.objects.get()
     assert (failure.agent, failure.error) == ("support-bot", "no such order")
     # The same ids as the protobuf encoding of the same span: the same event.
-    [[from_protobuf]] = [item.outcomes for item in request_map(sent)]
+    [[from_protobuf]] = [item.outcomes for item in request_map(sent).spans]
     assert str(Outcome.objects.get().event_id) == from_protobuf["event_id"]
 
 
@@ -186,13 +186,12 @@ def test_spans_the_ledger_refuses_are_counted_with_the_attribute_named(api):
     assert answer.partial_success.rejected_spans == 2
     message = answer.partial_success.error_message
     assert "hindsight.retry_safe: Must be true, false or null." in message
-    assert "hindsight.task (or gen_ai.operation.name and the span name): Ensure" in message
+    assert "hindsight.task (or gen_ai.conversation.id): Ensure" in message
     assert Failure.objects.count() == 1
 
 
 def test_a_span_without_an_agent_is_refused(api):
-    answer = answer_of(post(api, export(span(status=ERROR), service="unknown_service:python"
-                                        ).SerializeToString()))
+    answer = answer_of(post(api, export(span(status=ERROR), service="").SerializeToString()))
     assert answer.partial_success.rejected_spans == 1
     assert "OTEL_SERVICE_NAME" in answer.partial_success.error_message
 
@@ -229,7 +228,7 @@ def test_a_database_that_cannot_take_the_batch_is_a_503_with_retry_after(api, mo
 
 
 def test_a_json_export_is_answered_in_json_with_its_partial_success(api):
-    request = otlp_json(export(span(status=ERROR), service="unknown_service"))
+    request = otlp_json(export(span(status=ERROR), service=""))
     response = post(api, json.dumps(request).encode(), "application/json")
     assert response.status_code == 200
     partial = json.loads(response.content)["partialSuccess"]
@@ -254,3 +253,23 @@ def test_a_refusal_message_quotes_the_first_spans_and_counts_the_rest(api):
     assert answer.partial_success.rejected_spans == 7
     message = answer.partial_success.error_message
     assert message.count("no agent") == 5 and message.endswith("; and 2 more")
+
+
+def test_one_exception_through_spans_of_three_exports_is_one_failure(api):
+    trace = b"\x05" * 16
+    exception = {"exception.type": "CardDeclined", "exception.message": "card declined"}
+    tool = span("execute_tool charge", trace_id=trace, span_id=b"\x03" * 8, parent=b"\x02" * 8,
+                status=ERROR, exception=exception)
+    chat = span("chat", trace_id=trace, span_id=b"\x02" * 8, parent=b"\x01" * 8, status=ERROR,
+                exception=exception)
+    root = span("invoke_agent", trace_id=trace, span_id=b"\x01" * 8, parent=b"", status=ERROR,
+                exception=exception)
+    for item in (tool, chat, root):  # children end, and are exported, first
+        assert not answer_of(post(api, export(item).SerializeToString())).HasField(
+            "partial_success")
+    failure = Failure.objects.get()
+    assert (failure.task, failure.task_type, failure.lineage) == (
+        trace.hex(), "execute_tool charge", ["02" * 8, "01" * 8])
+    run = Outcome.objects.get(task_type="invoke_agent")
+    assert (run.outcome, run.failure_id, run.error_type) == ("failure", None, "CardDeclined")
+    assert Outcome.objects.count() == 2  # the chat span is no outcome

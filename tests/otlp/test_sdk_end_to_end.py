@@ -4,7 +4,8 @@ and the agent's boot briefing then reflect that run.
 
 The run: ticket-7 calls a flaky SMS tool three times (each call a span that records the
 exception and ends in ERROR), then a database write that fails half way (checkpoint and side
-effects as attributes), and the run itself gives up (root span in ERROR).
+effects as attributes), and the run itself gives up (root span in ERROR): its status is the
+consequence of those faults, so the run is a failed outcome but no failure of its own.
 """
 import json
 
@@ -86,15 +87,13 @@ def test_an_instrumented_run_is_remembered(instrumented):
     for failure in failures:
         by_task.setdefault(failure["task"], []).append(failure)
     assert {task: len(items) for task, items in by_task.items()} == {
-        "send-sms": 3, "update-records": 1, "ticket-7": 1}
+        "send-sms": 3, "update-records": 1}
     sms = by_task["send-sms"]
     assert {f["error"] for f in sms} == {TIMEOUT.format(s) for s in (30, 31, 32)}
     assert {(f["error_type"], f["retry_safe"], f["retry_after"], f["task_type"])
             for f in sms} == {("TwilioTimeout", True, 30, "notify")}
     assert len({f["pattern"]["id"] for f in sms}) == 1  # three timeouts, one pattern
     assert sms[0]["pattern"]["template"] == TIMEOUT.format("<*>")
-    [run] = by_task["ticket-7"]
-    assert run["error"] == "gave up after the SMS tool failed"
     [write] = by_task["update-records"]
     assert write["error_type"] == "ConnectionError"  # exception.type, set by the SDK
     assert write["checkpoint"] == CHECKPOINT
@@ -111,8 +110,7 @@ def test_an_instrumented_run_is_remembered(instrumented):
     assert resume["task"] == "update-records"
     assert resume["checkpoint"] == CHECKPOINT
     assert resume["side_effects"] == ["47 records written", "53 pending"]
-    assert {f["task"] for f in briefing["recent_failures"]} == {
-        "send-sms", "update-records", "ticket-7"}
+    assert {f["task"] for f in briefing["recent_failures"]} == {"send-sms", "update-records"}
 
     # The next run's SMS call is an outcome that succeeds: the task's failures are resolved.
     tracer = provider.get_tracer("support-agent")
@@ -126,4 +124,4 @@ def test_an_instrumented_run_is_remembered(instrumented):
     assert briefing["skip"] == []
     outcomes = api.get("/outcomes/stats").json()["rows"]
     assert {(row["task_type"], row["total"], row["successes"]) for row in outcomes
-            if row["agent"] == AGENT} >= {("notify", 4, 1)}
+            if row["agent"] == AGENT} >= {("notify", 4, 1), ("support", 1, 0)}

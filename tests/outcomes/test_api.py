@@ -127,13 +127,22 @@ def test_bulk_needs_a_list_of_outcomes(api, body):
     assert response.status_code == 400 and response.json()["fields"]
 
 
-def test_bulk_takes_at_most_1000(api, settings):
+def test_bulk_takes_at_most_1000_and_more_is_a_413_naming_the_limit(api, settings):
     response = api.post(BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(1001)]},
                         format="json")
-    assert response.status_code == 400 and "outcomes" in response.json()["fields"]
+    assert response.status_code == 413
+    assert response.json() == {"error": "1001 outcomes in one request; at most 1000 are taken "
+                                        "(HINDSIGHT_BULK_MAX_ITEMS): send them in several.",
+                               "fields": {}}
+    assert not Outcome.objects.exists()
     ok = api.post(BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(1000)]},
                   format="json")
     assert ok.json()["created"] == 1000 and Outcome.objects.count() == 1000
+    assert api.post(BULK, {"outcomes": []}, format="json").status_code == 400
+    settings.HINDSIGHT_BULK_MAX_ITEMS = 2
+    response = api.post(BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(3)]},
+                        format="json")
+    assert response.status_code == 413 and "at most 2" in response.json()["error"]
 
 
 def test_bulk_accepts_bodies_above_the_single_limit_up_to_its_own(api, settings):

@@ -77,6 +77,33 @@ def test_a_failure_after_the_last_success_of_a_batch_stays_open():
     assert Failure.objects.get(pk=after.outcome.failure_id).status == "open"
 
 
+def test_a_late_success_closes_only_what_failed_before_it_as_of_when_it_happened():
+    now = timezone.now()
+    before = failure_record(agent="dev", task="t1", error="Connection refused to db-1:5432",
+                            occurred_at=now - timedelta(minutes=10))
+    since = failure_record(agent="dev", task="t1", error="Connection refused to db-1:5432",
+                           occurred_at=now - timedelta(minutes=2))
+    # Sent from a spool: it happened five minutes ago, between the two failures.
+    [late] = outcomes_record(items=[parsed(occurred_at=(now - timedelta(minutes=5)).isoformat())])
+    assert late.outcome.resolved_failures == 1
+    before.refresh_from_db(), since.refresh_from_db()
+    assert (before.status, before.resolved_at) == ("resolved", now - timedelta(minutes=5))
+    assert since.status == "open"
+
+
+def test_in_one_batch_each_failure_is_closed_by_the_earliest_success_after_it_by_time():
+    now = timezone.now()
+    at = lambda minutes: (now - timedelta(minutes=minutes)).isoformat()  # noqa: E731
+    # Listed out of order: what counts is when each happened.
+    late, early, failure, stale = outcomes_record(items=[
+        parsed(occurred_at=at(1)), parsed(occurred_at=at(3)), failed(occurred_at=at(4)),
+        parsed(occurred_at=at(6))])
+    closed = Failure.objects.get()
+    assert (closed.status, closed.resolved_at) == ("resolved", now - timedelta(minutes=3))
+    assert (early.outcome.resolved_failures, late.outcome.resolved_failures,
+            stale.outcome.resolved_failures) == (1, 0, 0)
+
+
 def test_an_event_id_replay_changes_nothing():
     event = str(uuid.uuid4())
     [first] = outcomes_record(items=[failed(event_id=event)])

@@ -1,11 +1,13 @@
 """``manage.py prune_outcomes --older-than DAYS``: retention for the outcome ledger."""
 from django.core.management.base import BaseCommand, CommandError
 
+from outcomes.otlp.services import REJECTION_RETENTION_DAYS, span_rejections_prune
 from outcomes.services import outcomes_prune
 
 
 class Command(BaseCommand):
-    help = ("Delete outcomes older than DAYS, a batch per short transaction. Failure records and "
+    help = ("Delete outcomes older than DAYS, a batch per short transaction, and refused "
+            f"OpenTelemetry spans older than {REJECTION_RETENTION_DAYS} days. Failure records and "
             "pattern counts are kept.")
 
     def add_arguments(self, parser):
@@ -21,3 +23,6 @@ class Command(BaseCommand):
             raise CommandError("--batch-size must be at least 1.")
         deleted = outcomes_prune(older_than_days=older_than, batch_size=batch_size)
         self.stdout.write(f"{deleted} outcome(s) older than {older_than} day(s) deleted.")
+        forgotten = span_rejections_prune()
+        self.stdout.write(f"{forgotten} record(s) of refused spans older than "
+                          f"{REJECTION_RETENTION_DAYS} days deleted.")
