@@ -198,6 +198,7 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
         api_key_id=entry.get("api_key_id"), trace_id=entry.get("trace_id", ""),
         span_id=entry.get("span_id", ""), fault=entry.get("fault", ""),
         lineage=list(entry["lineage"]) if "lineage" in entry else None,
+        agent_span=entry.get("agent_span", ""),
     )
 
 
