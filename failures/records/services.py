@@ -288,15 +288,6 @@ def failures_close_open_of(*, closings: list[tuple[str, str, datetime]],
     return closed
 
 
-def failures_lineage_extend(*, lineages: dict[int, tuple[str, ...]]) -> None:
-    """Store the longer lineages of OpenTelemetry failures whose ancestors arrived since."""
-    if not lineages:
-        return
-    with transaction.atomic():
-        for pk, lineage in sorted(lineages.items()):
-            Failure.objects.filter(pk=pk).update(lineage=list(lineage))
-
-
 def _closing_status_check(status: str) -> None:
     if status not in (Failure.Status.RESOLVED, Failure.Status.ABANDONED):
         raise ValueError("status must be resolved or abandoned")
