@@ -135,6 +135,11 @@ class Failure(models.Model):
     fault = models.CharField(max_length=32, blank=True, default="", db_default="",
                              editable=False)
     lineage = ArrayField(models.CharField(max_length=16), null=True, blank=True, editable=False)
+    # The span whose gen_ai.agent.name gave the agent (blank: the resource's or service's name),
+    # so that a nearer named ancestor arriving in a later export re-files the failure under its
+    # agent, and a farther one does not.
+    agent_span = models.CharField(max_length=16, blank=True, default="", db_default="",
+                                  editable=False)
 
     class Meta:
         indexes = [

@@ -106,6 +106,15 @@ def _text(value, spec: Spec, name: str) -> str:
     return scrubbed(value, spec.max_length)
 
 
+def agent_clean(value: str) -> str | None:
+    """An agent's name as the ledger stores it (checked and scrubbed as the ``agent`` field),
+    or None when the ledger would refuse it."""
+    try:
+        return _text(value, FIELDS["agent"], "agent")
+    except _Invalid:
+        return None
+
+
 def _int(value, spec: Spec, name: str) -> int | None:
     if value is None:
         return None

@@ -157,10 +157,11 @@ def report_get(*, pk: int) -> PatternReport:
     return get_object_or_404(PatternReport, pk=pk)
 
 
-def failures_of_traces(*, trace_ids: set[str]) -> list[tuple[int, str, str, str, list[str]]]:
-    """``(id, trace_id, span_id, fault, lineage)`` of the failures recorded from spans of these
-    OpenTelemetry traces (through failure_trace_idx)."""
+def failures_of_traces(*, trace_ids: set[str]
+                       ) -> list[tuple[int, str, str, str, list[str], str]]:
+    """``(id, trace_id, span_id, fault, lineage, agent_span)`` of the failures recorded from
+    spans of these OpenTelemetry traces (through failure_trace_idx)."""
     if not trace_ids:
         return []
     return list(Failure.objects.filter(trace_id__in=sorted(trace_ids)).values_list(
-        "pk", "trace_id", "span_id", "fault", "lineage"))
+        "pk", "trace_id", "span_id", "fault", "lineage", "agent_span"))

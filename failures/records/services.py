@@ -198,6 +198,7 @@ def _failure_row(entry: dict, now: datetime) -> Failure:
         api_key_id=entry.get("api_key_id"), trace_id=entry.get("trace_id", ""),
         span_id=entry.get("span_id", ""), fault=entry.get("fault", ""),
         lineage=list(entry["lineage"]) if "lineage" in entry else None,
+        agent_span=entry.get("agent_span", ""),
     )
 
 
@@ -285,15 +286,6 @@ def failures_close_open_of(*, closings: list[tuple[str, str, datetime]],
         if closed and status == Failure.Status.RESOLVED and count:
             failures_count(rows=[], resolved=Counter(row[1] for row in closed))
     return closed
-
-
-def failures_lineage_extend(*, lineages: dict[int, tuple[str, ...]]) -> None:
-    """Store the longer lineages of OpenTelemetry failures whose ancestors arrived since."""
-    if not lineages:
-        return
-    with transaction.atomic():
-        for pk, lineage in sorted(lineages.items()):
-            Failure.objects.filter(pk=pk).update(lineage=list(lineage))
 
 
 def _closing_status_check(status: str) -> None:

@@ -10,13 +10,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Q
 
 from outcomes.models import Outcome
 
 from failures.models import Failure, FailurePattern, FailureTemplate
 from failures.patterns import PatternGrouper, fingerprint_of
 from failures.patterns.tokens import split
+from failures.records.counts import patterns_recount
 from failures.records.services import pattern_head
 
 
@@ -83,27 +84,3 @@ def _relink_lessons(old_ids: list[int], survivor: FailurePattern) -> None:
                      .values_list("lesson_id", flat=True))
     links.objects.bulk_create([links(lesson_id=i, failurepattern_id=survivor.pk)
                                for i in lesson_ids], ignore_conflicts=True)
-
-
-def patterns_recount(*, pattern_ids: list[int] | None = None) -> int:
-    """Recompute pattern counters exactly from their failures; return how many were updated.
-
-    The write path counts new agents and tasks with an existence check, which two concurrent
-    first failures can both pass; this recount is the exact, idempotent correction.
-    """
-    failures = Failure.objects.all()
-    if pattern_ids is not None:
-        failures = failures.filter(pattern_id__in=pattern_ids)
-    stats = failures.values("pattern_id").annotate(
-        events=Count("id"), agents=Count("agent", distinct=True),
-        tasks=Count("task", distinct=True), first=Min("occurred_at"), last=Max("occurred_at"),
-        resolved=Count("id", filter=Q(status=Failure.Status.RESOLVED)),
-        unsafe=Count("id", filter=Q(retry_safe=False)),
-    )
-    updated = 0
-    for row in stats:
-        updated += FailurePattern.objects.filter(pk=row["pattern_id"]).update(
-            event_count=row["events"], agent_count=row["agents"], task_count=row["tasks"],
-            first_seen=row["first"], last_seen=row["last"], resolved_count=row["resolved"],
-            unsafe_count=row["unsafe"])
-    return updated

@@ -27,9 +27,10 @@ from failures.live import live_pattern
 from failures.models import Failure, FailurePattern, FailureTemplate
 from failures.patterns import PatternGrouper
 from failures.patterns.tokens import split
+from failures.records.counts import patterns_recount
 from failures.records.services import COVER_CANDIDATES, pattern_head
 from failures.store.jobstate import job_state_lock, watermark_settled
-from failures.store.mining import patterns_merge, patterns_recount
+from failures.store.mining import patterns_merge
 
 JOB = "patterns_update"
 

@@ -15,6 +15,13 @@ with the same type and message, and each of those spans ends in ERROR. It is one
 Such a span still gives its outcome when it is one (a root, or marked ``hindsight.outcome``):
 the task's failed outcome, without a second failure record.
 
+A stored failure whose agent came from no span (the resource's service name), or from an
+ancestor farther up than a span of this export that names an agent (``gen_ai.agent.name`` on
+itself), is re-filed under that span's agent: a span's agent is the nearest one named on it or
+its ancestors, and with the SDK's batching a run's children are exported before the run's root
+that names its agent. Nearest is by position in the failure's lineage; a failure whose own span
+named its agent keeps it.
+
 Descendants are known through parent links: those of the export's spans, and each stored
 failure's lineage (its ancestors' span ids, nearest first, as far as they were known), which
 grows as its ancestors arrive in later exports. A chain breaks at a span that was never in the
@@ -45,17 +52,20 @@ class Stored:
     span: str
     fault: str
     lineage: tuple[str, ...]
+    agent_span: str = ""  # the span that named its agent ("" for the resource's)
 
 
 @dataclass
 class Decision:
     """Which failed spans fold into a failure already known (no record of their own), the
-    lineage of each span that records one, and the longer lineage of stored failures whose
-    ancestors arrived."""
+    lineage of each span that records one, the longer lineage of stored failures whose
+    ancestors arrived, and the span of this export that now names the agent of stored
+    failures ({failure: span})."""
 
     folded: set[str] = field(default_factory=set)
     lineages: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extended: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    refiled: dict[int, str] = field(default_factory=dict)
 
 
 def chain_of(span: str, parents: dict[str, str]) -> tuple[str, ...]:
@@ -71,10 +81,11 @@ def chain_of(span: str, parents: dict[str, str]) -> tuple[str, ...]:
     return tuple(chain)
 
 
-def faults_decide(failed: list[Failed], parents: dict[str, str],
-                  stored: list[Stored]) -> Decision:
+def faults_decide(failed: list[Failed], parents: dict[str, str], stored: list[Stored],
+                  named: frozenset[str] = frozenset()) -> Decision:
     """The decision for one trace: its failed spans in this export, the parent of every span of
-    the trace in this export, and its failures stored earlier."""
+    the trace in this export, its failures stored earlier, and the spans of this export that
+    name an agent on themselves."""
     decision = Decision()
     chains = {item.span: chain_of(item.span, parents) for item in failed}
     lineages = {}
@@ -83,6 +94,9 @@ def faults_decide(failed: list[Failed], parents: dict[str, str],
         lineages[known.pk] = lineage
         if lineage != known.lineage:
             decision.extended[known.pk] = lineage
+        namer = _nearer_namer(known, lineage, named)
+        if namer is not None:
+            decision.refiled[known.pk] = namer
     below: dict[str, set[str]] = {}  # span id: the faults of failures under it
     for item in failed:
         for ancestor in chains[item.span]:
@@ -117,3 +131,17 @@ def _extended(known: Stored, parents: dict[str, str]) -> tuple[str, ...]:
         lineage = lineage + tuple(span for span in chain_of(lineage[-1], parents)
                                   if span not in lineage and span != known.span)
     return lineage[:MAX_DEPTH]
+
+
+def _nearer_namer(known: Stored, lineage: tuple[str, ...], named: frozenset[str]) -> str | None:
+    """The nearest span of ``named`` in a stored failure's lineage, when it is nearer than the
+    span its agent came from; None when there is none, or the failure's own span named it."""
+    if known.agent_span == known.span:
+        return None
+    if not known.agent_span:
+        nearer = lineage
+    elif known.agent_span in lineage:
+        nearer = lineage[:lineage.index(known.agent_span)]
+    else:  # named by a span the lineage no longer shows: nothing to measure against
+        return None
+    return next((span for span in nearer if span in named), None)

@@ -5,8 +5,10 @@ ledger turns into a failure record; a root span, or one marked ``hindsight.outco
 outcome, a success unless its status is ERROR. A span that is both a success and failed by an
 exception event it recovered from gives both, the failure first. Other spans give nothing, but
 their parent links and names still count: a span's task and agent are the nearest ones named on
-it or its ancestors in the same export. Which failed outcomes become failure records (one per
-fault of a trace) is outcomes.otlp.faults' decision, not this module's.
+it or its ancestors in the same export, and each failed span says which span named its agent.
+Which failed outcomes become failure records (one per fault of a trace), and which stored ones
+a named ancestor of a later export re-files, is outcomes.otlp.faults' decision, not this
+module's.
 
 Each outcome carries an event id derived from its trace id, span id and kind, so an exporter's
 retry of a batch is a replay; a span without ids is refused. The outcome is checked and scrubbed
@@ -74,6 +76,7 @@ class Mapped:
     success: dict | None = None  # the successful outcome of a root or marked span
     is_outcome: bool = False  # a root or marked span: its failure is the task's outcome too
     fault: str = ""  # digest of its exception's type and message ("" without an exception)
+    agent_span: str = ""  # the span whose gen_ai.agent.name gave the agent ("" for the resource)
     problem: str = ""
     reason: str = ""
 
@@ -89,11 +92,13 @@ class Mapped:
 
 @dataclass
 class MappedExport:
-    """The spans of an export that give outcomes or are refused, in order, and the parent of
-    every span of it (``{(trace id, span id): parent span id}``), used or not."""
+    """The spans of an export that give outcomes or are refused, in order, the parent of
+    every span of it (``{(trace id, span id): parent span id}``), used or not, and the agent
+    named on each span that names one (same keys), as sent."""
 
     spans: list[Mapped] = field(default_factory=list)
     parents: dict[tuple[str, str], str] = field(default_factory=dict)
+    agents: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -118,8 +123,10 @@ def request_map(request) -> MappedExport:
              for (_, span), values in zip(spans, attributes)}
     mapped = MappedExport()
     for (agent, span), values in zip(spans, attributes):
-        mapped.parents[(hex_id(span.trace_id), hex_id(span.span_id))] = hex_id(
-            span.parent_span_id)
+        key = (hex_id(span.trace_id), hex_id(span.span_id))
+        mapped.parents[key] = hex_id(span.parent_span_id)
+        if nodes[(span.trace_id, span.span_id)].agent:
+            mapped.agents[key] = nodes[(span.trace_id, span.span_id)].agent
         item = span_map(span, values, _inherited(span, nodes, agent))
         if item is not None:
             mapped.spans.append(item)
@@ -152,20 +159,24 @@ def _named(attributes: dict, name: str) -> str | None:
 
 def _inherited(span: Span, nodes: dict, agent: str) -> dict:
     """The nearest agent, task and conversation named on ``span`` or its ancestors in the
-    export (the agent falling back on the resource's)."""
+    export (the agent falling back on the resource's), and the span that named the agent
+    ("" for the resource)."""
     found = {"agent": None, "task": None, "conversation": None}
     key = (span.trace_id, span.span_id)
+    agent_span = ""
     for _ in range(MAX_DEPTH):
         node = nodes.get(key)
         if node is None:
             break
+        if not found["agent"] and node.agent:
+            agent_span = hex_id(key[1])
         for name in found:
             found[name] = found[name] or getattr(node, name)
         if all(found.values()) or not node.parent:
             break
         key = (span.trace_id, node.parent)
     found["agent"] = found["agent"] or agent
-    return found
+    return {**found, "agent_span": agent_span}
 
 
 def span_map(span: Span, attributes: dict, inherited: dict) -> Mapped | None:
@@ -192,7 +203,8 @@ def span_map(span: Span, attributes: dict, inherited: dict) -> Mapped | None:
         fault = _fault(event) if exception is not None else ""
     except Unusable as exc:
         return Mapped(trace, span_id, parent, problem=str(exc), reason=exc.reason)
-    return Mapped(trace, span_id, parent, failure, success, is_outcome, fault)
+    return Mapped(trace, span_id, parent, failure, success, is_outcome, fault,
+                  inherited["agent_span"])
 
 
 def refusal_explain(errors: dict[str, list[str]]) -> tuple[str, str]:

@@ -1,24 +1,27 @@
 """Recording an OTLP trace export: the spans' outcomes go through the ledger's own parse and
 record (outcomes_parse, outcomes_record), as those of POST /outcomes/bulk do; one failure per
-fault of a trace (outcomes.otlp.faults); every refused span counted, logged and kept for the
-dashboard by its reason."""
+fault of a trace, filed under its nearest named agent (outcomes.otlp.faults); every refused
+span counted, logged and kept for the dashboard by its reason."""
 import logging
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
+from config.api.agents import agent_refusal
 from config.api.errors import PayloadTooLarge
 from config.api.fields import scrubbed
 from config.api.models import ApiKey
 from failures.records.selectors import failures_of_traces
-from failures.records.services import failures_lineage_extend
+from failures.records.traces import failures_agent_refile, failures_lineage_extend
 
-from ..models import SpanRejection
+from ..cache import history_generation_bump
+from ..models import Outcome, SpanRejection
 from ..services import outcomes_parse, outcomes_record
-from ..validation import OutcomeIn
+from ..validation import OutcomeIn, agent_clean
 from .faults import Decision, Failed, Stored, faults_decide
 from .mapping import Mapped, MappedExport, refusal_explain, request_map
 
@@ -47,8 +50,9 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     ``api_key``, in one transaction, in the order the spans ended. A span whose outcomes cannot
     be stored is refused with the reason; the others are stored. A failed span whose fault a
     descendant (or an ancestor stored earlier) already recorded gives its outcome, if it is
-    one, but no second failure record. More spans than HINDSIGHT_OTLP_MAX_SPANS are refused
-    whole (PayloadTooLarge)."""
+    one, but no second failure record. A failure stored earlier is re-filed under the agent of
+    a nearer named ancestor the export brings (outcomes.otlp.faults). More spans than
+    HINDSIGHT_OTLP_MAX_SPANS are refused whole (PayloadTooLarge)."""
     _spans_check(export)
     mapped = request_map(export)
     refused = {span.span: (span.problem, span.reason) for span in mapped.spans if span.problem}
@@ -65,6 +69,8 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     decisions = _decide(list(failed.values()), mapped)
     for i, owner in failed.items():
         items[i] = _with_fault(items[i], owner, decisions[owner.trace_id])
+    # First, so that the export's successes close the failures they now own.
+    _trace_learn(decisions, mapped, api_key)
     kept = [i for i in order if items.get(i) is not None]
     stored = replayed = 0
     recorded = outcomes_record(items=[items[i] for i in kept], api_key=api_key) if kept else []
@@ -77,8 +83,6 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
             stored += 1
         else:
             replayed += 1
-    failures_lineage_extend(lineages={pk: lineage for decision in decisions.values()
-                                      for pk, lineage in decision.extended.items()})
     spans_rejected_record(refused=refused, api_key=api_key)
     quoted = [f"span {span}: {why}" for span, (why, _) in list(refused.items())[:QUOTED_REFUSALS]]
     more = len(refused) - len(quoted)
@@ -97,20 +101,49 @@ def _spans_check(export) -> None:
 
 
 def _decide(failed: list[Mapped], mapped: MappedExport) -> dict[str, Decision]:
-    """faults_decide for each trace with failed spans, against what earlier exports stored."""
-    traces = {span.trace_id for span in failed}
+    """faults_decide for each trace of the export, against what earlier exports stored: a
+    span that neither failed nor names an agent may still link a stored failure to its
+    ancestors."""
+    traces = {trace for trace, _ in mapped.parents}
     parents: dict[str, dict[str, str]] = {trace: {} for trace in traces}
     for (trace, span), parent in mapped.parents.items():
         if trace in parents:
             parents[trace][span] = parent
     stored: dict[str, list[Stored]] = {trace: [] for trace in traces}
-    for pk, trace, span, fault, lineage in failures_of_traces(trace_ids=traces):
-        stored[trace].append(Stored(pk, span, fault, tuple(lineage or ())))
+    for pk, trace, span, fault, lineage, agent_span in failures_of_traces(trace_ids=traces):
+        stored[trace].append(Stored(pk, span, fault, tuple(lineage or ()), agent_span))
     by_trace: dict[str, list[Failed]] = {trace: [] for trace in traces}
     for span in failed:
         by_trace[span.trace_id].append(Failed(span.span_id, span.parent_id, span.fault))
-    return {trace: faults_decide(by_trace[trace], parents[trace], stored[trace])
+    named: dict[str, set[str]] = {trace: set() for trace in traces}
+    for trace, span in mapped.agents:
+        named[trace].add(span)
+    return {trace: faults_decide(by_trace[trace], parents[trace], stored[trace],
+                                 frozenset(named[trace]))
             for trace in traces}
+
+
+def _trace_learn(decisions: dict[str, Decision], mapped: MappedExport,
+                 api_key: ApiKey | None) -> None:
+    """Store what the export taught about failures stored earlier: their longer lineages, and
+    the agent of a nearer named ancestor, for the failure and the failed outcome that came
+    with it (an agent the ledger would refuse, or the key may not write for, moves nothing)."""
+    agents = {}
+    for trace, decision in decisions.items():
+        for pk, span in decision.refiled.items():
+            agent = agent_clean(mapped.agents[(trace, span)])
+            if agent and agent_refusal(api_key, agent) is None:
+                agents[pk] = (agent, span)
+    with transaction.atomic():
+        failures_lineage_extend(lineages={pk: lineage for decision in decisions.values()
+                                          for pk, lineage in decision.extended.items()})
+        if not agents:
+            return
+        former = failures_agent_refile(agents=agents)
+        for pk in sorted(former):
+            Outcome.objects.filter(failure_id=pk).update(agent=agents[pk][0])
+        # Both agents' histories changed.
+        history_generation_bump(set(former.values()) | {agents[pk][0] for pk in former})
 
 
 def _with_fault(item: OutcomeIn, owner: Mapped, decision: Decision) -> OutcomeIn | None:
@@ -121,7 +154,8 @@ def _with_fault(item: OutcomeIn, owner: Mapped, decision: Decision) -> OutcomeIn
         return replace(item, error="") if owner.is_outcome else None
     return replace(item, failure_extras={
         **item.failure_extras, "trace_id": owner.trace_id, "span_id": owner.span_id,
-        "fault": owner.fault, "lineage": decision.lineages[owner.span_id]})
+        "fault": owner.fault, "lineage": decision.lineages[owner.span_id],
+        "agent_span": owner.agent_span})
 
 
 def spans_rejected_record(*, refused: dict[str, tuple[str, str]],

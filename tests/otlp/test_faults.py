@@ -76,3 +76,24 @@ def test_a_span_sent_again_is_left_to_the_ledger_to_replay():
 def test_a_cycle_of_parent_links_ends():
     assert chain_of("a", {"a": "b", "b": "c", "c": "a"}) == ("b", "c")
     assert chain_of("a", {"a": "a"}) == ()
+
+
+@pytest.mark.parametrize("name, agent_span, lineage, parents, named, refiled", [
+    ("a service-named failure goes to the named ancestor that arrives",
+     "", ("chat",), {"chat": "root", "root": ""}, {"root"}, {7: "root"}),
+    ("of two named ancestors, the nearer", "", ("chat", "root"), {"chat": "root"},
+     {"chat", "root"}, {7: "chat"}),
+    ("a nearer one than the span that named it", "root", ("chat", "root"), {"chat": "root"},
+     {"chat"}, {7: "chat"}),
+    ("not a farther one", "chat", ("chat", "root"), {"root": ""}, {"root"}, {}),
+    ("not the span that named it again (a replay)", "root", ("chat", "root"), {"root": ""},
+     {"root"}, {}),
+    ("never when its own span named it", "tool", ("chat", "root"), {"chat": "root"},
+     {"chat", "root"}, {}),
+    ("a named span off its lineage is someone else's", "", ("chat", "root"),
+     {"tool2": "chat"}, {"tool2"}, {}),
+])
+def test_a_stored_failure_is_refiled_under_its_nearest_named_ancestor(
+        name, agent_span, lineage, parents, named, refiled):
+    stored = [Stored(7, "tool", "X", lineage, agent_span)]
+    assert faults_decide([], parents, stored, frozenset(named)).refiled == refiled

@@ -1,11 +1,13 @@
 """Agents instrumented with the OpenTelemetry SDK (OTLP/HTTP protobuf, gzip) against a live
 gunicorn: one fault is one failure however many spans it passes through and however the spans
-are split into exports; a run is its own task; a run without a service name is stored under the
+are split into exports; each agent of a process keeps its failures though its run's root is
+exported last; a run is its own task; a run without a service name is stored under the
 SDK's default name, where docs/opentelemetry.md says to look; a chunked body is read whole."""
 import json
 
 import httpx
 import pytest
+from opentelemetry.trace import use_span
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
@@ -94,10 +96,41 @@ def test_spans_exported_one_by_one_still_give_one_failure(sdk):
     assert provider.force_flush(timeout_millis=30_000)
     failure = Failure.objects.get()
     assert (failure.task, failure.task_type) == (trace, "execute_tool charge_card")
-    # The tool span was exported before its named ancestor: the service's name.
-    assert failure.agent == SERVICE
+    # The tool span was exported before its named ancestor, and re-filed when the run came.
+    assert failure.agent == AGENT
     assert len(failure.lineage) == 2  # its chat and run spans, learned as they arrived
-    assert Outcome.objects.filter(outcome="failure").count() == 2  # the tool's and the run's
+    failed = Outcome.objects.filter(outcome="failure")
+    assert sorted(failed.values_list("agent", flat=True)) == [AGENT, AGENT]  # the tool's, the run's
+
+
+def test_each_agent_of_a_process_keeps_its_failures_though_its_run_ends_last(sdk):
+    make, api = sdk
+    provider = make(service="host-proc")
+    tracer = provider.get_tracer("agents")
+    runs = {agent: tracer.start_span(f"invoke_agent {agent}", attributes={
+        "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent})
+        for agent in ("billing", "support")}
+    for agent, run in runs.items():
+        with use_span(run, end_on_exit=False):
+            try:
+                with tracer.start_as_current_span("chat gpt-4o"):
+                    with tracer.start_as_current_span(f"execute_tool {agent}_lookup"):
+                        raise CardDeclined(f"{agent} lookup refused")
+            except CardDeclined:
+                pass
+    # The batch processor exports the children while the runs are still going.
+    assert provider.force_flush(timeout_millis=30_000)
+    assert set(Failure.objects.values_list("agent", flat=True)) == {"host-proc"}
+    for run in runs.values():
+        run.end()
+    assert provider.force_flush(timeout_millis=30_000)
+    failures = {f.task_type: f for f in Failure.objects.all()}
+    assert {task_type: f.agent for task_type, f in failures.items()} == {
+        "execute_tool billing_lookup": "billing", "execute_tool support_lookup": "support"}
+    for failure in failures.values():
+        assert Outcome.objects.get(failure=failure).agent == failure.agent
+    assert not Outcome.objects.filter(agent="host-proc").exists()
+    assert api.get("/failures", params={"agent": "host-proc"}).json()["failures"] == []
 
 
 def test_a_later_successful_run_is_another_task_and_advises_no_retry(sdk):

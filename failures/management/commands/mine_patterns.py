@@ -1,7 +1,8 @@
 """``manage.py mine_patterns``: regroup templates into patterns and recount their counters."""
 from django.core.management.base import BaseCommand
 
-from failures.store.mining import patterns_mine, patterns_recount
+from failures.records.counts import patterns_recount
+from failures.store.mining import patterns_mine
 
 
 class Command(BaseCommand):
