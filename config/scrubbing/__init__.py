@@ -9,14 +9,15 @@ failure stays debuggable.
 Public API
 ----------
 ``scrub_text(text) -> str``
-    Replace secrets inside one string.
+    Normalise one string (``normalise``: terminal escapes and invisible characters removed),
+    then replace the secrets inside it.
 ``scrub_value(value)``
     Return a scrubbed deep copy of JSON-like data (dict / list / str / int /
     float / bool / None).  Strings go through ``scrub_text``; in addition a
     dict entry whose *key* names a secret (``password``, ``api_key``,
     ``Authorization`` ...) has its string value replaced entirely.
 
-Layout: ``rule`` (what a rule is), ``tokens`` (secrets with their own
+Layout: ``normalise`` (what is removed before scrubbing), ``rule`` (what a rule is), ``tokens`` (secrets with their own
 shape: PEM blocks, provider prefixes), ``context`` (secrets known by where
 they stand: URLs, headers, flags, ``key=value``), ``keys`` (which keys name
 a secret), ``engine`` (the scan and the walk).
@@ -85,6 +86,7 @@ Design decisions
 
 from .engine import RULES, scrub_text, scrub_value
 from .keys import secret_key_kind
+from .normalise import normalise
 from .rule import Rule
 
-__all__ = ["RULES", "Rule", "scrub_text", "scrub_value", "secret_key_kind"]
+__all__ = ["RULES", "Rule", "normalise", "scrub_text", "scrub_value", "secret_key_kind"]

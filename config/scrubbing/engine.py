@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 from .context import CONTEXT_RULES
-from .keys import is_pwd_path, secret_key_kind
+from .keys import is_pwd_path, key_judgement, plainly_no_credential, secret_key_kind
+from .normalise import normalise
 from .rule import MARKER_PREFIX, Rule, marker
 from .tokens import TOKEN_RULES
 
@@ -191,12 +192,14 @@ def _shift(positions: list[int], edits: list[_Edit]) -> list[int]:
 
 
 def scrub_text(text: str) -> str:
-    """Return ``text`` with every recognised secret replaced by a marker.
+    """Return ``text`` normalised (``normalise``), with every recognised secret replaced by a
+    marker.
 
-    Text in which no rule can match is returned as the same object.
+    Text with nothing to remove and in which no rule can match is returned as the same object.
     """
     if not text:
         return text
+    text = normalise(text)
     lowered = text.lower()
     hits = _candidates(text, lowered)
     if not hits:
@@ -226,10 +229,67 @@ def scrub_text(text: str) -> str:
     return text
 
 
-def _redact_under_key(key: str, kind: str, value: str) -> str:
+def _redact_under_key(key: str, judged: tuple[str, bool], value: str) -> str:
+    kind, strong = judged
+    value = normalise(value)
     if not value or value.startswith(MARKER_PREFIX) or is_pwd_path(key, value):
         return scrub_text(value)
+    if not strong and plainly_no_credential(value):
+        return scrub_text(value)
     return marker(kind)
+
+
+# Keys seen before and what they are: (the key scrubbed, its judgement).  Agents send the
+# same few keys again and again; a key that held a secret is not kept here.  Cleared when full.
+_KEYS_SEEN: dict[str, tuple[str, tuple[str, bool] | None]] = {}
+_KEYS_SEEN_MAX = 4096
+
+
+def _key(key: str) -> tuple[str, tuple[str, bool] | None]:
+    """A dict key scrubbed, and the judgement of the key as sent (``key_judgement``)."""
+    seen = _KEYS_SEEN.get(key)
+    if seen is not None:
+        return seen
+    clean = scrub_text(key)
+    found = (clean, key_judgement(normalise(key)))
+    if clean == key:
+        if len(_KEYS_SEEN) >= _KEYS_SEEN_MAX:
+            _KEYS_SEEN.clear()
+        _KEYS_SEEN[key] = found
+    return found
+
+
+# Keys of an entry that names its value elsewhere: {"name": "DB_PASSWORD", "value": "..."}
+# (Kubernetes env lists, ECS task definitions, SSM parameters, .NET appSettings).
+_NAME_KEYS = ("name", "Name", "key", "Key")
+_VALUE_KEYS = ("value", "Value")
+
+
+def _named_secret(src: dict) -> tuple[str, tuple[str, bool]] | None:
+    """(value key, judgement) when ``src`` names a secret in a name key and holds its value."""
+    for name_key in _NAME_KEYS:
+        name = src.get(name_key)
+        if isinstance(name, str):
+            judged = key_judgement(normalise(name))
+            if judged is not None:
+                value_key = next((k for k in _VALUE_KEYS if k in src), None)
+                return (value_key, judged) if value_key is not None else None
+    return None
+
+
+def _private_key_lines(items: list, converted: list) -> list:
+    """A PEM private key split into list items (one line each): every line from BEGIN to END is
+    redacted, not only the first."""
+    inside = False
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            continue
+        if not inside and "PRIVATE KEY" in item and "-----BEGIN" in item:
+            inside = "-----END" not in item
+        elif inside:
+            converted[index] = marker("private_key")
+            inside = "-----END" not in item
+    return converted
 
 
 def scrub_value(value: Any) -> Any:
@@ -255,11 +315,11 @@ def scrub_value(value: Any) -> Any:
         return value
 
     copies: dict[int, Any] = {}
-    # Work items: (source container, its copy, inherited secret (key, kind)
-    # or None).  The inherited kind applies to strings directly in a list.
-    stack: list[tuple[Any, Any, tuple[str, str] | None]] = []
+    # Work items: (source container, its copy, inherited secret (key, judgement)
+    # or None).  The inherited judgement applies to strings directly in a list.
+    stack: list[tuple[Any, Any, tuple[str, tuple[str, bool]] | None]] = []
 
-    def copy_of(src: Any, inherited: tuple[str, str] | None) -> Any:
+    def copy_of(src: Any, inherited: tuple[str, tuple[str, bool]] | None) -> Any:
         existing = copies.get(id(src))
         if existing is not None:
             return existing
@@ -268,7 +328,7 @@ def scrub_value(value: Any) -> Any:
         stack.append((src, dst, inherited))
         return dst
 
-    def convert(item: Any, secret: tuple[str, str] | None) -> Any:
+    def convert(item: Any, secret: tuple[str, tuple[str, bool]] | None) -> Any:
         if isinstance(item, str):
             if secret is not None:
                 return _redact_under_key(secret[0], secret[1], item)
@@ -283,13 +343,20 @@ def scrub_value(value: Any) -> Any:
     while stack:
         src, dst, inherited = stack.pop()
         if isinstance(src, dict):
+            named = _named_secret(src) if len(src) <= 4 else None
             for key, item in src.items():
                 secret = None
                 if isinstance(key, str):
-                    kind = secret_key_kind(key)
-                    if kind is not None:
-                        secret = (key, kind)
+                    key, judged = _key(key)
+                    if judged is not None:
+                        secret = (key, judged)
+                    while key in dst:  # two keys that differed only by a secret
+                        key += "_"
+                if named is not None and key == named[0]:
+                    secret = (key, named[1])
                 dst[key] = convert(item, secret)
         else:
             dst.extend(convert(item, inherited) for item in src)
+            if any(isinstance(item, str) and "PRIVATE KEY" in item for item in src):
+                _private_key_lines(src, dst)
     return root
