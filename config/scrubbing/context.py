@@ -37,7 +37,7 @@ _PAIR_VALUES = ("secret_dq", "secret_esc", "secret_sq", "secret_url", "secret_ne
 _OWNED_ELSEWHERE = ("authorization",)
 
 
-def _key_start(text: str, word_start: int) -> int:
+def key_start_of(text: str, word_start: int) -> int:
     """Where the key whose last word starts at ``word_start`` begins: the regex anchors on
     the secret word for speed, so walk back over identifier characters ("db_password",
     "X-Api-Key", "accessToken")."""
@@ -51,7 +51,7 @@ def _key_start(text: str, word_start: int) -> int:
 
 def _accept_pair(match: re.Match[str], text: str) -> str | None:
     """Decide whether ``key<sep>value`` really carries a secret."""
-    key_start = _key_start(text, match.start("word"))
+    key_start = key_start_of(text, match.start("word"))
     key = text[key_start:match.end("tail")].lstrip("-.")  # "--password" CLI flags
     judged = key_judgement(key)
     if judged is None or key.lower().endswith(_OWNED_ELSEWHERE):
@@ -92,9 +92,9 @@ def _prose_check(match: re.Match[str], text: str, key_start: int, kind: str) -> 
 
 # Values after a space-separated flag that are not secrets: an argparse metavar
 # ("--password PASSWORD"), an environment variable reference ("$DB_PASSWORD").
-_FLAG_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|\$[A-Za-z_][A-Za-z0-9_]*")
+FLAG_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|\$[A-Za-z_][A-Za-z0-9_]*")
 # Words that follow a flag's name in prose ("pass --password to the command").
-_FLAG_PROSE = frozenset({
+FLAG_PROSE = frozenset({
     "a", "an", "and", "as", "but", "flag", "for", "from", "if", "in", "is", "it", "must",
     "not", "of", "on", "option", "or", "the", "then", "to", "was", "when", "with",
 })
@@ -116,9 +116,9 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
     if kind is None or ("-" in flag and flag.split("-", 1)[0].lower() in _SWITCH_FIRST_WORDS):
         return None
     value = next(v for v in map(match.group, ("secret_dq", "secret_sq", "secret_bare")) if v is not None)
-    if not value or is_placeholder(value) or _FLAG_PLACEHOLDER.fullmatch(value):
+    if not value or is_placeholder(value) or FLAG_PLACEHOLDER.fullmatch(value):
         return None
-    if value.lower() in _FLAG_PROSE or is_pwd_path(flag, value):
+    if value.lower() in FLAG_PROSE or is_pwd_path(flag, value):
         return None
     return kind
 
@@ -130,7 +130,7 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
 # to "pass".  An "authorization" key is declined there: the authorization rule
 # owns it, and here "Authorization: Bearer [REDACTED:...]" would wrongly take
 # the scheme word "Bearer" as the value on a second pass.
-_PAIR_WORDS = (
+PAIR_WORDS = (
     r"passwords|password|passwd|passphrase|passcode|pass|pwd|secret|token|key|"
     r"oauth|auth|cookie|credentials|credential|"
     r"session[_\-]?id|session[_\-]?key|jsessionid|phpsessid|session"
@@ -267,7 +267,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         #               parameter), so "pw=Tr0ub&3x" is redacted whole.
         name="secret_pair",
         regex=re.compile(
-            rf"(?i:(?P<word>{_PAIR_WORDS}))(?P<tail>[A-Za-z0-9_\-]{{0,40}})"
+            rf"(?i:(?P<word>{PAIR_WORDS}))(?P<tail>[A-Za-z0-9_\-]{{0,40}})"
             r"(?P<sep>(?P<enc>%3[dD])|\\?[\"']?[ \t]*(?::=|=>|[:=](?!=))[ \t]*)"
             rf"(?(enc)(?P<secret_url>(?:[^{_VALUE_END}%]|%(?!26))+)"
             r"|(?:\\\"(?P<secret_esc>[^\"\\\r\n]*)\\\""
@@ -276,7 +276,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
             r"|(?:[|>][-+]?|\\)[ \t]*\r?\n[ \t]*(?P<secret_next>[^\s\"']+)"
             rf"|(?P<secret_bare>(?:[^{_VALUE_END}]|&(?![A-Za-z0-9_.\-\[\]]*=))+)))"
         ),
-        # Where each _PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
+        # Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
         # passphrase/pass, "key" every "*key" such as api_key or secretkey).
         triggers=(
             "pass", "pwd", "secret", "token", "key", "oauth", "auth", "cookie", "credential",

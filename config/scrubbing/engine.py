@@ -6,15 +6,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .commands import COMMAND_RULES
 from .context import CONTEXT_RULES
 from .keys import is_pwd_path, key_judgement, plainly_no_credential, secret_key_kind
 from .normalise import normalise
+from .providers import PROVIDER_RULES
 from .rule import MARKER_PREFIX, Rule, marker
 from .tokens import TOKEN_RULES
 
 # Token rules first: a provider token inside a URL, header or key=value is named by its
 # provider, and whole PEM blocks go before anything inside them is matched piecemeal.
-RULES: tuple[Rule, ...] = TOKEN_RULES + CONTEXT_RULES
+RULES: tuple[Rule, ...] = TOKEN_RULES + PROVIDER_RULES + CONTEXT_RULES + COMMAND_RULES
 
 
 

@@ -142,7 +142,8 @@ def key_judgement(key: str) -> tuple[str, bool] | None:
     part = _SECRET_PART.search(key)
     if part is None or _PUBLIC_KEY.search(key) is not None:
         return None
-    words = [w.lower() for w in _KEY_WORD_SPLIT.split(key) if w]
+    # A trailing number counts no word ("PuTTY-User-Key-File-3" is about a file).
+    words = [w.lower() for w in _KEY_WORD_SPLIT.split(key) if w and not w.isdigit()]
     if not words or words[-1] in _NOT_SECRET_LAST:
         return None
     found = part.group().lower()
@@ -161,7 +162,7 @@ _PATH_START = re.compile(r"/|\.{1,2}/|~/|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*://|arn
 # A lowercase relative path of several segments ("secret/data/x"); random keys have capitals.
 _RELATIVE_PATH = re.compile(r"[a-z0-9_.-]+(?:/[a-z0-9_.-]+)+")
 # Public SSH keys: what follows their type name is meant to be shared.
-_PUBLIC_SSH = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) ")
+_PUBLIC_SSH = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)(?: |$)")
 _PLAIN_WORDS = frozenset({"yes", "no", "on", "off", "enabled", "disabled"})
 
 
