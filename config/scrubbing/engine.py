@@ -193,18 +193,31 @@ def _shift(positions: list[int], edits: list[_Edit]) -> list[int]:
     return shifted
 
 
+# Short texts seen before in which no rule can match (agent names, task types, error types,
+# file paths, approaches: agents send the same ones again and again), so each costs one dict
+# lookup the next time.  Only texts that hold no secret and need no normalising are kept;
+# cleared when full.
+_CLEAN: dict[str, None] = {}
+_CLEAN_MAX, _CLEAN_MAX_LENGTH = 8192, 256
+
+
 def scrub_text(text: str) -> str:
     """Return ``text`` normalised (``normalise``), with every recognised secret replaced by a
     marker.
 
     Text with nothing to remove and in which no rule can match is returned as the same object.
     """
-    if not text:
+    if not text or text in _CLEAN:
         return text
+    sent = text
     text = normalise(text)
     lowered = text.lower()
     hits = _candidates(text, lowered)
     if not hits:
+        if text is sent and len(text) <= _CLEAN_MAX_LENGTH:
+            if len(_CLEAN) >= _CLEAN_MAX:
+                _CLEAN.clear()
+            _CLEAN[text] = None
         return text
     # str.lower() changes the length of a few non-ASCII characters
     # ("İ" -> "i̇"), which would misplace anchor positions; such text uses the
@@ -347,18 +360,19 @@ def scrub_value(value: Any) -> Any:
         if isinstance(src, dict):
             named = _named_secret(src) if len(src) <= 4 else None
             for key, item in src.items():
-                secret = None
+                judged = None
                 if isinstance(key, str):
                     key, judged = _key(key)
-                    if judged is not None:
-                        secret = (key, judged)
                     while key in dst:  # two keys that differed only by a secret
                         key += "_"
                 if named is not None and key == named[0]:
-                    secret = (key, named[1])
-                dst[key] = convert(item, secret)
+                    judged = named[1]
+                if type(item) is str:  # the common case, without a call to convert
+                    dst[key] = scrub_text(item) if judged is None else _redact_under_key(key, judged, item)
+                else:
+                    dst[key] = convert(item, None if judged is None else (key, judged))
         else:
-            dst.extend(convert(item, inherited) for item in src)
-            if any(isinstance(item, str) and "PRIVATE KEY" in item for item in src):
+            dst.extend([convert(item, inherited) for item in src])
+            if any(type(item) is str and "PRIVATE KEY" in item for item in src):
                 _private_key_lines(src, dst)
     return root
