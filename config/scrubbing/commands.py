@@ -2,7 +2,7 @@
 of the tools that take a password with one (``mysql -psecret``, ``docker login -p x``,
 ``redis-cli -a x``), ``curl -u user:password``, single-dash flags (``keytool -storepass x``,
 ``openssl -passin pass:x``), ``.netrc`` lines, PowerShell's ``ConvertTo-SecureString``, and a
-secret whose name and value stand apart (``<password>x</password>``,
+secret whose name and value stand apart (``<password>x</password>``, ``define('DB_PASSWORD', 'x')``,
 ``<add key="DbPassword" value="x"/>``, ``{"name": "API_KEY", "value": "x"}``, a Kubernetes
 env entry's ``name:`` line and ``value:`` line).  They run after the context rules."""
 
@@ -67,6 +67,11 @@ def _accept_netrc(match: re.Match[str], text: str) -> str | None:
 _NAME_BEFORE = re.compile(r"(?i)(?:key|name)[\"']?[ \t]*[:=][ \t]*[\"']?$")
 
 
+# A call's first argument, a quoted name: define('DB_PASSWORD', ...), setenv("TOKEN", ...).
+_CALL_BEFORE = re.compile(r"\([ \t]*[\"']$")
+_NAMED_VALUES = ("secret_xml", "secret_attr", "secret_yaml", "secret_arg")
+
+
 def _accept_named(match: re.Match[str], text: str) -> str | None:
     """A value that a secret-like name labels from outside ``key=value``: the element's
     own tag, or a name attribute or entry just before."""
@@ -78,10 +83,12 @@ def _accept_named(match: re.Match[str], text: str) -> str | None:
     if match.group("secret_xml") is not None:
         if text[key_start - 1:key_start] != "<":
             return None
+    elif match.group("secret_arg") is not None:
+        if _CALL_BEFORE.search(text[max(0, key_start - 4):key_start]) is None:
+            return None
     elif _NAME_BEFORE.search(text[max(0, key_start - 12):key_start]) is None:
         return None
-    value = next(v for v in (match.group("secret_xml"), match.group("secret_attr"),
-                             match.group("secret_yaml")) if v is not None)
+    value = next(v for v in map(match.group, _NAMED_VALUES) if v is not None)
     if value.startswith(MARKER_PREFIX) or is_placeholder(value):
         return None
     kind, strong = judged
@@ -141,6 +148,15 @@ COMMAND_RULES: tuple[Rule, ...] = (
         accept=_accept_netrc,
     ),
     Rule(
+        # A user and password pair given to an HTTP client: auth=("user", "pw") (requests,
+        # httpx), HTTPBasicAuth("user", "pw"), aiohttp.BasicAuth("user", password="pw").
+        name="basic_auth",
+        regex=re.compile(r"(?i:auth)[ \t]*(?:=[ \t]*)?\([ \t]*(?:[\"'][^\"'\r\n]*[\"']|[A-Za-z_][\w.]*)"
+                         r"[ \t]*,[ \t]*(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"),
+        triggers=("auth",),
+        accept=lambda match, text: None if is_placeholder(match.group("secret")) else "basic_auth",
+    ),
+    Rule(
         # PowerShell: ConvertTo-SecureString "secret" -AsPlainText.
         name="password",
         regex=re.compile(r"(?i:convertto-securestring)[ \t]+(?:-String[ \t]+)?"
@@ -149,14 +165,16 @@ COMMAND_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         # A name and its value apart: <password>x</password>, <add key="DbPassword" value="x"/>,
-        # {"name": "API_KEY", "value": "x"}, and YAML "- name: API_KEY" then "value: x".
+        # {"name": "API_KEY", "value": "x"}, YAML "- name: API_KEY" then "value: x", and a
+        # call's two first arguments: define('DB_PASSWORD', 'x'), setenv("API_TOKEN", "x").
         name="secret_pair",
         regex=re.compile(
             rf"(?i:(?P<word>{PAIR_WORDS}))(?P<tail>[A-Za-z0-9_.\-]{{0,40}})"
             r"(?:>(?P<secret_xml>[^<\r\n]{1,300})</"
             r"|[\"'][ \t]*(?:,[ \t]*[\"']?value[\"']?[ \t]*:|[ \t]value[ \t]*=)[ \t]*[\"']"
             r"(?P<secret_attr>[^\"'\r\n]+)[\"']"
-            r"|[ \t]*\r?\n[ \t]*value:[ \t]*[\"']?(?P<secret_yaml>[^\s\"']+))"
+            r"|[ \t]*\r?\n[ \t]*value:[ \t]*[\"']?(?P<secret_yaml>[^\s\"']+)"
+            r"|[\"'][ \t]*,[ \t]*[\"'](?P<secret_arg>[^\"'\r\n]+)[\"'])"
         ),
         triggers=("pass", "pwd", "secret", "token", "key", "oauth", "auth", "cookie", "credential",
                   "session", "jsessionid", "phpsessid"),

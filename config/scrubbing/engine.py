@@ -8,7 +8,7 @@ from typing import Any
 
 from .commands import COMMAND_RULES
 from .context import CONTEXT_RULES
-from .keys import is_pwd_path, key_judgement, plainly_no_credential, secret_key_kind
+from .keys import is_placeholder, is_pwd_path, key_judgement, plainly_no_credential, secret_key_kind
 from .normalise import normalise
 from .providers import PROVIDER_RULES
 from .rule import MARKER_PREFIX, Rule, marker
@@ -249,7 +249,7 @@ def _redact_under_key(key: str, judged: tuple[str, bool], value: str) -> str:
     value = normalise(value)
     if not value or value.startswith(MARKER_PREFIX) or is_pwd_path(key, value):
         return scrub_text(value)
-    if not strong and plainly_no_credential(value):
+    if is_placeholder(value.strip()) or not strong and plainly_no_credential(value):
         return scrub_text(value)
     return marker(kind)
 

@@ -108,9 +108,10 @@ PLACEHOLDER_VALUES = frozenset({
     "null", "none", "nil", "true", "false", "undefined", "empty",
     "str", "string", "bytes", "int", "optional", "any", "secretstr",
 })
-# Masks ("****", "xxxx"), <placeholders>, ${VAR}, $VAR, %VAR% and {{ template }} references,
+# Masks ("****", "xxxx"), <placeholders>, ${VAR}, $VAR, %VAR%, {{ template }} and GitHub
+# Actions' ${{ secrets.X }} references,
 # names of variables written in capitals with underscores ("YOUR_API_KEY"), and "your-token".
-MASKED_VALUE = re.compile(r"[*xX•.]{3,}|[*xX•]+|<[^<>]*>|\$\{[^{}]*\}|\{\{[^{}]*\}\}"
+MASKED_VALUE = re.compile(r"[*xX•.]{3,}|[*•]+|<[^<>]*>|\$?\{\{[^{}]*\}\}|\$\{[^{}]*\}"
                           r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%"
                           r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your|my)[-_ ][A-Za-z_-]+")
 

@@ -97,12 +97,13 @@ TOKEN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         # A labelled AWS secret access key ("aws_secret_access_key = ...",
-        # "SecretAccessKey": ...); the match starts at "secret" (any "aws_"
+        # "SecretAccessKey": ..., "aws configure set aws_secret_access_key ...": the
+        # separator may be a blank, the fixed length is guard enough); the match starts at "secret" (any "aws_"
         # before it is kept anyway).  40 exactly is AWS's fixed length; the
         # lookaround stops it matching inside a longer base64 string.
         name="aws_secret_key",
         regex=re.compile(
-            r"(?i:secret[_ \-]?access[_ \-]?key)[\"']?[ \t]*[:=][ \t]*[\"']?"
+            r"(?i:secret[_ \-]?access[_ \-]?key)[\"']?[ \t]*(?:[:=][ \t]*)?[\"']?"
             r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
         ),
         triggers=("secret_access_key", "secretaccesskey", "secret_accesskey", "secretaccess_key",

@@ -165,6 +165,11 @@ COMMANDS = [
     f("json_name_value", '{"name": "STRIPE_SECRET", "value": "', fake(ALNUM, 30, "m-nv"), '"}'),
     f("k8s_env_yaml", "env:\n  - name: DB_PASSWORD\n    value: ", PW, "\n"),
     f("powershell_securestring", 'ConvertTo-SecureString "', PW, '" -AsPlainText -Force'),
+    f("requests_auth_tuple", "requests.get(url, auth=('deploy', '", PW, "'))"),
+    f("http_basic_auth_class", 'HTTPBasicAuth("deploy", "', PW, '")'),
+    f("php_define", "define('DB_PASSWORD', '", PW, "');"),
+    f("setdefault_env", 'os.environ.setdefault("OPENAI_API_KEY", "', fake(ALNUM, 40, "m-sd"), '")'),
+    f("aws_configure_set", "aws configure set aws_secret_access_key ", fake(B64, 40, "m-acs"), ""),
 ]
 STRUCTURES = [
     f("glued_after_hyphen", "deploy-", "ghp_" + fake(ALNUM, 36, "m-g1"), " failed"),
@@ -226,4 +231,10 @@ LOOKALIKES_MORE = [
     ("ansi_colored_log", "\x1b[32mINFO\x1b[0m token refreshed for agent-7"),
     ("netrc_prose", "the password for login is wrong"),
     ("keypass_prose", "keytool needs -storepass to open it"),
+    ("actions_expression", 'token = "${{ secrets.GITHUB_TOKEN }}"'),
+    ("ansible_template", "password: {{ vault_db_password }}"),
+    ("token_null", '{"token": null, "refresh_token": ""}'),
+    ("secret_manager_path", "projects/p/secrets/db-password/versions/3"),
+    ("token_file_flag", "--token-file /var/run/secrets/kubernetes.io/serviceaccount/token"),
+    ("password_length_message", "Password must be at least 8 characters"),
 ]
