@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .context import FLAG_PLACEHOLDER, FLAG_PROSE, PAIR_WORDS, key_start_of
+from .context import FLAG_PLACEHOLDER, FLAG_PROSE, PAIR_TRIGGERS, PAIR_WORDS, key_start_of
 from .keys import is_placeholder, key_judgement, plainly_no_credential
 from .rule import MARKER_PREFIX, Rule
 
@@ -176,8 +176,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
             r"|[ \t]*\r?\n[ \t]*value:[ \t]*[\"']?(?P<secret_yaml>[^\s\"']+)"
             r"|[\"'][ \t]*,[ \t]*[\"'](?P<secret_arg>[^\"'\r\n]+)[\"'])"
         ),
-        triggers=("pass", "pwd", "secret", "token", "key", "oauth", "auth", "cookie", "credential",
-                  "session", "jsessionid", "phpsessid"),
+        triggers=PAIR_TRIGGERS,
         accept=_accept_named,
     ),
 )

@@ -59,6 +59,8 @@ def _accept_pair(match: re.Match[str], text: str) -> str | None:
     kind, strong = judged
     if key_start > 0 and text[key_start - 1] == ":" and ":" in match.group("sep"):
         return None  # a field of a colon-separated name: "arn:aws:...:secret:prod/db"
+    if key_start > 0 and text[key_start - 1] in "/\\":
+        return None  # a file named so: "/etc/passwd:1:root:x"
     value = next(v for v in map(match.group, _PAIR_VALUES) if v is not None)
     if not value or value.startswith(MARKER_PREFIX) or is_placeholder(value):
         return None
@@ -131,10 +133,16 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
 # owns it, and here "Authorization: Bearer [REDACTED:...]" would wrongly take
 # the scheme word "Bearer" as the value on a second pass.
 PAIR_WORDS = (
-    r"passwords|password|passwd|passphrase|passcode|pass|pwd|secret|token|key|"
-    r"oauth|auth|cookie|credentials|credential|"
+    r"passwords|password|passwd|passphrase|passcode|pass|pwd|pw|pswd|psw|secret|token|key|"
+    r"oauth|auth|cookie|credentials|credential|creds|"
     r"session[_\-]?id|session[_\-]?key|jsessionid|phpsessid|session"
 )
+
+# Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
+# passphrase/pass, "pw" pwd and pw, "cred" credentials and creds, "key" every "*key" such as
+# api_key or secretkey).
+PAIR_TRIGGERS = ("pass", "pw", "psw", "secret", "token", "key", "oauth", "auth", "cookie", "cred",
+                 "session", "jsessionid", "phpsessid")
 
 # Characters that end an unquoted value: whitespace, quotes, , ; and brackets.
 _VALUE_END = r"\s\"'&,;<>()\[\]{}\\"
@@ -278,10 +286,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ),
         # Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
         # passphrase/pass, "key" every "*key" such as api_key or secretkey).
-        triggers=(
-            "pass", "pwd", "secret", "token", "key", "oauth", "auth", "cookie", "credential",
-            "session", "jsessionid", "phpsessid",
-        ),
+        triggers=PAIR_TRIGGERS,
         accept=_accept_pair,
     ),
 )

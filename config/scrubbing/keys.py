@@ -14,6 +14,10 @@ _SECRET_LAST_WORDS = {
     "passphrase": "password",
     "pwd": "password",
     "pass": "password",  # DB_PASS, SMTP_PASS
+    "pw": "password",  # DB_PW
+    "pswd": "password",
+    "psw": "password",
+    "creds": "credentials",
     "passcode": "password",
     "secret": "secret",
     "token": "token",
@@ -49,7 +53,9 @@ _SECRET_LAST_PAIRS = {
     "authkey": "secret",
     "licensekey": "secret",
     "clientkey": "secret",
-    "accountkey": "secret",
+    "subscriptionkey": "api_key",  # Azure API Management's Ocp-Apim-Subscription-Key
+    "adminkey": "api_key",
+    "serverkey": "api_key",
 }
 
 # A key written as one word ("secretkey", "accesstoken", "PGPASSWORD", "clientsecret"): the
@@ -105,15 +111,18 @@ _PATH_VALUE = re.compile(r"(?:/|~|[A-Za-z]:[\\/])")
 # Values after "key=" that are clearly not a secret: null-ish literals, type
 # names from annotations ("password: str"), and already-masked values.
 PLACEHOLDER_VALUES = frozenset({
-    "null", "none", "nil", "true", "false", "undefined", "empty",
+    "null", "none", "nil", "true", "false", "undefined", "empty", "yes", "no",
     "str", "string", "bytes", "int", "optional", "any", "secretstr",
 })
 # Masks ("****", "xxxx"), <placeholders>, ${VAR}, $VAR, %VAR%, {{ template }} and GitHub
 # Actions' ${{ secrets.X }} references,
-# names of variables written in capitals with underscores ("YOUR_API_KEY"), and "your-token".
+# names of variables written in capitals with underscores ("YOUR_API_KEY"), "your-token", an
+# environment lookup in code (process.env.API_KEY) and a YAML tag (!vault, !Ref).
 MASKED_VALUE = re.compile(r"[*xX•.]{3,}|[*•]+|<[^<>]*>|\$?\{\{[^{}]*\}\}|\$\{[^{}]*\}"
                           r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%"
-                          r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your|my)[-_ ][A-Za-z_-]+")
+                          r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your|my)[-_ ][A-Za-z_-]+"
+                          r"|(?:process\.env|os\.environ|ENV|env)\.[A-Za-z_][A-Za-z0-9_]*"
+                          r"|![A-Za-z][\w:.\-]*")
 
 
 def secret_key_kind(key: str) -> str | None:

@@ -145,6 +145,9 @@ NAMES = [  # a secret named by a key written as one word, or in a config file's 
     f("ini_password", "[database]\npassword = ", PW, "\n"),
     f("properties_password", "spring.datasource.password=", PW, "\n"),
     f("powershell_env", '$env:API_KEY = "', fake(ALNUM, 32, "m-ps1"), '"'),
+    f("short_name_pw", "DB_PW=", PW, ""),
+    f("short_name_creds", "creds: ", fake(ALNUM, 24, "m-creds"), ""),
+    f("apim_subscription_key", "Ocp-Apim-Subscription-Key: ", fake(HEX, 32, "m-apim"), ""),
 ]
 COMMANDS = [
     f("curl_user_password", "curl -u deploy:", PW, " https://api.example.com/x"),
@@ -237,4 +240,8 @@ LOOKALIKES_MORE = [
     ("secret_manager_path", "projects/p/secrets/db-password/versions/3"),
     ("token_file_flag", "--token-file /var/run/secrets/kubernetes.io/serviceaccount/token"),
     ("password_length_message", "Password must be at least 8 characters"),
+    ("etc_passwd_line", "grep: /etc/passwd:1:root:x:0:0:root:/root:/bin/bash"),
+    ("mysql_using_password", "Access denied for user 'root'@'localhost' (using password: YES)"),
+    ("env_lookup_in_code", "apiKey: process.env.API_KEY"),
+    ("yaml_vault_tag", "secret: !vault |"),
 ]
