@@ -17,10 +17,13 @@ Public API
     dict entry whose *key* names a secret (``password``, ``api_key``,
     ``Authorization`` ...) has its string value replaced entirely.
 
-Layout: ``normalise`` (what is removed before scrubbing), ``rule`` (what a rule is), ``tokens`` (secrets with their own
-shape: PEM blocks, provider prefixes), ``context`` (secrets known by where
-they stand: URLs, headers, flags, ``key=value``), ``keys`` (which keys name
-a secret), ``engine`` (the scan and the walk).
+Layout: ``normalise`` (what is removed before scrubbing), ``rule`` (what
+a rule is), ``tokens`` (secrets with their own shape: PEM blocks, the
+common provider prefixes), ``providers`` (the table of further provider
+prefixes), ``context`` (secrets known by where they stand: URLs, headers,
+flags, ``key=value``), ``commands`` (passwords known by the command or file
+format they are written in), ``keys`` (which keys name a secret, and which
+values are plainly none), ``engine`` (the scan), ``walk`` (JSON-like values).
 
 This package is pure Python (no Django) and sits on the write hot path, so:
 
@@ -84,9 +87,10 @@ Design decisions
   leaking half a private key is worse than losing trailing log lines.
 """
 
-from .engine import RULES, scrub_text, scrub_value
+from .engine import RULES, scrub_text
 from .keys import secret_key_kind
 from .normalise import normalise
 from .rule import Rule
+from .walk import scrub_value
 
 __all__ = ["RULES", "Rule", "normalise", "scrub_text", "scrub_value", "secret_key_kind"]
