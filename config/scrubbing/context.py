@@ -134,15 +134,15 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
 # the scheme word "Bearer" as the value on a second pass.
 PAIR_WORDS = (
     r"passwords|password|passwd|passphrase|passcode|pass|pwd|pw|pswd|psw|secret|token|key|"
-    r"oauth|auth|cookie|credentials|credential|creds|"
+    r"oauth|auth|cookie|credentials|credential|creds|[_\-]pat(?![a-z])|"
     r"session[_\-]?id|session[_\-]?key|jsessionid|phpsessid|session"
 )
 
 # Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
 # passphrase/pass, "pw" pwd and pw, "cred" credentials and creds, "key" every "*key" such as
-# api_key or secretkey).
+# api_key or secretkey, "_pat" a personal access token's last word but not "file_path").
 PAIR_TRIGGERS = ("pass", "pw", "psw", "secret", "token", "key", "oauth", "auth", "cookie", "cred",
-                 "session", "jsessionid", "phpsessid")
+                 "session", "jsessionid", "phpsessid", "_pat", "-pat")
 
 # Characters that end an unquoted value: whitespace, quotes, , ; and brackets.
 _VALUE_END = r"\s\"'&,;<>()\[\]{}\\"

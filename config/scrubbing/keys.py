@@ -14,6 +14,7 @@ _SECRET_LAST_WORDS = {
     "passphrase": "password",
     "pwd": "password",
     "pass": "password",  # DB_PASS, SMTP_PASS
+    "pat": "token",  # a personal access token: GITHUB_PAT, AZURE_DEVOPS_PAT
     "pw": "password",  # DB_PW
     "pswd": "password",
     "psw": "password",

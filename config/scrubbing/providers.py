@@ -10,6 +10,8 @@ documented alphabet and length, so a bare mention of a prefix is kept."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 
 from .rule import B64URL, GLUE_BEFORE, Rule
@@ -142,7 +144,7 @@ _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # Docker Hub personal and organisation access tokens.
     ("docker_hub_token", rf"dckr_(?:pat|oat)_[{B64URL}]{{27,}}", ("dckr_pat_", "dckr_oat_")),
     # JFrog API keys (AKCp...) and reference tokens (base64 of "reftkn").
-    ("jfrog_token", rf"{_G}AKCp[A-Za-z0-9]{{69}}|cmVmdGtu[A-Za-z0-9]{{56}}", ("akcp", "cmvmdgtu")),
+    ("jfrog_token", rf"{_G}AKCp[A-Za-z0-9]{{60,80}}{_END}|cmVmdGtu[A-Za-z0-9]{{56}}", ("akcp", "cmvmdgtu")),
     # Octopus Deploy API keys.
     ("octopus_key", rf"{_G}API-[A-Z0-9]{{26,32}}{_END}", ("api-",)),
     # LaunchDarkly API, SDK and mobile keys: a prefix and a UUID.
@@ -176,6 +178,11 @@ _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # PayPal / Braintree access tokens.
     ("braintree_token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
      ("access_token$production$", "access_token$sandbox$")),
+    # AWS session tokens, unlabelled: their base64 starts with one of two fixed headers.
+    ("aws_session_token", r"(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{100,}",
+     ("fwogzxivyxdze", "iqojb3jpz2lux2vj")),
+    # GitLab feature-flag client tokens.
+    ("gitlab_token", rf"glffct-[{B64URL}]{{20,}}", ("glffct-",)),
     # PuTTY private key files: the lines after "Private-Lines: N" are the key.
     ("private_key", r"Private-Lines: \d+(?P<secret>(?:\r?\n[A-Za-z0-9+/=]+(?=\r?\n|$))+)", ("private-lines:",)),
 )
@@ -187,7 +194,34 @@ def _rule(name: str, body: str, triggers: tuple[str, ...]) -> Rule:
     return Rule(name=name, regex=re.compile(source), triggers=triggers)
 
 
+def _pem_in_base64(match: re.Match[str], text: str) -> str | None:
+    """A base64 PEM block is a secret when the PEM it encodes is a private key (a kubeconfig's
+    client-key-data), not a certificate."""
+    head = match.group("secret")[:96]
+    try:
+        decoded = base64.b64decode(head[: len(head) // 4 * 4]).decode("ascii", "replace")
+    except (binascii.Error, ValueError):
+        return None
+    return "private_key" if "PRIVATE KEY" in decoded else None
+
+
 PROVIDER_RULES: tuple[Rule, ...] = tuple(_rule(*entry) for entry in _PREFIXED) + (
+    Rule(
+        # A PEM block in base64 ("LS0tLS1CRUdJTi" is "-----BEGIN "), as kubeconfig files and
+        # Kubernetes secrets hold keys; _pem_in_base64 keeps certificates.
+        name="private_key",
+        regex=re.compile(r"(?P<secret>LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2})"),
+        triggers=("ls0tls1crudjti",),
+        accept=_pem_in_base64,
+    ),
+    Rule(
+        # A .pgpass line: host:port:database:user:password, the port a number or "*".
+        # Searched only in text holding ":5432:" or ":*:" (the usual ports), so other
+        # colon-separated lines cost nothing.
+        name="password",
+        regex=re.compile(r"(?m)^[^\s:]+:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:(?P<secret>[^\s:][^\s]*)$"),
+        triggers=(), anchored=False, exact_triggers=(":5432:", ":*:"), min_length=12,
+    ),
     Rule(
         # Discord bot tokens: base64 of the bot's numeric id (so "M", "N" or "O" first),
         # "." 6 characters of timestamp "." and an HMAC of 27-38.  No literal prefix, so the

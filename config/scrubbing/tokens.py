@@ -89,11 +89,11 @@ TOKEN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         # AWS access key ids: 4-letter type prefix (AKIA long-term, ASIA
-        # STS temporary, plus the rarer ABIA/ACCA) + 16 base32 characters =
+        # STS temporary, plus the rarer ABIA/ACCA and the older A3T.) + 16 base32 characters =
         # exactly 20.  The trailing lookahead rejects longer upper-case runs.
         name="aws_access_key_id",
-        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{{16}})(?![A-Za-z0-9])"),
-        triggers=("akia", "asia", "abia", "acca"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{{16}})(?![A-Za-z0-9])"),
+        triggers=("akia", "asia", "abia", "acca", "a3t"),
     ),
     Rule(
         # A labelled AWS secret access key ("aws_secret_access_key = ...",

@@ -6,6 +6,7 @@ next line).  Values are generated to each format's shape, never pasted."""
 
 from __future__ import annotations
 
+import base64
 import string
 
 from tests.failures.scrub_corpus import AKIA, ALNUM, AWS_SECRET, B64, B64URL, HEX, PASSWORD, fake
@@ -115,6 +116,12 @@ PROVIDERS = [
     f("putty_private_key", "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1",
       "\n" + fake(B64, 44, "m-putty"), "\nPrivate-MAC: ab"),
     f("gitlab_runner_auth", "runner ", "glrt-t1_" + fake(B64URL, 20, "m-glrt"), ""),
+    f("aws_session_token_bare", "ExpiredToken for ", "IQoJb3JpZ2luX2VjE" + fake(B64, 300, "m-iqo"), ""),
+    f("aws_a3t_key_id", "key id ", "A3T" + fake(UPPER_ALNUM, 17, "m-a3t"), " denied"),
+    f("kube_client_key_data", "users:\n- user:\n    client-key-data: ",
+      base64.b64encode(b"-----BEGIN RSA PRIVATE KEY-----\n" + fake(B64, 64, "m-kube").encode()).decode(), "\n"),
+    f("pem_private_key_base64", "secret data ",
+      base64.b64encode(b"-----BEGIN OPENSSH PRIVATE KEY-----\n" + fake(B64, 70, "m-b64pem").encode()).decode(), ""),
 ]
 
 PW = "Zq7" + fake(ALNUM, 11, "m-pw")
@@ -148,6 +155,8 @@ NAMES = [  # a secret named by a key written as one word, or in a config file's 
     f("short_name_pw", "DB_PW=", PW, ""),
     f("short_name_creds", "creds: ", fake(ALNUM, 24, "m-creds"), ""),
     f("apim_subscription_key", "Ocp-Apim-Subscription-Key: ", fake(HEX, 32, "m-apim"), ""),
+    f("azure_devops_pat_env", "AZURE_DEVOPS_EXT_PAT=", fake("abcdefghijklmnopqrstuvwxyz234567", 52, "m-adopat"), ""),
+    f("pgpass_line", "# ~/.pgpass\ndb.internal:5432:app:deploy:", PW, "\n"),
 ]
 COMMANDS = [
     f("curl_user_password", "curl -u deploy:", PW, " https://api.example.com/x"),
@@ -244,4 +253,7 @@ LOOKALIKES_MORE = [
     ("mysql_using_password", "Access denied for user 'root'@'localhost' (using password: YES)"),
     ("env_lookup_in_code", "apiKey: process.env.API_KEY"),
     ("yaml_vault_tag", "secret: !vault |"),
+    ("kube_ca_data", "certificate-authority-data: " + base64.b64encode(
+        b"-----BEGIN CERTIFICATE-----\nMIIC" + fake(B64, 60, "l-ca").encode()).decode()),
+    ("file_path_json", '{"file_path": "src/auth/token_store.py", "files": ["src/keys.py"]}'),
 ]
