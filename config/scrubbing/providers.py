@@ -22,8 +22,9 @@ _END = r"(?![A-Za-z0-9_\-])"
 
 _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # Hindsight's own API keys (config/api/keys.py): "hsk_" + token_urlsafe(32), 43 characters.
-    # 32 at least: the admin shows "hsk_" + 8 characters, which is no secret.
-    ("hindsight_key", rf"hsk_[{B64URL}]{{32,64}}{_END}", ("hsk_",)),
+    # 32 at least: the admin shows "hsk_" + 8 characters, which is no secret.  No upper
+    # bound: a longer run is redacted whole, and a failed try never scans past its own run.
+    ("hindsight_key", rf"hsk_[{B64URL}]{{32,}}", ("hsk_",)),
     # Discord webhook URLs: the id is kept, the token after it is the secret.
     ("discord_webhook", r"discord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[A-Za-z0-9_\-]{60,68})",
      ("discord.com/api/webhooks/", "discordapp.com/api/webhooks/")),

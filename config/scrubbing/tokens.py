@@ -64,11 +64,13 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # lower-case letter in the body: random keys always have all three
         # at these lengths, while slugs such as "sk-release-notes-for-..."
         # (all lowercase) do not.  32 is below every real key length (48+)
-        # and above any plausible hyphenated word.
+        # and above any plausible hyphenated word.  The lookaheads look 255
+        # characters ahead at most, so a long run of "sk-sk-sk-..." costs
+        # linear time (real keys show all three classes far sooner).
         name="openai_key",
         regex=re.compile(
             rf"(?P<secret>sk-(?:(?:proj|svcacct|admin|None)-)?"
-            rf"(?=[{B64URL}]*\d)(?=[{B64URL}]*[A-Z])(?=[{B64URL}]*[a-z])"
+            rf"(?=[{B64URL}]{{0,255}}\d)(?=[{B64URL}]{{0,255}}[A-Z])(?=[{B64URL}]{{0,255}}[a-z])"
             rf"[{B64URL}]{{32,}})"
         ),
         triggers=("sk-",),
