@@ -137,7 +137,8 @@ COMMAND_RULES: tuple[Rule, ...] = (
         name="password",
         regex=re.compile(r"(?<=[\s\"'=])pass:(?P<secret>[^\s\"']+)"),
         triggers=("pass:",),
-        accept=lambda match, text: None if match.group("secret").startswith(MARKER_PREFIX) else "password",
+        accept=lambda match, text: (None if match.group("secret").startswith(MARKER_PREFIX)
+                                    else "password"),
     ),
     Rule(
         # .netrc / _netrc: "machine host login user password secret" (also on its own line
@@ -151,8 +152,9 @@ COMMAND_RULES: tuple[Rule, ...] = (
         # A user and password pair given to an HTTP client: auth=("user", "pw") (requests,
         # httpx), HTTPBasicAuth("user", "pw"), aiohttp.BasicAuth("user", password="pw").
         name="basic_auth",
-        regex=re.compile(r"(?i:auth)[ \t]*(?:=[ \t]*)?\([ \t]*(?:[\"'][^\"'\r\n]*[\"']|[A-Za-z_][\w.]*)"
-                         r"[ \t]*,[ \t]*(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"),
+        regex=re.compile(r"(?i:auth)[ \t]*(?:=[ \t]*)?\([ \t]*"
+                         r"(?:[\"'][^\"'\r\n]*[\"']|[A-Za-z_][\w.]*)[ \t]*,[ \t]*"
+                         r"(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"),
         triggers=("auth",),
         accept=lambda match, text: None if is_placeholder(match.group("secret")) else "basic_auth",
     ),

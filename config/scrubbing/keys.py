@@ -173,7 +173,8 @@ _PATH_START = re.compile(r"/|\.{1,2}/|~/|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*://|arn
 # A lowercase relative path of several segments ("secret/data/x"); random keys have capitals.
 _RELATIVE_PATH = re.compile(r"[a-z0-9_.-]+(?:/[a-z0-9_.-]+)+")
 # Public SSH keys: what follows their type name is meant to be shared.
-_PUBLIC_SSH = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)(?: |$)")
+_PUBLIC_SSH = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+"
+                         r"|sk-ssh-ed25519@openssh\.com)(?: |$)")
 _PLAIN_WORDS = frozenset({"yes", "no", "on", "off", "enabled", "disabled"})
 
 

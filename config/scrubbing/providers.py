@@ -34,7 +34,8 @@ _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # Sentry user auth tokens (sntryu_ + 64 hex) and organisation tokens (sntrys_ + base64 JSON).
     ("sentry_token", r"sntry[us]_[A-Za-z0-9_=+/\-]{40,}", ("sntryu_", "sntrys_")),
     # age encryption secret keys: Bech32 body of 58 characters.
-    ("age_secret_key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", ("age-secret-key-1",)),
+    ("age_secret_key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+     ("age-secret-key-1",)),
     # Alibaba Cloud AccessKey ids: "LTAI" + 20 (the id signs requests with its secret).
     ("alibaba_access_key_id", rf"{_G}LTAI[A-Za-z0-9]{{12,20}}{_END}", ("ltai",)),
     # Atlassian API tokens (ATATT3..., ATCTT3...) and Bitbucket app passwords (ATBB + 32).
@@ -108,17 +109,20 @@ _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ("aqvn", "t1.")),
     # 1Password service-account tokens (ops_ + base64 JSON) and account secret keys (A3-...).
     ("onepassword_secret", r"ops_eyJ[A-Za-z0-9+/]{100,}={0,3}"
-     rf"|{_G}A3-[A-Z0-9]{{6}}-(?:[A-Z0-9]{{11}}|[A-Z0-9]{{6}}-[A-Z0-9]{{5}})(?:-[A-Z0-9]{{5}}){{3}}",
+     rf"|{_G}A3-[A-Z0-9]{{6}}-(?:[A-Z0-9]{{11}}|[A-Z0-9]{{6}}-[A-Z0-9]{{5}})"
+     r"(?:-[A-Z0-9]{5}){3}",
      ("ops_eyj", "a3-")),
     # Fly.io tokens: fo1_ (org), fm1a_/fm1r_/fm2_ (macaroons).
     ("flyio_token", rf"fo1_[{B64URL}]{{43}}|fm[12][ar]?_[A-Za-z0-9+/=_\-]{{60,}}",
      ("fo1_", "fm1_", "fm1a_", "fm1r_", "fm2_", "fm2a_", "fm2r_")),
     # Harness personal (pat.) and service-account (sat.) tokens.
-    ("harness_token", rf"{_G}[ps]at\.[{B64URL}]{{22}}\.[A-Za-z0-9]{{24}}\.[A-Za-z0-9]{{20}}", ("pat.", "sat.")),
+    ("harness_token", rf"{_G}[ps]at\.[{B64URL}]{{22}}\.[A-Za-z0-9]{{24}}\.[A-Za-z0-9]{{20}}",
+     ("pat.", "sat.")),
     # Infracost API keys.
     ("infracost_key", rf"{_G}ico-[A-Za-z0-9]{{32}}{_END}", ("ico-",)),
     # Notion integration tokens: ntn_ and the older secret_ + 43.
-    ("notion_token", rf"ntn_[0-9]{{11}}[A-Za-z0-9]{{35}}|{_G}secret_[A-Za-z0-9]{{43}}{_END}", ("ntn_", "secret_")),
+    ("notion_token", rf"ntn_[0-9]{{11}}[A-Za-z0-9]{{35}}|{_G}secret_[A-Za-z0-9]{{43}}{_END}",
+     ("ntn_", "secret_")),
     # Replicate API tokens.
     ("replicate_token", rf"{_G}r8_[A-Za-z0-9]{{37}}{_END}", ("r8_",)),
     # Groq API keys.
@@ -145,16 +149,18 @@ _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # Docker Hub personal and organisation access tokens.
     ("docker_hub_token", rf"dckr_(?:pat|oat)_[{B64URL}]{{27,}}", ("dckr_pat_", "dckr_oat_")),
     # JFrog API keys (AKCp...) and reference tokens (base64 of "reftkn").
-    ("jfrog_token", rf"{_G}AKCp[A-Za-z0-9]{{60,80}}{_END}|cmVmdGtu[A-Za-z0-9]{{56}}", ("akcp", "cmvmdgtu")),
+    ("jfrog_token", rf"{_G}AKCp[A-Za-z0-9]{{60,80}}{_END}|cmVmdGtu[A-Za-z0-9]{{56}}",
+     ("akcp", "cmvmdgtu")),
     # Octopus Deploy API keys.
     ("octopus_key", rf"{_G}API-[A-Z0-9]{{26,32}}{_END}", ("api-",)),
     # LaunchDarkly API, SDK and mobile keys: a prefix and a UUID.
-    ("launchdarkly_key", rf"{_G}(?:api|sdk|mob)-[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-"
-     r"[0-9a-f]{12}", ("api-", "sdk-", "mob-")),
+    ("launchdarkly_key", rf"{_G}(?:api|sdk|mob)-[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-"
+     r"[0-9a-f]{4}-[0-9a-f]{12}", ("api-", "sdk-", "mob-")),
     # LangSmith personal and service keys.
     ("langsmith_key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}", ("lsv2_",)),
     # Tailscale API, auth, OAuth client, webhook and SCIM keys.
-    ("tailscale_key", r"tskey-(?:api|auth|client|webhook|scim)-[A-Za-z0-9]+-[A-Za-z0-9]+", ("tskey-",)),
+    ("tailscale_key", r"tskey-(?:api|auth|client|webhook|scim)-[A-Za-z0-9]+-[A-Za-z0-9]+",
+     ("tskey-",)),
     # Render API keys.
     ("render_key", rf"{_G}rnd_[A-Za-z0-9]{{32}}{_END}", ("rnd_",)),
     # Resend API keys.
@@ -175,7 +181,8 @@ _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # WooCommerce REST consumer keys and secrets.
     ("woocommerce_key", rf"{_G}c[ks]_[a-f0-9]{{40}}{_END}", ("ck_", "cs_")),
     # Google OAuth client secrets and refresh tokens.
-    ("google_oauth_secret", rf"GOCSPX-[{B64URL}]{{28}}|{_G}1//0[{B64URL}]{{40,}}", ("gocspx-", "1//0")),
+    ("google_oauth_secret", rf"GOCSPX-[{B64URL}]{{28}}|{_G}1//0[{B64URL}]{{40,}}",
+     ("gocspx-", "1//0")),
     # PayPal / Braintree access tokens.
     ("braintree_token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
      ("access_token$production$", "access_token$sandbox$")),
@@ -185,7 +192,8 @@ _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # GitLab feature-flag client tokens.
     ("gitlab_token", rf"glffct-[{B64URL}]{{20,}}", ("glffct-",)),
     # PuTTY private key files: the lines after "Private-Lines: N" are the key.
-    ("private_key", r"Private-Lines: \d+(?P<secret>(?:\r?\n[A-Za-z0-9+/=]+(?=\r?\n|$))+)", ("private-lines:",)),
+    ("private_key", r"Private-Lines: \d+(?P<secret>(?:\r?\n[A-Za-z0-9+/=]+(?=\r?\n|$))+)",
+     ("private-lines:",)),
 )
 
 
@@ -228,8 +236,8 @@ PROVIDER_RULES: tuple[Rule, ...] = tuple(_rule(*entry) for entry in _PREFIXED) +
         # "." 6 characters of timestamp "." and an HMAC of 27-38.  No literal prefix, so the
         # rule is searched in text long enough to hold one that has a "." in it.
         name="discord_bot_token",
-        regex=re.compile(r"(?<![A-Za-z0-9_\-.])(?P<secret>[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}"
-                         r"\.[A-Za-z0-9_\-]{27,38})(?![A-Za-z0-9_\-])"),
+        regex=re.compile(r"(?<![A-Za-z0-9_\-.])(?P<secret>[MNO][A-Za-z0-9_\-]{23,27}"
+                         r"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})(?![A-Za-z0-9_\-])"),
         triggers=(), anchored=False, exact_triggers=(".",), min_length=59,
     ),
     Rule(
@@ -254,7 +262,8 @@ PROVIDER_RULES: tuple[Rule, ...] = tuple(_rule(*entry) for entry in _PREFIXED) +
         # Azure identifiable keys (Azure DevOps PATs, storage, Cosmos DB, Search, APIM, ...):
         # 84 characters with the "JQQJ9" signature at position 52 and the service's tag at 76.
         name="azure_identifiable_key",
-        regex=re.compile(r"(?<![A-Za-z0-9])(?P<secret>[A-Za-z0-9]{52}JQQJ9[9D][A-Za-z0-9]{18}[A-Za-z0-9+/=]{4,8})"),
+        regex=re.compile(r"(?<![A-Za-z0-9])(?P<secret>[A-Za-z0-9]{52}JQQJ9[9D][A-Za-z0-9]{18}"
+                         r"[A-Za-z0-9+/=]{4,8})"),
         triggers=(), anchored=False, exact_triggers=("JQQJ9",), min_length=84,
     ),
 )

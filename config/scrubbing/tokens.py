@@ -94,14 +94,16 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # STS temporary, plus the rarer ABIA/ACCA and the older A3T.) + 16 base32 characters =
         # exactly 20.  The trailing lookahead rejects longer upper-case runs.
         name="aws_access_key_id",
-        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{{16}})(?![A-Za-z0-9])"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)"
+                         r"[A-Z0-9]{16})(?![A-Za-z0-9])"),
         triggers=("akia", "asia", "abia", "acca", "a3t"),
     ),
     Rule(
         # A labelled AWS secret access key ("aws_secret_access_key = ...",
         # "SecretAccessKey": ..., "aws configure set aws_secret_access_key ...": the
-        # separator may be a blank, the fixed length is guard enough); the match starts at "secret" (any "aws_"
-        # before it is kept anyway).  40 exactly is AWS's fixed length; the
+        # separator may be a blank, the fixed length is guard enough); the match
+        # starts at "secret" (any "aws_" before it is kept anyway).  40 exactly
+        # is AWS's fixed length; the
         # lookaround stops it matching inside a longer base64 string.
         name="aws_secret_key",
         regex=re.compile(
@@ -175,7 +177,8 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # "xapp-1-...").  Bodies are dash-separated numbers + alphanumerics;
         # 10+ chars after the prefix skips bare mentions like "xoxb-".
         name="slack_token",
-        regex=re.compile(rf"(?P<secret>xoxe\.xox[bp]-\d-[A-Za-z0-9]{{100,}}|(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{{10,}})"),
+        regex=re.compile(rf"(?P<secret>xoxe\.xox[bp]-\d-[A-Za-z0-9]{{100,}}"
+                         rf"|(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{{10,}})"),
         triggers=("xox", "xapp-"),
     ),
     Rule(
@@ -227,7 +230,8 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # tokens "api_org_" + 34 letters (30 as the bound tolerates older,
         # shorter ones); underscore-free, so "hf_hub_download" does not match.
         name="huggingface_token",
-        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:hf|api_org)_[A-Za-z0-9]{{30,}})(?![A-Za-z0-9_])"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:hf|api_org)_[A-Za-z0-9]{{30,}})"
+                         r"(?![A-Za-z0-9_])"),
         triggers=("hf_", "api_org_"),
     ),
     Rule(

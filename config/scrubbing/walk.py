@@ -135,7 +135,8 @@ def scrub_value(value: Any) -> Any:
                 if named is not None and key == named[0]:
                     judged = named[1]
                 if type(item) is str:  # the common case, without a call to convert
-                    dst[key] = scrub_text(item) if judged is None else _redact_under_key(key, judged, item)
+                    dst[key] = (scrub_text(item) if judged is None
+                                else _redact_under_key(key, judged, item))
                 else:
                     dst[key] = convert(item, None if judged is None else (key, judged))
         else:
