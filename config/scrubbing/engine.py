@@ -60,14 +60,16 @@ _RULES_AT: dict[str, tuple[int, ...]] = {
     )
     for found in _ALL_TRIGGERS
 }
-# Rules with case-sensitive triggers instead (see Rule): index -> those triggers.
-_EXACT: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
-    (index, rule.exact_triggers) for index, rule in enumerate(RULES) if rule.exact_triggers
+# Rules with case-sensitive triggers instead (see Rule): (index, those triggers, shortest match).
+_EXACT: tuple[tuple[int, tuple[str, ...], int], ...] = tuple(
+    (index, rule.exact_triggers, rule.min_length)
+    for index, rule in enumerate(RULES) if rule.exact_triggers
 )
 # Any exact trigger: one search in C, so that text without one costs a single call; text
-# shorter than every exact rule's shortest match skips even that.
-_EXACT_MIN = min((RULES[index].min_length for index, _ in _EXACT), default=0)
-_EXACT_SCAN = re.compile("|".join(re.escape(trigger) for _, exact in _EXACT for trigger in exact))
+# shorter than every exact rule's shortest match skips even that, and each rule is only
+# searched in text as long as its shortest match.
+_EXACT_MIN = min((shortest for _, _, shortest in _EXACT), default=0)
+_EXACT_SCAN = re.compile("|".join(re.escape(trigger) for _, exact, _ in _EXACT for trigger in exact))
 # Per rule: the secret group indices (see Rule), computed once.
 _SECRET_GROUPS: tuple[tuple[int, ...], ...] = tuple(rule.secret_groups() for rule in RULES)
 
@@ -77,8 +79,9 @@ def _candidates(text: str, lowered: str) -> dict[int, list[int]]:
     exact triggers of which one occurs in ``text`` (such a rule is searched, not anchored)."""
     hits = _find_triggers(lowered)
     if len(text) >= _EXACT_MIN and _EXACT_SCAN.search(text) is not None:
-        for index, exact in _EXACT:
-            if any(trigger in text for trigger in exact):
+        size = len(text)
+        for index, exact, shortest in _EXACT:
+            if size >= shortest and any(trigger in text for trigger in exact):
                 hits[index] = [0]
     return hits
 
