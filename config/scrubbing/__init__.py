@@ -9,17 +9,21 @@ failure stays debuggable.
 Public API
 ----------
 ``scrub_text(text) -> str``
-    Replace secrets inside one string.
+    Normalise one string (``normalise``: terminal escapes and invisible characters removed),
+    then replace the secrets inside it.
 ``scrub_value(value)``
     Return a scrubbed deep copy of JSON-like data (dict / list / str / int /
     float / bool / None).  Strings go through ``scrub_text``; in addition a
     dict entry whose *key* names a secret (``password``, ``api_key``,
     ``Authorization`` ...) has its string value replaced entirely.
 
-Layout: ``rule`` (what a rule is), ``tokens`` (secrets with their own
-shape: PEM blocks, provider prefixes), ``context`` (secrets known by where
-they stand: URLs, headers, flags, ``key=value``), ``keys`` (which keys name
-a secret), ``engine`` (the scan and the walk).
+Layout: ``normalise`` (what is removed before scrubbing), ``rule`` (what
+a rule is), ``tokens`` (secrets with their own shape: PEM blocks, the
+common provider prefixes), ``providers`` (the table of further provider
+prefixes), ``context`` (secrets known by where they stand: URLs, headers,
+flags, ``key=value``), ``commands`` (passwords known by the command or file
+format they are written in), ``keys`` (which keys name a secret, and which
+values are plainly none), ``engine`` (the scan), ``walk`` (JSON-like values).
 
 This package is pure Python (no Django) and sits on the write hot path, so:
 
@@ -51,12 +55,17 @@ Design decisions
   user id) and loses what follows the colon.
 * Secret-naming keys are judged on their *last* word (or last two words
   joined, for ``api_key`` / ``private_key`` / ``AccountKey`` style keys, or
-  three for a service account's ``private_key_id``).  So ``access_token``,
-  ``db_password`` and ``X-Api-Key`` count, while ``token_count``,
-  ``max_tokens``, ``tokens_used``, ``tokenizer``, ``password_policy_url``,
-  ``password_reset_url`` and ``secret_name`` do not: there the secret word
-  only qualifies something else (a number, a URL, a name).  Credentials
-  that sit *inside* such a value (``https://u:p@host``, ``?token=...``) are still
+  three for a service account's ``private_key_id``; a key written as one word,
+  ``secretkey`` or ``PGPASSWORD``, on the secret word it ends with).  So
+  ``access_token``, ``db_password`` and ``X-Api-Key`` are *strong*: their
+  value is redacted whatever it is (placeholders aside).  A key that only
+  contains a secret-like part (``secret``, ``token``, ``pass``, ``pwd``,
+  ``key``), such as ``password_policy`` or ``cache_key``, is *weak*: its value
+  is redacted unless it is plainly no credential (a number, a boolean, words,
+  a path, a URL, a placeholder, a public SSH key).  A key whose last word says
+  what it is about (``token_count``, ``password_reset_url``, ``secret_name``,
+  ``key_id``, ``KeyError``) names no secret at all.  Credentials that sit
+  *inside* such a value (``https://u:p@host``, ``?token=...``) are still
   caught by the text rules.
 * ``pwd`` / ``PWD`` whose value is an absolute path is the shell's working
   directory variable (very common in environment dumps), not a password.
@@ -70,8 +79,9 @@ Design decisions
   space, an all-capitals word (``--password PASSWORD``, an argparse
   metavar, or a password written in capitals without digits), a
   ``$VARIABLE`` and a small set of prose words (``--password to ...``) are
-  kept.  Short flags (``-p hunter2``) are not recognised: ``-p`` means a
-  port or a path as often as a password.
+  kept.  Short flags are recognised only for the tools whose short flag
+  takes the password (``mysql -p``, ``docker login -p``, ``redis-cli -a``,
+  ``sqlcmd -P``...): elsewhere ``-p`` means a port or a path as often.
 * ``key%3Dvalue`` (a query string URL-encoded inside another) counts as
   ``key=value``; the value ends at an encoded ``&`` (``%26``).
 * Unquoted values end at whitespace, ``,``, ``;``, a bracket, or an ``&``
@@ -83,8 +93,10 @@ Design decisions
   leaking half a private key is worse than losing trailing log lines.
 """
 
-from .engine import RULES, scrub_text, scrub_value
+from .engine import RULES, scrub_text
 from .keys import secret_key_kind
+from .normalise import normalise
 from .rule import Rule
+from .walk import scrub_value
 
-__all__ = ["RULES", "Rule", "scrub_text", "scrub_value", "secret_key_kind"]
+__all__ = ["RULES", "Rule", "normalise", "scrub_text", "scrub_value", "secret_key_kind"]

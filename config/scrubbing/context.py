@@ -9,7 +9,7 @@ import binascii
 import re
 import string
 
-from .keys import is_placeholder, is_pwd_path, secret_key_kind
+from .keys import is_placeholder, is_pwd_path, key_judgement, plainly_no_credential, secret_key_kind
 from .rule import MARKER_PREFIX, Rule
 
 
@@ -32,10 +32,12 @@ _PROSE_WORD = re.compile(r"[a-z]+|[A-Z][a-z]+")
 # Another word after the value on the same line: the value is part of prose.
 _MORE_PROSE = re.compile(r"[ \t]+[A-Za-z]")
 # The value groups of secret_pair, one of which takes part in a match.
-_PAIR_VALUES = ("secret_dq", "secret_esc", "secret_sq", "secret_url", "secret_bare")
+_PAIR_VALUES = ("secret_dq", "secret_esc", "secret_sq", "secret_url", "secret_next", "secret_bare")
+# Last words of keys that another rule owns: "Authorization: Bearer x" keeps its scheme word.
+_OWNED_ELSEWHERE = ("authorization",)
 
 
-def _key_start(text: str, word_start: int) -> int:
+def key_start_of(text: str, word_start: int) -> int:
     """Where the key whose last word starts at ``word_start`` begins: the regex anchors on
     the secret word for speed, so walk back over identifier characters ("db_password",
     "X-Api-Key", "accessToken")."""
@@ -49,21 +51,24 @@ def _key_start(text: str, word_start: int) -> int:
 
 def _accept_pair(match: re.Match[str], text: str) -> str | None:
     """Decide whether ``key<sep>value`` really carries a secret."""
-    key_start = _key_start(text, match.start("word"))
-    key = text[key_start:match.end("word")].lstrip("-.")  # "--password" CLI flags
-    kind = secret_key_kind(key)
-    if kind is None:
-        return None  # e.g. "bypass", "mytoken": the word is not a key word
+    key_start = key_start_of(text, match.start("word"))
+    key = text[key_start:match.end("tail")].lstrip("-.")  # "--password" CLI flags
+    judged = key_judgement(key)
+    if judged is None or key.lower().endswith(_OWNED_ELSEWHERE):
+        return None  # e.g. "bypass", "token_count": the word is not the key's head
+    kind, strong = judged
     if key_start > 0 and text[key_start - 1] == ":" and ":" in match.group("sep"):
         return None  # a field of a colon-separated name: "arn:aws:...:secret:prod/db"
+    if key_start > 0 and text[key_start - 1] in "/\\":
+        return None  # a file named so: "/etc/passwd:1:root:x"
     value = next(v for v in map(match.group, _PAIR_VALUES) if v is not None)
     if not value or value.startswith(MARKER_PREFIX) or is_placeholder(value):
         return None
-    if is_pwd_path(key, value):
+    if is_pwd_path(key, value) or not strong and plainly_no_credential(value):
         return None
     if match.group("secret_bare") is not None:
-        # "os.environ.get(" / "settings.TOKEN[" are code, not values.
-        if text[match.end():match.end() + 1] in ("(", "["):
+        # "os.environ.get(" / "settings.TOKEN[" are code, not values; "${API_KEY}" a reference.
+        if text[match.end():match.end() + 1] in ("(", "[") or value == "$":
             return None
         if ":" in match.group("sep") and _PROSE_WORD.fullmatch(value):
             return _prose_check(match, text, key_start, kind)
@@ -89,9 +94,9 @@ def _prose_check(match: re.Match[str], text: str, key_start: int, kind: str) -> 
 
 # Values after a space-separated flag that are not secrets: an argparse metavar
 # ("--password PASSWORD"), an environment variable reference ("$DB_PASSWORD").
-_FLAG_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|\$[A-Za-z_][A-Za-z0-9_]*")
+FLAG_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|\$[A-Za-z_][A-Za-z0-9_]*")
 # Words that follow a flag's name in prose ("pass --password to the command").
-_FLAG_PROSE = frozenset({
+FLAG_PROSE = frozenset({
     "a", "an", "and", "as", "but", "flag", "for", "from", "if", "in", "is", "it", "must",
     "not", "of", "on", "option", "or", "the", "then", "to", "was", "when", "with",
 })
@@ -113,27 +118,31 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
     if kind is None or ("-" in flag and flag.split("-", 1)[0].lower() in _SWITCH_FIRST_WORDS):
         return None
     value = next(v for v in map(match.group, ("secret_dq", "secret_sq", "secret_bare")) if v is not None)
-    if not value or is_placeholder(value) or _FLAG_PLACEHOLDER.fullmatch(value):
+    if not value or is_placeholder(value) or FLAG_PLACEHOLDER.fullmatch(value):
         return None
-    if value.lower() in _FLAG_PROSE or is_pwd_path(flag, value):
+    if value.lower() in FLAG_PROSE or is_pwd_path(flag, value):
         return None
     return kind
 
 
-# Word alternation for the generic pair rule.  It only needs to *find* the
-# last word of a key; secret_key_kind() then decides on the whole key.
-# Longer alternatives come first so "passwords" is not cut to "password".
-# "authorization" is deliberately absent: the authorization rule owns that
-# key, and here "Authorization: Bearer [REDACTED:...]" would wrongly take
+# Word alternation for the generic pair rule.  It only needs to *find* a
+# secret-like word in a key; _accept_pair() then recovers the whole key
+# (the word, what precedes it and the tail after it) and judges it with
+# key_judgement().  Longer alternatives come first so "passwords" is not cut
+# to "pass".  An "authorization" key is declined there: the authorization rule
+# owns it, and here "Authorization: Bearer [REDACTED:...]" would wrongly take
 # the scheme word "Bearer" as the value on a second pass.
-_PAIR_WORDS = (
-    r"passwords|password|passwd|passphrase|pwd|secret|csrftoken|token|"
-    r"api[_\-]?key|secret[_\-]?key|access[_\-]?key|account[_\-]?key|"
-    r"private[_\-]?key[_\-]?id|private[_\-]?key|"
-    r"signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|"
-    r"oauth|auth|cookie|credentials|credential|"
+PAIR_WORDS = (
+    r"passwords|password|passwd|passphrase|passcode|pass|pwd|pw|pswd|psw|secret|token|key|"
+    r"oauth|auth|cookie|credentials|credential|creds|[_\-]pat(?![a-z])|"
     r"session[_\-]?id|session[_\-]?key|jsessionid|phpsessid|session"
 )
+
+# Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
+# passphrase/pass, "pw" pwd and pw, "cred" credentials and creds, "key" every "*key" such as
+# api_key or secretkey, "_pat" a personal access token's last word but not "file_path").
+PAIR_TRIGGERS = ("pass", "pw", "psw", "secret", "token", "key", "oauth", "auth", "cookie", "cred",
+                 "session", "jsessionid", "phpsessid", "_pat", "-pat")
 
 # Characters that end an unquoted value: whitespace, quotes, , ; and brackets.
 _VALUE_END = r"\s\"'&,;<>()\[\]{}\\"
@@ -266,23 +275,18 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         #               parameter), so "pw=Tr0ub&3x" is redacted whole.
         name="secret_pair",
         regex=re.compile(
-            rf"(?i:(?P<word>{_PAIR_WORDS}))"
+            rf"(?i:(?P<word>{PAIR_WORDS}))(?P<tail>[A-Za-z0-9_\-]{{0,40}})"
             r"(?P<sep>(?P<enc>%3[dD])|\\?[\"']?[ \t]*(?::=|=>|[:=](?!=))[ \t]*)"
             rf"(?(enc)(?P<secret_url>(?:[^{_VALUE_END}%]|%(?!26))+)"
             r"|(?:\\\"(?P<secret_esc>[^\"\\\r\n]*)\\\""
             r"|\"(?P<secret_dq>(?:\\.|[^\"\\\r\n])*)(?:\"|(?=[\r\n\\]|$))"
             r"|'(?P<secret_sq>(?:\\.|[^'\\\r\n])*)(?:'|(?=[\r\n\\]|$))"
+            r"|(?:[|>][-+]?|\\)[ \t]*\r?\n[ \t]*(?P<secret_next>[^\s\"']+)"
             rf"|(?P<secret_bare>(?:[^{_VALUE_END}]|&(?![A-Za-z0-9_.\-\[\]]*=))+)))"
         ),
-        # Where each _PAIR_WORDS alternative starts ("passw" covers
-        # password/passwords/passwd); the account key only in its three
-        # spellings, since "account" alone is a common word.
-        triggers=(
-            "passw", "passphrase", "pwd", "secret", "csrftoken", "token", "api",
-            "access", "accountkey", "account_key", "account-key", "private", "signing",
-            "encryption", "master", "oauth", "auth", "cookie", "credential", "session",
-            "jsessionid", "phpsessid",
-        ),
+        # Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
+        # passphrase/pass, "key" every "*key" such as api_key or secretkey).
+        triggers=PAIR_TRIGGERS,
         accept=_accept_pair,
     ),
 )

@@ -1,19 +1,21 @@
 """The scrubbing engine: one trigger scan over the lowercased text, then each rule tried only
-where its triggers occur (see ``Rule``), in ``RULES`` order; and the walk of JSON-like values."""
+where its triggers occur (see ``Rule``), in ``RULES`` order.  The walk of JSON-like values is
+in ``walk``."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from .commands import COMMAND_RULES
 from .context import CONTEXT_RULES
-from .keys import is_pwd_path, secret_key_kind
-from .rule import MARKER_PREFIX, Rule, marker
+from .normalise import normalise
+from .providers import PROVIDER_RULES
+from .rule import Rule, marker
 from .tokens import TOKEN_RULES
 
 # Token rules first: a provider token inside a URL, header or key=value is named by its
 # provider, and whole PEM blocks go before anything inside them is matched piecemeal.
-RULES: tuple[Rule, ...] = TOKEN_RULES + CONTEXT_RULES
+RULES: tuple[Rule, ...] = TOKEN_RULES + PROVIDER_RULES + CONTEXT_RULES + COMMAND_RULES
 
 
 
@@ -58,14 +60,16 @@ _RULES_AT: dict[str, tuple[int, ...]] = {
     )
     for found in _ALL_TRIGGERS
 }
-# Rules with case-sensitive triggers instead (see Rule): index -> those triggers.
-_EXACT: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
-    (index, rule.exact_triggers) for index, rule in enumerate(RULES) if rule.exact_triggers
+# Rules with case-sensitive triggers instead (see Rule): (index, those triggers, shortest match).
+_EXACT: tuple[tuple[int, tuple[str, ...], int], ...] = tuple(
+    (index, rule.exact_triggers, rule.min_length)
+    for index, rule in enumerate(RULES) if rule.exact_triggers
 )
 # Any exact trigger: one search in C, so that text without one costs a single call; text
-# shorter than every exact rule's shortest match skips even that.
-_EXACT_MIN = min((RULES[index].min_length for index, _ in _EXACT), default=0)
-_EXACT_SCAN = re.compile("|".join(re.escape(trigger) for _, exact in _EXACT for trigger in exact))
+# shorter than every exact rule's shortest match skips even that, and each rule is only
+# searched in text as long as its shortest match.
+_EXACT_MIN = min((shortest for _, _, shortest in _EXACT), default=0)
+_EXACT_SCAN = re.compile("|".join(re.escape(trigger) for _, exact, _ in _EXACT for trigger in exact))
 # Per rule: the secret group indices (see Rule), computed once.
 _SECRET_GROUPS: tuple[tuple[int, ...], ...] = tuple(rule.secret_groups() for rule in RULES)
 
@@ -75,8 +79,9 @@ def _candidates(text: str, lowered: str) -> dict[int, list[int]]:
     exact triggers of which one occurs in ``text`` (such a rule is searched, not anchored)."""
     hits = _find_triggers(lowered)
     if len(text) >= _EXACT_MIN and _EXACT_SCAN.search(text) is not None:
-        for index, exact in _EXACT:
-            if any(trigger in text for trigger in exact):
+        size = len(text)
+        for index, exact, shortest in _EXACT:
+            if size >= shortest and any(trigger in text for trigger in exact):
                 hits[index] = [0]
     return hits
 
@@ -190,16 +195,31 @@ def _shift(positions: list[int], edits: list[_Edit]) -> list[int]:
     return shifted
 
 
-def scrub_text(text: str) -> str:
-    """Return ``text`` with every recognised secret replaced by a marker.
+# Short texts seen before in which no rule can match (agent names, task types, error types,
+# file paths, approaches: agents send the same ones again and again), so each costs one dict
+# lookup the next time.  Only texts that hold no secret and need no normalising are kept;
+# cleared when full.
+_CLEAN: dict[str, None] = {}
+_CLEAN_MAX, _CLEAN_MAX_LENGTH = 8192, 256
 
-    Text in which no rule can match is returned as the same object.
+
+def scrub_text(text: str) -> str:
+    """Return ``text`` normalised (``normalise``), with every recognised secret replaced by a
+    marker.
+
+    Text with nothing to remove and in which no rule can match is returned as the same object.
     """
-    if not text:
+    if not text or text in _CLEAN:
         return text
+    sent = text
+    text = normalise(text)
     lowered = text.lower()
     hits = _candidates(text, lowered)
     if not hits:
+        if text is sent and len(text) <= _CLEAN_MAX_LENGTH:
+            if len(_CLEAN) >= _CLEAN_MAX:
+                _CLEAN.clear()
+            _CLEAN[text] = None
         return text
     # str.lower() changes the length of a few non-ASCII characters
     # ("İ" -> "i̇"), which would misplace anchor positions; such text uses the
@@ -224,72 +244,3 @@ def scrub_text(text: str) -> str:
                 aligned = len(lowered) == len(text)
                 hits = {i: p for i, p in _candidates(text, lowered).items() if i > index}
     return text
-
-
-def _redact_under_key(key: str, kind: str, value: str) -> str:
-    if not value or value.startswith(MARKER_PREFIX) or is_pwd_path(key, value):
-        return scrub_text(value)
-    return marker(kind)
-
-
-def scrub_value(value: Any) -> Any:
-    """Return a scrubbed copy of JSON-like ``value``; the input is not mutated.
-
-    * ``str``: ``scrub_text``.
-    * ``dict``: keys kept; a string under a secret-naming key (see
-      ``secret_key_kind``) becomes ``[REDACTED:<kind>]``; numbers, bools and
-      None under such keys are kept (a ``"token": 3`` counter is no secret);
-      containers are walked.  Strings directly inside a *list* under a
-      secret key are redacted too (``"set-cookie": ["a=1", "b=2"]``), while a
-      nested dict is judged by its own keys.
-    * ``list`` / ``tuple``: walked (both come back as lists, like JSON).
-    * anything else (int, float, bool, None, unknown objects): returned as is.
-
-    Implemented with an explicit work stack, not recursion, so depth never
-    hits Python's recursion limit; already-copied containers are memoised by
-    id, so shared references and even cycles are handled.
-    """
-    if isinstance(value, str):
-        return scrub_text(value)
-    if not isinstance(value, (dict, list, tuple)):
-        return value
-
-    copies: dict[int, Any] = {}
-    # Work items: (source container, its copy, inherited secret (key, kind)
-    # or None).  The inherited kind applies to strings directly in a list.
-    stack: list[tuple[Any, Any, tuple[str, str] | None]] = []
-
-    def copy_of(src: Any, inherited: tuple[str, str] | None) -> Any:
-        existing = copies.get(id(src))
-        if existing is not None:
-            return existing
-        dst: Any = {} if isinstance(src, dict) else []
-        copies[id(src)] = dst
-        stack.append((src, dst, inherited))
-        return dst
-
-    def convert(item: Any, secret: tuple[str, str] | None) -> Any:
-        if isinstance(item, str):
-            if secret is not None:
-                return _redact_under_key(secret[0], secret[1], item)
-            return scrub_text(item)
-        if isinstance(item, dict):
-            return copy_of(item, None)
-        if isinstance(item, (list, tuple)):
-            return copy_of(item, secret)
-        return item
-
-    root = copy_of(value, None)
-    while stack:
-        src, dst, inherited = stack.pop()
-        if isinstance(src, dict):
-            for key, item in src.items():
-                secret = None
-                if isinstance(key, str):
-                    kind = secret_key_kind(key)
-                    if kind is not None:
-                        secret = (key, kind)
-                dst[key] = convert(item, secret)
-        else:
-            dst.extend(convert(item, inherited) for item in src)
-    return root

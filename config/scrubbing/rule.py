@@ -70,7 +70,9 @@ class Rule:
 # Characters of base64url, which most modern API tokens are drawn from.
 B64URL = r"A-Za-z0-9_\-"
 
-# Shared lookbehind: a token must not be glued to a preceding word character
-# or hyphen, otherwise "task-sk-1" or "mask_live_..." style words would match
-# in their middle.
-NOT_AFTER_WORD = r"(?<![A-Za-z0-9_\-])"
+# Lookbehind for a token with a short or common prefix: not glued to a letter or digit
+# ("mask_live_", "ssl."), except where that letter or digit ends an escape that stands for a
+# separator: "%3D" / "%22" (URL-encoded "=" or quote), "\u0022" and "\x22" (escaped in JSON or
+# in a language's string).  A hyphen or underscore before it is fine ("deploy-ghp_...").
+GLUE_BEFORE = (r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})"
+               r"|(?<=\\x[0-9A-Fa-f]{2}))")

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 
-from .rule import B64URL, NOT_AFTER_WORD, Rule
+from .rule import B64URL, GLUE_BEFORE, Rule
 
 # Separator between an id and the secret written right after it, with no label:
-# a quote, one of , : ; | or a blank, and a quote ("AKIA..', '...", "AC...:...",
-# CSV "AKIA...,...").  One separator character keeps it to neighbours.
-_ADJACENT = r"[\"']?[ \t]*[,:;| \t][ \t]*[\"']?"
+# a quote, one of , : ; | or a blank or a line break, and a quote ("AKIA..', '...",
+# "AC...:...", CSV "AKIA...,...", the secret on the line after its id).  One separator
+# character keeps it to neighbours.
+_ADJACENT = r"[\"']?[ \t]*(?:[,:;| \t]|\r?\n)[ \t]*[\"']?"
 
 
 def _telegram_accept(match: re.Match[str], text: str) -> str | None:
@@ -53,7 +54,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # "sk-" prefix would otherwise claim it.  32+ body chars: real keys
         # are far longer, while "sk-ant-" in docs is followed by nothing.
         name="anthropic_key",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>sk-ant-[a-z]+\d*-[{B64URL}]{{32,}})"),
+        regex=re.compile(rf"(?P<secret>sk-ant-[a-z]+\d*-[{B64URL}]{{32,}})"),
         triggers=("sk-ant-",),
     ),
     Rule(
@@ -63,11 +64,13 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # lower-case letter in the body: random keys always have all three
         # at these lengths, while slugs such as "sk-release-notes-for-..."
         # (all lowercase) do not.  32 is below every real key length (48+)
-        # and above any plausible hyphenated word.
+        # and above any plausible hyphenated word.  The lookaheads look 255
+        # characters ahead at most, so a long run of "sk-sk-sk-..." costs
+        # linear time (real keys show all three classes far sooner).
         name="openai_key",
         regex=re.compile(
-            rf"{NOT_AFTER_WORD}(?P<secret>sk-(?:(?:proj|svcacct|admin|None)-)?"
-            rf"(?=[{B64URL}]*\d)(?=[{B64URL}]*[A-Z])(?=[{B64URL}]*[a-z])"
+            rf"(?P<secret>sk-(?:(?:proj|svcacct|admin|None)-)?"
+            rf"(?=[{B64URL}]{{0,255}}\d)(?=[{B64URL}]{{0,255}}[A-Z])(?=[{B64URL}]{{0,255}}[a-z])"
             rf"[{B64URL}]{{32,}})"
         ),
         triggers=("sk-",),
@@ -88,23 +91,27 @@ TOKEN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         # AWS access key ids: 4-letter type prefix (AKIA long-term, ASIA
-        # STS temporary, plus the rarer ABIA/ACCA) + 16 base32 characters =
+        # STS temporary, plus the rarer ABIA/ACCA and the older A3T.) + 16 base32 characters =
         # exactly 20.  The trailing lookahead rejects longer upper-case runs.
         name="aws_access_key_id",
-        regex=re.compile(r"(?<![A-Za-z0-9])(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?![A-Za-z0-9])"),
-        triggers=("akia", "asia", "abia", "acca"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)"
+                         r"[A-Z0-9]{16})(?![A-Za-z0-9])"),
+        triggers=("akia", "asia", "abia", "acca", "a3t"),
     ),
     Rule(
         # A labelled AWS secret access key ("aws_secret_access_key = ...",
-        # "SecretAccessKey": ...); the match starts at "secret" (any "aws_"
-        # before it is kept anyway).  40 exactly is AWS's fixed length; the
+        # "SecretAccessKey": ..., "aws configure set aws_secret_access_key ...": the
+        # separator may be a blank, the fixed length is guard enough); the match
+        # starts at "secret" (any "aws_" before it is kept anyway).  40 exactly
+        # is AWS's fixed length; the
         # lookaround stops it matching inside a longer base64 string.
         name="aws_secret_key",
         regex=re.compile(
-            r"(?i:secret_?access_?key)[\"']?[ \t]*[:=][ \t]*[\"']?"
+            r"(?i:secret[_ \-]?access[_ \-]?key)[\"']?[ \t]*(?:[:=][ \t]*)?[\"']?"
             r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
         ),
-        triggers=("secret_access_key", "secretaccesskey", "secret_accesskey", "secretaccess_key"),
+        triggers=("secret_access_key", "secretaccesskey", "secret_accesskey", "secretaccess_key",
+                  "secret access key", "secret-access-key"),
     ),
     Rule(
         # Twilio: an account SID ("AC") or API key SID ("SK") + 32 hex is an
@@ -144,7 +151,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # minimum body lengths, so a bare "ghp_" mention does not match.
         name="github_token",
         regex=re.compile(
-            rf"{NOT_AFTER_WORD}(?P<secret>gh[pousr]_[A-Za-z0-9]{{36,255}}|github_pat_[A-Za-z0-9_]{{22,255}})"
+            rf"(?P<secret>gh[pousr]_[A-Za-z0-9]{{36,255}}|github_pat_[A-Za-z0-9_]{{22,255}})"
             r"(?![A-Za-z0-9_])"
         ),
         triggers=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
@@ -158,7 +165,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # token is "GR1348941" + 20 chars.
         name="gitlab_token",
         regex=re.compile(
-            rf"{NOT_AFTER_WORD}(?P<secret>(?:glpat|gldt|glrt|glptt|glft|glimt|glcbt|gloas|glsoat|glagent)"
+            rf"(?P<secret>(?:glpat|gldt|glrt|glptt|glft|glimt|glcbt|gloas|glsoat|glagent)"
             rf"-[{B64URL}]{{20,}}(?:\.[{B64URL}]+)*|GR1348941[{B64URL}]{{20,}})"
         ),
         triggers=("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glcbt-", "gloas-",
@@ -170,7 +177,8 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # "xapp-1-...").  Bodies are dash-separated numbers + alphanumerics;
         # 10+ chars after the prefix skips bare mentions like "xoxb-".
         name="slack_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{{10,}})"),
+        regex=re.compile(rf"(?P<secret>xoxe\.xox[bp]-\d-[A-Za-z0-9]{{100,}}"
+                         rf"|(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{{10,}})"),
         triggers=("xox", "xapp-"),
     ),
     Rule(
@@ -188,33 +196,33 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # prefix + 24..99 alphanumerics (16 is a safe lower bound).
         # Publishable "pk_" keys are intentionally NOT matched (public).
         name="stripe_key",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>[sr]k_(?:live|test)_[A-Za-z0-9]{{16,}})"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>[sr]k_(?:live|test)_[A-Za-z0-9]{{16,}})"),
         triggers=("sk_live_", "sk_test_", "rk_live_", "rk_test_"),
     ),
     Rule(
         # Stripe webhook signing secrets: "whsec_" + 32+ alphanumerics; they
         # let anyone forge webhook events.
         name="stripe_webhook_secret",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>whsec_[A-Za-z0-9]{{24,}})"),
+        regex=re.compile(rf"(?P<secret>whsec_[A-Za-z0-9]{{24,}})"),
         triggers=("whsec_",),
     ),
     Rule(
         # Google API keys: "AIza" + exactly 35 base64url chars (39 total).
         name="google_api_key",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>AIza[{B64URL}]{{35}})(?![{B64URL}])"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>AIza[{B64URL}]{{35}})(?![{B64URL}])"),
         triggers=("aiza",),
     ),
     Rule(
         # Google OAuth 2 access tokens: "ya29." + long base64url (100+ in
         # practice; 20 keeps a bare "ya29." mention untouched).
         name="google_oauth_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>ya29\.[{B64URL}]{{20,}})"),
+        regex=re.compile(rf"(?P<secret>ya29\.[{B64URL}]{{20,}})"),
         triggers=("ya29.",),
     ),
     Rule(
         # npm automation / publish tokens: "npm_" + 36 alphanumerics.
         name="npm_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>npm_[A-Za-z0-9]{{36}})(?![A-Za-z0-9])"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>npm_[A-Za-z0-9]{{36}})(?![A-Za-z0-9])"),
         triggers=("npm_",),
     ),
     Rule(
@@ -222,13 +230,14 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # tokens "api_org_" + 34 letters (30 as the bound tolerates older,
         # shorter ones); underscore-free, so "hf_hub_download" does not match.
         name="huggingface_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>(?:hf|api_org)_[A-Za-z0-9]{{30,}})(?![A-Za-z0-9_])"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:hf|api_org)_[A-Za-z0-9]{{30,}})"
+                         r"(?![A-Za-z0-9_])"),
         triggers=("hf_", "api_org_"),
     ),
     Rule(
         # SendGrid API keys: "SG." + 22 base64url + "." + 43 base64url.
         name="sendgrid_key",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>SG\.[{B64URL}]{{22}}\.[{B64URL}]{{43}})"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>SG\.[{B64URL}]{{22}}\.[{B64URL}]{{43}})"),
         triggers=("sg.",),
     ),
     Rule(
@@ -236,7 +245,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # starts "Ag" (its version byte) and runs to 150+ characters; 50
         # keeps package names such as "pypi-simple" out.
         name="pypi_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>pypi-Ag[{B64URL}]{{50,}})"),
+        regex=re.compile(rf"(?P<secret>pypi-Ag[{B64URL}]{{50,}})"),
         triggers=("pypi-ag",),
     ),
     Rule(
@@ -244,14 +253,14 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # private-app passwords (shppa_) and shared secrets (shpss_):
         # prefix + 32 hex.
         name="shopify_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>shp(?:at|ca|pa|ss)_[0-9a-fA-F]{{32}})(?![A-Za-z0-9])"),
+        regex=re.compile(rf"(?P<secret>shp(?:at|ca|pa|ss)_[0-9a-fA-F]{{32}})(?![A-Za-z0-9])"),
         triggers=("shpat_", "shpca_", "shppa_", "shpss_"),
     ),
     Rule(
         # DigitalOcean personal (dop_v1_), OAuth (doo_v1_) and refresh
         # (dor_v1_) tokens: prefix + 64 hex.
         name="digitalocean_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>do[opr]_v1_[0-9a-f]{{64}})(?![A-Za-z0-9])"),
+        regex=re.compile(rf"(?P<secret>do[opr]_v1_[0-9a-f]{{64}})(?![A-Za-z0-9])"),
         triggers=("dop_v1_", "doo_v1_", "dor_v1_"),
     ),
     Rule(
@@ -260,7 +269,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # legacy "s." + 24 form is too short a prefix to trust unlabelled;
         # labelled (X-Vault-Token, VAULT_TOKEN=) it is a secret_pair.
         name="vault_token",
-        regex=re.compile(rf"{NOT_AFTER_WORD}(?P<secret>hv[sbr]\.[{B64URL}]{{24,}})"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>hv[sbr]\.[{B64URL}]{{24,}})"),
         triggers=("hvs.", "hvb.", "hvr."),
     ),
     Rule(
@@ -277,14 +286,14 @@ TOKEN_RULES: tuple[Rule, ...] = (
     Rule(
         # Mailgun private API keys, older format: "key-" + 32 hex.
         name="mailgun_key",
-        regex=re.compile(r"(?<![A-Za-z0-9_])(?P<secret>key-[0-9a-f]{32})(?![A-Za-z0-9])"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>key-[0-9a-f]{{32}})(?![A-Za-z0-9])"),
         triggers=("key-",),
     ),
     Rule(
         # Databricks personal access tokens: "dapi" + 32 hex, sometimes
         # with a "-<digit>" suffix.
         name="databricks_token",
-        regex=re.compile(r"(?<![A-Za-z0-9_])(?P<secret>dapi[0-9a-f]{32}(?:-\d)?)(?![A-Za-z0-9])"),
+        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>dapi[0-9a-f]{{32}}(?:-\d)?)(?![A-Za-z0-9])"),
         triggers=("dapi",),
     ),
     Rule(
@@ -294,7 +303,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # "eyJ" fragments; the optional extra segments cover 5-part JWE.
         name="jwt",
         regex=re.compile(
-            rf"{NOT_AFTER_WORD}(?P<secret>eyJ[{B64URL}]{{10,}}\.[{B64URL}]{{10,}}\.[{B64URL}]*"
+            rf"{GLUE_BEFORE}(?P<secret>eyJ[{B64URL}]{{10,}}\.[{B64URL}]{{10,}}\.[{B64URL}]*"
             rf"(?:\.[{B64URL}]+){{0,2}})"
         ),
         triggers=("eyj",),

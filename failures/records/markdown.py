@@ -14,28 +14,17 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 
+from config.scrubbing import normalise
+
 # Templates quoted in a root-cause note, and their length; the JSON lists every member.
 NOTE_TEMPLATES = 5
 NOTE_TEMPLATE_CHARS = 120
 # Longest value shown for one field; a traceback or a pasted document would crowd out the
 # rest of a prompt, and the full text stays available through the JSON API.
 MAX_VALUE_CHARS = 500
-# Terminal escape sequences, removed whole so no parameter text ("[31m") is left behind: CSI
-# (ESC [ or the one-byte CSI U+009B, parameters, intermediates, a final byte), OSC (ESC ] up to
-# BEL or ESC \, or to the end when unterminated), and the other two-character ESC sequences.
-_ANSI = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
-                   r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
-                   r"|\x1b[ -Z\\-~]")
 # Any run of whitespace, which in Python includes every line break str.splitlines knows
 # (\r \n \v \f \x1c-\x1e \x85 U+2028 U+2029): one space, so the value stays on its line.
 _WHITESPACE = re.compile(r"\s+")
-# What is left to hide or reorder text once whitespace is folded: the C0 and C1 control
-# characters (NUL, BEL, a lone ESC, DEL…), the bidi embeddings and overrides (U+202A-U+202E),
-# isolates (U+2066-U+2069) and marks (U+200E, U+200F, U+061C), and the zero-width space,
-# non-joiner, joiner, word joiner, invisible operators and BOM (U+200B-U+200D, U+2060-U+2064,
-# U+FEFF).
-_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064"
-                     "\u2066-\u2069\ufeff]")
 # What can start markup in a value set inside one line of the service's text, by CommonMark 0.31
 # and GitHub's strikethrough and autolinks (a value never starts a table row). A value with none
 # of them is written as it is; any other goes into a code span (``literal``).
@@ -65,8 +54,9 @@ _BACKTICKS = re.compile(r"`+")
 def flatten(value, limit: int = MAX_VALUE_CHARS) -> str:
     """``value`` as one clean line of at most ``limit`` characters: terminal escapes, controls
     and invisible characters removed, whitespace folded (see ``literal`` for markdown)."""
-    text = _HIDDEN.sub("", _WHITESPACE.sub(" ", _ANSI.sub("", str(value))))
-    text = _WHITESPACE.sub(" ", text).strip()  # what stood between two spaces is gone
+    # The same normalisation as before scrubbing (config.scrubbing.normalise): on stored text it
+    # removes nothing, so no secret split by an invisible character is joined here.
+    text = _WHITESPACE.sub(" ", normalise(str(value))).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text

@@ -14,6 +14,7 @@ import pytest
 from django.db import transaction
 from markdown_it import MarkdownIt
 
+from config.scrubbing import normalise
 from failures.models import Failure, FailurePattern, RootCauseGroup, RootCauseMembership
 from failures.records.markdown import flatten
 from failures.staff.report_markdown import report_markdown
@@ -79,7 +80,8 @@ def scenario(api, read_api, user, h: str) -> dict[str, str]:
     assert api.post("/api/v1/failures", peer_failure, format="json").status_code == 201
     symptom = {**failure, "task": f"other task {h}", "error": f"Cache failed {h}"}
     assert api.post("/api/v1/failures", symptom, format="json").status_code == 201
-    _open_group([Failure.objects.filter(error=text).values_list("pattern_id", flat=True)[0]
+    # Stored as normalised before scrubbing (terminal escapes and invisible characters gone).
+    _open_group([Failure.objects.filter(error=normalise(text)).values_list("pattern_id", flat=True)[0]
                  for text in (error, symptom["error"])])
     for agent in (me, peer):
         outcome = {"agent": agent, "task_id": f"done {h}", "task_type": task_type,

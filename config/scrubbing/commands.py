@@ -1,0 +1,184 @@
+"""Rules for passwords known by the command or the file format they are written in: short flags
+of the tools that take a password with one (``mysql -psecret``, ``docker login -p x``,
+``redis-cli -a x``), ``curl -u user:password``, single-dash flags (``keytool -storepass x``,
+``openssl -passin pass:x``), ``.netrc`` lines, PowerShell's ``ConvertTo-SecureString``, and a
+secret whose name and value stand apart (``<password>x</password>``, ``define('DB_PASSWORD', 'x')``,
+``<add key="DbPassword" value="x"/>``, ``{"name": "API_KEY", "value": "x"}``, a Kubernetes
+env entry's ``name:`` line and ``value:`` line).  They run after the context rules."""
+
+from __future__ import annotations
+
+import re
+
+from .context import FLAG_PLACEHOLDER, FLAG_PROSE, PAIR_TRIGGERS, PAIR_WORDS, key_start_of
+from .keys import is_placeholder, key_judgement, plainly_no_credential
+from .rule import MARKER_PREFIX, Rule
+
+# A flag's value: quoted, or a bare word that does not start like the next flag.
+_FLAG_VALUE = (r"(?:\"(?P<secret_dq>[^\"\r\n]*)\"|'(?P<secret_sq>[^'\r\n]*)'"
+               r"|(?P<secret_bare>[^\s\"'\-][^\s\"'`|;&]*))")
+_FLAG_VALUES = ("secret_dq", "secret_sq", "secret_bare")
+# The rest of a command line before its flag: 200 characters at most, so each command name
+# costs a bounded scan (linear time on a line that repeats "mysql mysql ...").
+_ARGS = r"\b[^\r\n|;&]{0,200}?[ \t]"
+# Values a password option takes that name where the password is, not the password.
+_INDIRECT = re.compile(r"(?:env|file|fd|stdin)(?::|$)")
+
+
+def _value(match: re.Match[str]) -> str:
+    return next((v for v in map(match.group, _FLAG_VALUES) if v is not None), "")
+
+
+def _accept_flag_value(match: re.Match[str], text: str) -> str | None:
+    """The value of a password flag, unless it is a metavar, a variable, a placeholder, a
+    marker, prose or the name of where the password is read from."""
+    value = _value(match)
+    if (not value or value.startswith(MARKER_PREFIX) or is_placeholder(value)
+            or FLAG_PLACEHOLDER.fullmatch(value) or value.lower() in FLAG_PROSE
+            or _INDIRECT.match(value)):
+        return None
+    return "password"
+
+
+def _accept_user_password(match: re.Match[str], text: str) -> str | None:
+    """``-u user:password``; ``-u 1000:1000`` (a uid and gid) and ``$USER:$PASS`` are not."""
+    user, secret = match.group("user"), match.group("secret")
+    if secret.startswith(MARKER_PREFIX) or (user.isdigit() and secret.isdigit()):
+        return None
+    if is_placeholder(secret) or secret.startswith("$"):
+        return None
+    return "password"
+
+
+# A .netrc line before its password: "machine host login user" (or "default ...").
+_NETRC_BEFORE = re.compile(r"(?i)(?:^|[ \t])(?:machine|default|login|account)[ \t]")
+
+
+def _accept_netrc(match: re.Match[str], text: str) -> str | None:
+    start = match.start()
+    line_start = max(text.rfind("\n", 0, start) + 1, start - 200)
+    if _NETRC_BEFORE.search(text, line_start, start) is None:
+        return None
+    return _accept_flag_value(match, text)
+
+
+# What stands before a name whose value comes in a separate attribute or entry:
+# key="..." / name="..." (XML attributes, JSON "name": "..."), or a YAML "name:" line.
+_NAME_BEFORE = re.compile(r"(?i)(?:key|name)[\"']?[ \t]*[:=][ \t]*[\"']?$")
+
+
+# A call's first argument, a quoted name: define('DB_PASSWORD', ...), setenv("TOKEN", ...).
+_CALL_BEFORE = re.compile(r"\([ \t]*[\"']$")
+_NAMED_VALUES = ("secret_xml", "secret_attr", "secret_yaml", "secret_arg")
+
+
+def _accept_named(match: re.Match[str], text: str) -> str | None:
+    """A value that a secret-like name labels from outside ``key=value``: the element's
+    own tag, or a name attribute or entry just before."""
+    key_start = key_start_of(text, match.start("word"))
+    key = text[key_start:match.end("tail")]
+    judged = key_judgement(key)
+    if judged is None:
+        return None
+    if match.group("secret_xml") is not None:
+        if text[key_start - 1:key_start] != "<":
+            return None
+    elif match.group("secret_arg") is not None:
+        if _CALL_BEFORE.search(text[max(0, key_start - 4):key_start]) is None:
+            return None
+    elif _NAME_BEFORE.search(text[max(0, key_start - 12):key_start]) is None:
+        return None
+    value = next(v for v in map(match.group, _NAMED_VALUES) if v is not None)
+    if value.startswith(MARKER_PREFIX) or is_placeholder(value):
+        return None
+    kind, strong = judged
+    return kind if strong or not plainly_no_credential(value) else None
+
+
+COMMAND_RULES: tuple[Rule, ...] = (
+    Rule(
+        # Tools whose short flag takes the password: MySQL/MariaDB "-p" (glued, as the tool
+        # wants it, or after a space), MongoDB shells, sshpass and twine "-p", docker/podman/
+        # helm "login -p", redis-cli "-a", sqlcmd/bcp "-P" (for MySQL "-P" is the port).
+        name="command_password",
+        regex=re.compile(
+            r"(?<![\w\-])(?:(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump)?)" + _ARGS
+            + r"-p[ \t]*|(?:mongo(?:sh|dump|restore|export|import)?|sshpass|twine)" + _ARGS
+            + r"-p[ \t]*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:[ \t]+registry)?)"
+            r"[ \t]+login" + _ARGS + r"-p[ \t]+|redis-cli" + _ARGS + r"-a[ \t]+|(?:sqlcmd|bcp)"
+            + _ARGS + r"-P[ \t]*)" + _FLAG_VALUE
+        ),
+        triggers=("mysql", "mariadb", "mongo", "sshpass", "twine", "docker", "podman", "nerdctl",
+                  "buildah", "skopeo", "oras", "helm", "redis-cli", "sqlcmd", "bcp"),
+        accept=_accept_flag_value,
+    ),
+    Rule(
+        # "user:password" after curl's / wget's "-u" or "--user" (also "--user=").
+        name="url_password",
+        regex=re.compile(r"(?<![\w\-])(?:-u|--user)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'$]+):"
+                         r"(?P<secret>[^\s\"'@]+)"),
+        triggers=("-u", "--user"),
+        accept=_accept_user_password,
+    ),
+    Rule(
+        # Single-dash password flags: Java's keytool (-storepass, -keypass...), openssl
+        # (-passin/-passout/-pass "pass:x"), and tools that spell -password or -token so.
+        name="cli_flag",
+        regex=re.compile(
+            r"(?<![\w\-])-(?:(?:src|dest)?(?:store|key)pass|pass(?:in|out|word|wd|phrase)?|pwd"
+            r"|token|secret|api-?key)[ \t]+(?:pass:)?" + _FLAG_VALUE
+        ),
+        triggers=("-storepass", "-keypass", "-srcstorepass", "-srckeypass", "-deststorepass",
+                  "-destkeypass", "-pass", "-pwd", "-token", "-secret", "-apikey", "-api-key"),
+        accept=_accept_flag_value,
+    ),
+    Rule(
+        # openssl's "pass:<password>" argument wherever it stands.
+        name="password",
+        regex=re.compile(r"(?<=[\s\"'=])pass:(?P<secret>[^\s\"']+)"),
+        triggers=("pass:",),
+        accept=lambda match, text: (None if match.group("secret").startswith(MARKER_PREFIX)
+                                    else "password"),
+    ),
+    Rule(
+        # .netrc / _netrc: "machine host login user password secret" (also on its own line
+        # after the machine line); _accept_netrc demands the netrc words before it.
+        name="password",
+        regex=re.compile(r"(?i:password|passwd)[ \t]+" + _FLAG_VALUE),
+        triggers=("password", "passwd"),
+        accept=_accept_netrc,
+    ),
+    Rule(
+        # A user and password pair given to an HTTP client: auth=("user", "pw") (requests,
+        # httpx), HTTPBasicAuth("user", "pw"), aiohttp.BasicAuth("user", password="pw").
+        name="basic_auth",
+        regex=re.compile(r"(?i:auth)[ \t]*(?:=[ \t]*)?\([ \t]*"
+                         r"(?:[\"'][^\"'\r\n]*[\"']|[A-Za-z_][\w.]*)[ \t]*,[ \t]*"
+                         r"(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"),
+        triggers=("auth",),
+        accept=lambda match, text: None if is_placeholder(match.group("secret")) else "basic_auth",
+    ),
+    Rule(
+        # PowerShell: ConvertTo-SecureString "secret" -AsPlainText.
+        name="password",
+        regex=re.compile(r"(?i:convertto-securestring)[ \t]+(?:-String[ \t]+)?"
+                         r"(?:\"(?P<secret_dq>[^\"\r\n]+)\"|'(?P<secret_sq>[^'\r\n]+)')"),
+        triggers=("convertto-securestring",),
+    ),
+    Rule(
+        # A name and its value apart: <password>x</password>, <add key="DbPassword" value="x"/>,
+        # {"name": "API_KEY", "value": "x"}, YAML "- name: API_KEY" then "value: x", and a
+        # call's two first arguments: define('DB_PASSWORD', 'x'), setenv("API_TOKEN", "x").
+        name="secret_pair",
+        regex=re.compile(
+            rf"(?i:(?P<word>{PAIR_WORDS}))(?P<tail>[A-Za-z0-9_.\-]{{0,40}})"
+            r"(?:>(?P<secret_xml>[^<\r\n]{1,300})</"
+            r"|[\"'][ \t]*(?:,[ \t]*[\"']?value[\"']?[ \t]*:|[ \t]value[ \t]*=)[ \t]*[\"']"
+            r"(?P<secret_attr>[^\"'\r\n]+)[\"']"
+            r"|[ \t]*\r?\n[ \t]*value:[ \t]*[\"']?(?P<secret_yaml>[^\s\"']+)"
+            r"|[\"'][ \t]*,[ \t]*[\"'](?P<secret_arg>[^\"'\r\n]+)[\"'])"
+        ),
+        triggers=PAIR_TRIGGERS,
+        accept=_accept_named,
+    ),
+)
