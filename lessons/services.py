@@ -30,7 +30,7 @@ def lesson_text_clean(text: str | None, max_length: int | None = None) -> str | 
 @dataclass(frozen=True)
 class LessonRecorded:
     """What lesson_record did: created ``lesson``, or counted one more occurrence of it (and
-    kept a differing resolution of a reviewed lesson as ``proposal``)."""
+    kept a differing resolution as ``proposal``, unless it was its writer's to change)."""
 
     lesson: Lesson
     created: bool
@@ -57,7 +57,8 @@ def lesson_record(
     """Record a lesson or count one more occurrence of its pattern.
     The text comes scrubbed of secrets (the API's fields scrub what agents send).
     ``api_key`` is recorded as the writer of a new lesson or proposal; a lesson names no agent,
-    so any write key may record one.
+    so any write key may record one. A differing resolution replaces the text of an unverified
+    lesson only when the same key wrote it; otherwise it becomes a proposal for a curator.
 
     ``error_message``, a sample of the error, links the lesson to that message's failure
     pattern, so checks for any message of the same pattern find it; so does each of
@@ -117,15 +118,22 @@ def _increment(pattern: str) -> bool:
 
 
 def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str, api_key):
-    """An unreviewed lesson takes the newer text; a reviewed one keeps it as a proposal."""
+    """An unreviewed lesson takes its writer's newer text; anyone else's, and any text for a
+    reviewed lesson, is kept as a proposal: no key overwrites what another key wrote."""
     new = (fields["resolution"], fields["resolution_code"])
     if new == (lesson.resolution, lesson.resolution_code):
         return None
-    if lesson.status == Lesson.Status.UNVERIFIED:
+    if lesson.status == Lesson.Status.UNVERIFIED and lesson_written_by(lesson, api_key):
         Lesson.objects.filter(pk=lesson.pk).update(resolution=new[0], resolution_code=new[1])
         lesson.resolution, lesson.resolution_code = new
         return None
     return _proposal_upsert(lesson, *new, proposed_by=proposed_by, api_key=api_key)
+
+
+def lesson_written_by(lesson: Lesson, api_key: ApiKey | None) -> bool:
+    """Whether ``api_key`` wrote ``lesson`` (None: written without a key, by the admin, a job
+    or a command, and asked about for such a caller)."""
+    return lesson.api_key_id == (api_key.pk if api_key else None)
 
 
 def proposal_digest(resolution: str, resolution_code: str | None) -> str:
