@@ -159,10 +159,12 @@ def _merge_candidates(survivor: Lesson, dup_ids: list) -> None:
     """The duplicates' candidate links become the survivor's, their evidence counted again (it
     may now confirm them); the survivor's own removals stand, the duplicates' go with them."""
     evidence = PatternLinkEvidence.objects.filter(
-        link__lesson_id__in=dup_ids, link__state=PatternLink.State.CANDIDATE).select_related("link")
+        link__lesson_id__in=dup_ids, link__state=PatternLink.State.CANDIDATE,
+        application__isnull=False).select_related("link")
     pattern_links_learn(reports=[
         Worked(lesson_id=survivor.pk, pattern_id=each.link.pattern_id,
-               application_id=each.application_id, agent=each.agent, seen_at=each.seen_at)
+               application_id=each.application_id, agent=each.agent, seen_at=each.seen_at,
+               api_key_id=each.api_key_id)
         for each in evidence.order_by("pk")])
 
 

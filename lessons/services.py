@@ -16,7 +16,7 @@ from config.jobs import publish
 from failures.records.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
-from .links import Worked, pattern_link_sampled, pattern_links_learn
+from .links import Worked, pattern_link_worded, pattern_links_learn
 from .match_index import match_index_bump
 from .models import Application, Lesson, LessonProposal
 from .tasks import effectiveness_recompute_task
@@ -60,9 +60,11 @@ def lesson_record(
     so any write key may record one. A differing resolution replaces the text of an unverified
     lesson only when the same key wrote it; otherwise it becomes a proposal for a curator.
 
-    ``error_message``, a sample of the error, links the lesson to that message's failure
-    pattern, so checks for any message of the same pattern find it; so does each of
-    ``error_messages`` (other wordings of the same fault), except a link a curator removed.
+    ``error_message``, a sample of the error, and each of ``error_messages`` (other wordings
+    of the same fault) are wordings of that message's failure pattern (lessons.links): the
+    lesson's writer's link it at once, so checks for any message of the pattern find it, but
+    rank it after approved lessons while it is unverified; another key's count towards linking
+    it; a link a curator removed stays removed.
     Race-free: the increment is one UPDATE with ``occurrences + 1`` and a losing concurrent INSERT
     falls back to it, so N calls always add exactly N.
     """
@@ -86,12 +88,13 @@ def _record(fields: dict, *, proposed_by: str, samples: list[str],
         except IntegrityError:  # another request created it first: count ours on top
             _increment(pattern)
         else:
-            _link_patterns(lesson, samples)
+            _link_patterns(lesson, samples, api_key=api_key)
             lessons_changed()
             return LessonRecorded(lesson=lesson, created=True)
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
-    _link_patterns(lesson, samples)
+    if _link_patterns(lesson, samples, api_key=api_key):
+        lessons_changed()
     proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by, api_key=api_key)
     return LessonRecorded(lesson=lesson, created=False, proposal=proposal)
 
@@ -101,13 +104,19 @@ def lessons_changed() -> None:
     match_index_bump()
 
 
-def _link_patterns(lesson: Lesson, samples: list[str]) -> None:
-    """Link the lesson to each sample message's pattern, held so that a concurrent merge cannot
-    leave the link on the merged-away pattern (see failures.records.services.pattern_held)."""
+def _link_patterns(lesson: Lesson, samples: list[str], *, api_key: ApiKey | None) -> bool:
+    """Count each sample message as ``api_key``'s wording of its pattern for the lesson
+    (lessons.links), the pattern held so that a concurrent merge cannot leave the link on the
+    merged-away pattern (see failures.records.services.pattern_held). Whether the patterns the
+    check reads changed."""
+    own = lesson_written_by(lesson, api_key)
+    changed = False
     for message in samples:
         pattern = pattern_held(pattern=pattern_for_message(message=message,
                                                            error_type=lesson.error_type))
-        pattern_link_sampled(lesson=lesson, pattern_id=pattern.pk)
+        changed |= pattern_link_worded(lesson=lesson, pattern_id=pattern.pk,
+                                       api_key_id=api_key and api_key.pk, own=own)
+    return changed
 
 
 def _increment(pattern: str) -> bool:
@@ -188,7 +197,7 @@ def applications_record(*, entries: list[dict]) -> list[Application]:
     pattern_links_learn(reports=[
         Worked(lesson_id=row.lesson_id, pattern_id=pattern_id, application_id=row.pk,
                agent=row.agent or (row.failure.agent if row.failure else ""),
-               seen_at=row.applied_at)
+               seen_at=row.applied_at, api_key_id=row.api_key_id)
         for row, pattern_ids in zip(rows, fixed) if row.worked
         for pattern_id in (pattern_ids if pattern_ids is not None
                            else [row.failure.pattern_id] if row.failure else [])])
