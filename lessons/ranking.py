@@ -13,7 +13,7 @@ evidence, see lessons.scoring), occurrences and recency; equal ranks by primary 
 from functools import total_ordering
 from typing import NamedTuple
 
-from django.db.models import BooleanField, Case, Exists, F, OuterRef, Value, When
+from django.db.models import BooleanField, Case, Exists, F, OuterRef, Q, Value, When
 
 from .models import Lesson, PatternLink
 
@@ -66,6 +66,15 @@ def _directed(value, descending: bool):
     return _Descending(value)
 
 
+def linked_by_own_words(lesson, pattern) -> Exists:
+    """Whether the lesson's link to the pattern (ids, or references to them) is sampled, its
+    writer's wording alone (lessons.links), there or on a pattern merged into it (a merge
+    links the lesson to the live pattern and leaves the link's row on the alias)."""
+    return Exists(PatternLink.objects.filter(
+        Q(pattern=pattern) | Q(pattern__merged_into=pattern), lesson=lesson,
+        state=PatternLink.State.SAMPLED))
+
+
 def rank_key(candidate) -> tuple:
     """The sort key of a candidate (anything with RANKING's names as attributes), best first."""
     return tuple(_directed(getattr(candidate, key.name), key.descending) for key in RANKING)
@@ -86,12 +95,10 @@ def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "",
     if skill_name:  # without one, no lesson is the skill's own
         annotations["rank_own_skill"] = own
     if pattern_field:
-        sampled = PatternLink.objects.filter(
-            lesson=OuterRef(f"{prefix}pk"), pattern=OuterRef(pattern_field),
-            state=PatternLink.State.SAMPLED)
         annotations["rank_own_words"] = Case(
             When(**{f"{prefix}status": Lesson.Status.APPROVED}, then=Value(False)),
-            default=Exists(sampled), output_field=BooleanField())
+            default=linked_by_own_words(OuterRef(f"{prefix}pk"), OuterRef(pattern_field)),
+            output_field=BooleanField())
     order = []
     for key in RANKING:
         if key.name in FIT_KEYS or (key.name == "own_skill" and not skill_name) or (

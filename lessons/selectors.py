@@ -2,7 +2,7 @@
 and each pattern's best lesson."""
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Value
+from django.db.models import OuterRef, Q, QuerySet, Value
 from django.shortcuts import get_object_or_404
 
 from config.api.filtering import filter_or_400
@@ -12,8 +12,8 @@ from failures.records.selectors import pattern_of_message
 from .filters import LessonFilter
 from .match_index import MatchIndex, match_index
 from .matching import compile_pattern, names_held, prepare_message
-from .models import Lesson, PatternLink
-from .ranking import FIT, lessons_ranked, rank_key
+from .models import Lesson
+from .ranking import FIT, lessons_ranked, linked_by_own_words, rank_key
 
 # Most message fits read for the final ranking, best fits first: a generic message can fit many
 # lessons equally, and reading every one would cost a row each.
@@ -121,10 +121,8 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
     # of the two would not).
     parts = []
     if pattern is not None:
-        sampled = PatternLink.objects.filter(lesson=OuterRef("pk"), pattern=pattern.pk,
-                                             state=PatternLink.State.SAMPLED)
         parts.append(candidates.filter(patterns=pattern.pk).annotate(
-            linked=Value(True), sampled=Exists(sampled)))
+            linked=Value(True), sampled=linked_by_own_words(OuterRef("pk"), pattern.pk)))
     if fits:
         parts.append(candidates.filter(pk__in=_reaching(fits, limit)).annotate(
             linked=Value(False), sampled=Value(False)))
