@@ -62,9 +62,9 @@ def lesson_record(
 
     ``error_message``, a sample of the error, and each of ``error_messages`` (other wordings
     of the same fault) are wordings of that message's failure pattern (lessons.links): the
-    lesson's writer's link it at once, so checks for any message of the pattern find it, but
-    rank it after approved lessons while it is unverified; another key's count towards linking
-    it; a link a curator removed stays removed.
+    lesson's writer's wordings link it at once, so checks for any message of the pattern find
+    it, but rank it after approved lessons while it is unverified; another key's count towards
+    linking it; a link a curator removed stays removed.
     Race-free: the increment is one UPDATE with ``occurrences + 1`` and a losing concurrent INSERT
     falls back to it, so N calls always add exactly N.
     """
@@ -108,13 +108,14 @@ def _link_patterns(lesson: Lesson, samples: list[str], *, api_key: ApiKey | None
     """Count each sample message as ``api_key``'s wording of its pattern for the lesson
     (lessons.links), the pattern held so that a concurrent merge cannot leave the link on the
     merged-away pattern (see failures.records.services.pattern_held). Whether the patterns the
-    check reads changed."""
+    check reads changed. Links are locked in pattern order, as reports lock them
+    (lessons.links.pattern_links_learn), so the two never deadlock."""
     own = lesson_written_by(lesson, api_key)
+    pattern_ids = {pattern_held(pattern=pattern_for_message(
+        message=message, error_type=lesson.error_type)).pk for message in samples}
     changed = False
-    for message in samples:
-        pattern = pattern_held(pattern=pattern_for_message(message=message,
-                                                           error_type=lesson.error_type))
-        changed |= pattern_link_worded(lesson=lesson, pattern_id=pattern.pk,
+    for pattern_id in sorted(pattern_ids):
+        changed |= pattern_link_worded(lesson=lesson, pattern_id=pattern_id,
                                        api_key_id=api_key and api_key.pk, own=own)
     return changed
 
