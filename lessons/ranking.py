@@ -13,7 +13,7 @@ evidence, see lessons.scoring), occurrences and recency; equal ranks by primary 
 from functools import total_ordering
 from typing import NamedTuple
 
-from django.db.models import BooleanField, Case, Exists, F, OuterRef, Q, Value, When
+from django.db.models import BooleanField, Case, Exists, F, OuterRef, Value, When
 
 from .models import Lesson, PatternLink
 
@@ -67,12 +67,10 @@ def _directed(value, descending: bool):
 
 
 def linked_by_own_words(lesson, pattern) -> Exists:
-    """Whether the lesson's link to the pattern (ids, or references to them) is sampled, its
-    writer's wording alone (lessons.links), there or on a pattern merged into it (a merge
-    links the lesson to the live pattern and leaves the link's row on the alias)."""
-    return Exists(PatternLink.objects.filter(
-        Q(pattern=pattern) | Q(pattern__merged_into=pattern), lesson=lesson,
-        state=PatternLink.State.SAMPLED))
+    """Whether the lesson's link to the pattern (ids, or references to them) is sampled: its
+    writer's wording alone (lessons.links; a pattern merge carries it to the live pattern)."""
+    return Exists(PatternLink.objects.filter(lesson=lesson, pattern=pattern,
+                                             state=PatternLink.State.SAMPLED))
 
 
 def rank_key(candidate) -> tuple:
