@@ -319,10 +319,13 @@ HINDSIGHT_BOOT_WINDOW_HOURS = env_int("HINDSIGHT_BOOT_WINDOW_HOURS", 24)
 HINDSIGHT_SKIP_AFTER = env_int("HINDSIGHT_SKIP_AFTER", 3)
 
 # A lesson reported to have worked for a failure of a pattern it is not linked to is linked to it
-# once it worked there this many times for at least this many agents (lessons.links): one agent's
-# repeated report is one opinion, and two could be a coincidence.
+# once it worked there this many times for at least this many agents and API keys, or once this
+# many keys sent a wording of that pattern for it (lessons.links): one agent's repeated report is
+# one opinion, and two could be a coincidence; a key names whatever agents it likes, so one key
+# is one source however many names it sends.
 HINDSIGHT_LINK_MIN_SUCCESSES = env_int("HINDSIGHT_LINK_MIN_SUCCESSES", 3)
 HINDSIGHT_LINK_MIN_AGENTS = env_int("HINDSIGHT_LINK_MIN_AGENTS", 2)
+HINDSIGHT_LINK_MIN_KEYS = env_int("HINDSIGHT_LINK_MIN_KEYS", 2)
 
 # --- API throttling -----------------------------------------------------------------------------
 # Request budgets per API key (not per address: a fleet behind one NAT shares an address, not a

@@ -238,7 +238,12 @@ class LessonAdmin(GuardedAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # error_pattern is the lesson's identity once agents count occurrences against it.
-        return self.readonly_fields if obj else []
+        if not obj:
+            return []
+        # Setting the status approves or rejects: that is reviewing, not editing.
+        if self.has_review_permission(request):
+            return self.readonly_fields
+        return [*self.readonly_fields, "status"]
 
     def get_inlines(self, request, obj):
         return self.inlines if obj else []  # a lesson being written has no history yet

@@ -145,24 +145,37 @@ def _merge_snapshot(lesson: Lesson) -> dict:
 
 
 def _merge_pattern_links(survivor: Lesson, dup_ids: list) -> None:
-    """The duplicates' patterns become the survivor's, except those a curator took off it."""
+    """The duplicates' patterns become the survivor's, except those a curator took off it. A
+    pattern a duplicate answered on its writer's wording alone (sampled) and the survivor did
+    not answer stays sampled: a merge vouches for no link (lessons.links)."""
     links = Lesson.patterns.through
+    own = PatternLink.objects.filter(lesson=survivor)
+    known = set(links.objects.filter(lesson_id=survivor.pk).values_list(
+        "failurepattern_id", flat=True)) | set(own.values_list("pattern_id", flat=True))
     pattern_ids = set(links.objects.filter(lesson_id__in=dup_ids)
                       .values_list("failurepattern_id", flat=True)) - set(
-        PatternLink.objects.filter(lesson=survivor, state=PatternLink.State.REMOVED)
-        .values_list("pattern_id", flat=True))
+        own.filter(state=PatternLink.State.REMOVED).values_list("pattern_id", flat=True))
     links.objects.bulk_create([links(lesson_id=survivor.pk, failurepattern_id=pk)
                                for pk in sorted(pattern_ids)], ignore_conflicts=True)
+    theirs = PatternLink.objects.filter(lesson_id__in=dup_ids)
+    sampled = (set(theirs.filter(state=PatternLink.State.SAMPLED).values_list(
+        "pattern_id", flat=True)) - set(theirs.exclude(state=PatternLink.State.SAMPLED)
+                                        .values_list("pattern_id", flat=True))) & pattern_ids
+    PatternLink.objects.bulk_create([
+        PatternLink(lesson=survivor, pattern_id=pk, state=PatternLink.State.SAMPLED)
+        for pk in sorted(sampled - known)], ignore_conflicts=True)
 
 
 def _merge_candidates(survivor: Lesson, dup_ids: list) -> None:
     """The duplicates' candidate links become the survivor's, their evidence counted again (it
     may now confirm them); the survivor's own removals stand, the duplicates' go with them."""
     evidence = PatternLinkEvidence.objects.filter(
-        link__lesson_id__in=dup_ids, link__state=PatternLink.State.CANDIDATE).select_related("link")
+        link__lesson_id__in=dup_ids, link__state=PatternLink.State.CANDIDATE,
+        application__isnull=False).select_related("link")
     pattern_links_learn(reports=[
         Worked(lesson_id=survivor.pk, pattern_id=each.link.pattern_id,
-               application_id=each.application_id, agent=each.agent, seen_at=each.seen_at)
+               application_id=each.application_id, agent=each.agent, seen_at=each.seen_at,
+               api_key_id=each.api_key_id)
         for each in evidence.order_by("pk")])
 
 

@@ -44,15 +44,16 @@ class PatternLinkForm(forms.ModelForm):
 
 
 class PatternLinkInline(admin.TabularInline):
-    """The patterns the fleet reported the lesson worked for, with the evidence (successes, the
-    agents behind them), and what was decided. Deciding is editing the lesson: view-only staff
-    see the evidence, those who may change lessons confirm or remove links."""
+    """The patterns the fleet reported the lesson worked for or sent as wordings of its error,
+    with the evidence (successes, the agents and keys behind them, the keys that sent the
+    wording), and what was decided. Deciding is editing the lesson: view-only staff see the
+    evidence, those who may change lessons confirm or remove links."""
 
     model = PatternLink
     form = PatternLinkForm
     verbose_name, verbose_name_plural = "pattern link", "pattern links learned from the fleet"
-    fields = ["pattern", "state", "successes", "agents", "first_seen", "last_seen",
-              "decided_by", "decided_at", "decision"]
+    fields = ["pattern", "state", "successes", "agents", "keys", "wordings", "first_seen",
+              "last_seen", "decided_by", "decided_at", "decision"]
     readonly_fields = fields[:-1]
     extra = 0
     can_delete = False

@@ -1,12 +1,20 @@
-"""Which failure patterns a lesson answers, learned from the fleet's reports that it worked.
+"""Which failure patterns a lesson answers, learned from the fleet's reports that it worked and
+from the wordings of its error that agents send with it.
 
 Another library words the same fault differently, and no string measure finds that wording;
 the fleet's reports do. A report that a lesson worked for a failure whose pattern it is not
 linked to makes that pattern a candidate link of the lesson, with its evidence (each report
-once, and the agents that sent them). A candidate that worked HINDSIGHT_LINK_MIN_SUCCESSES
-times for at least HINDSIGHT_LINK_MIN_AGENTS agents is confirmed: it joins ``Lesson.patterns``,
-which the check reads. A failed application is no evidence. A link a curator removed stays
-removed, whatever is reported later, until a curator links it again (lessons.curation).
+once, the agents and the API keys that sent them). A failed application is no evidence.
+
+No single key steers the answers: a key names whatever agents it likes, so it is one source
+however many names it sends. A candidate is confirmed (it joins ``Lesson.patterns``, which the
+check reads) once it worked HINDSIGHT_LINK_MIN_SUCCESSES times for at least
+HINDSIGHT_LINK_MIN_AGENTS agents and HINDSIGHT_LINK_MIN_KEYS keys, or once that many keys sent
+a wording of its pattern for the lesson. A wording the lesson's own writer sends links it at
+once, as sampled: the lesson matches that wording, but while it is unverified the match ranks
+after every other (lessons.ranking), so its writer's words never put it above an approved
+lesson; another key's wording is a candidate. A link a curator removed stays removed, whatever
+is reported or sent later, until a curator links it again (lessons.curation).
 """
 from collections import defaultdict
 from dataclasses import dataclass
@@ -26,13 +34,15 @@ from .models import Lesson, PatternLink, PatternLinkEvidence
 @dataclass(frozen=True)
 class Worked:
     """A report that a lesson worked for a failure of a pattern: the application that said so,
-    the agent it worked for ("" when unnamed), and when."""
+    the agent it worked for ("" when unnamed), the key that wrote it (None without one), and
+    when."""
 
     lesson_id: object
     pattern_id: int
     application_id: int
     agent: str
     seen_at: datetime
+    api_key_id: int | None = None
 
 
 def pattern_links_learn(*, reports: list[Worked]) -> None:
@@ -67,30 +77,43 @@ def _learn_one(lesson_id, pattern_id: int, reports: list[Worked]) -> bool:
         return False
     PatternLinkEvidence.objects.bulk_create([
         PatternLinkEvidence(link=link, application_id=report.application_id,
-                            agent=report.agent, seen_at=report.seen_at)
+                            agent=report.agent, seen_at=report.seen_at,
+                            api_key_id=report.api_key_id)
         for report in reports], ignore_conflicts=True)
     _recount(link)
-    if link.state != PatternLink.State.CANDIDATE or not _enough(link):
-        return False
-    link.state = PatternLink.State.CONFIRMED
-    link.save(update_fields=["state"])
-    link.lesson.patterns.add(pattern_id)
-    return True
+    return _confirm_if_enough(link)
 
 
 def _recount(link: PatternLink) -> None:
+    reported = Q(application__isnull=False)
     counts = link.evidence.aggregate(
-        successes=Count("pk"), agents=Count("agent", distinct=True, filter=~Q(agent="")),
+        successes=Count("pk", filter=reported),
+        agents=Count("agent", distinct=True, filter=reported & ~Q(agent="")),
+        keys=Count("api_key", distinct=True), wordings=Count("pk", filter=~reported),
         first_seen=Min("seen_at"), last_seen=Max("seen_at"))
     for name, value in counts.items():
         setattr(link, name, value)
     link.save(update_fields=list(counts))
 
 
+def _confirm_if_enough(link: PatternLink) -> bool:
+    """Confirm a candidate or sampled link whose evidence now suffices; whether it did."""
+    if link.state not in (PatternLink.State.CANDIDATE, PatternLink.State.SAMPLED) or \
+            not _enough(link):
+        return False
+    link.state = PatternLink.State.CONFIRMED
+    link.save(update_fields=["state"])
+    link.lesson.patterns.add(link.pattern_id)
+    return True
+
+
 def _enough(link: PatternLink) -> bool:
-    """The fleet's evidence suffices to link without a curator (see the module's docstring)."""
-    return (link.successes >= settings.HINDSIGHT_LINK_MIN_SUCCESSES
-            and link.agents >= settings.HINDSIGHT_LINK_MIN_AGENTS)
+    """The evidence of enough sources suffices to link without a curator (see the module's
+    docstring): reports from enough agents and keys, or wordings from enough keys."""
+    keys = settings.HINDSIGHT_LINK_MIN_KEYS
+    return link.wordings >= keys or (
+        link.successes >= settings.HINDSIGHT_LINK_MIN_SUCCESSES
+        and link.agents >= settings.HINDSIGHT_LINK_MIN_AGENTS and link.keys >= keys)
 
 
 def pattern_links_decide(*, lesson: Lesson, confirmed=(), removed=(), user=None) -> None:
@@ -106,11 +129,31 @@ def pattern_links_decide(*, lesson: Lesson, confirmed=(), removed=(), user=None)
                 defaults={"state": state, "decided_by": user, "decided_at": now})
 
 
-def pattern_link_sampled(*, lesson: Lesson, pattern_id: int) -> None:
-    """Link the pattern of a sample message an agent recorded the lesson with, unless a curator
-    removed that link; a candidate of it is confirmed. Caller owns the transaction."""
-    decided = PatternLink.objects.filter(lesson=lesson, pattern_id=pattern_id)
-    if decided.filter(state=PatternLink.State.REMOVED).exists():
-        return
+def pattern_link_worded(*, lesson: Lesson, pattern_id: int, api_key_id: int | None,
+                        own: bool) -> bool:
+    """Count a wording of the lesson's error (a sample message recorded with it) of this
+    pattern, sent by ``api_key_id`` (None: without a key, counted as no source), ``own`` when
+    that is the lesson's writer: enough keys confirm the link; the writer's wording links it
+    at once, as sampled; another key's is a candidate until then; a removed link stays removed.
+    Whether the patterns the check reads changed. Caller owns the transaction."""
+    if Lesson.patterns.through.objects.filter(
+            lesson_id=lesson.pk, failurepattern_id=pattern_id).exists() and \
+            not PatternLink.objects.filter(lesson=lesson, pattern_id=pattern_id).exists():
+        return False  # linked otherwise (a merge): nothing to learn
+    PatternLink.objects.bulk_create([PatternLink(lesson=lesson, pattern_id=pattern_id)],
+                                    ignore_conflicts=True)
+    link = PatternLink.objects.select_for_update().get(lesson=lesson, pattern_id=pattern_id)
+    if link.state == PatternLink.State.REMOVED:
+        return False
+    if api_key_id is not None:
+        PatternLinkEvidence.objects.bulk_create([PatternLinkEvidence(
+            link=link, api_key_id=api_key_id, seen_at=timezone.now())], ignore_conflicts=True)
+        _recount(link)
+    if _confirm_if_enough(link):
+        return True
+    if not own or link.state != PatternLink.State.CANDIDATE:
+        return False
+    link.state = PatternLink.State.SAMPLED
+    link.save(update_fields=["state"])
     lesson.patterns.add(pattern_id)
-    decided.filter(state=PatternLink.State.CANDIDATE).update(state=PatternLink.State.CONFIRMED)
+    return True

@@ -187,12 +187,16 @@ class MatchIndexVersion(models.Model):
 
 class PatternLink(models.Model):
     """A failure pattern a lesson may answer besides those it is linked to: the evidence that it
-    worked there, and the decision. Confirmed links are also in ``Lesson.patterns`` (what the
-    check reads); a candidate waits for more evidence or a curator; a removed one stays removed,
-    whatever the fleet reports later, until a curator links it again (lessons.links)."""
+    worked there (and the keys that sent it as a wording of the lesson's error), and the
+    decision. Confirmed and sampled links are also in ``Lesson.patterns`` (what the check reads);
+    a sampled one rests on its writer's wording alone, so it ranks after approved lessons while
+    the lesson is unverified; a candidate waits for more evidence or a curator; a removed one
+    stays removed, whatever the fleet reports later, until a curator links it again
+    (lessons.links)."""
 
     class State(models.TextChoices):
         CANDIDATE = "candidate"
+        SAMPLED = "sampled"
         CONFIRMED = "confirmed"
         REMOVED = "removed"
 
@@ -203,6 +207,10 @@ class PatternLink(models.Model):
     # Counted from the evidence rows (never incremented blindly), so they are exact.
     successes = models.PositiveIntegerField(default=0, editable=False)
     agents = models.PositiveIntegerField(default=0, editable=False)
+    # The distinct API keys behind the evidence, reports and wordings alike: one key is one
+    # source, whatever agent names it sends; and how many keys sent it as a wording.
+    keys = models.PositiveIntegerField(default=0, editable=False)
+    wordings = models.PositiveIntegerField(default=0, editable=False)
     first_seen = models.DateTimeField(null=True, blank=True, editable=False)
     last_seen = models.DateTimeField(null=True, blank=True, editable=False)
     # Who confirmed or removed it by hand (none when the evidence confirmed it), and when.
@@ -223,19 +231,27 @@ class PatternLink(models.Model):
 
 
 class PatternLinkEvidence(models.Model):
-    """One report that the lesson worked for a failure of the link's pattern: an application
-    counts once per pattern, however often its request is replayed."""
+    """One report that the lesson worked for a failure of the link's pattern (``application``:
+    counted once per pattern, however often its request is replayed), or one key's wording of
+    the lesson's error of that pattern (no application: counted once per key)."""
 
     link = models.ForeignKey(PatternLink, on_delete=models.CASCADE, related_name="evidence")
-    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="+")
+    application = models.ForeignKey(Application, null=True, blank=True, on_delete=models.CASCADE,
+                                    related_name="+")
     agent = models.CharField(max_length=100, blank=True)
     seen_at = models.DateTimeField()
+    api_key = written_by_key()
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["link", "application"],
                                     name="one_evidence_per_application"),
+            models.UniqueConstraint(fields=["link", "api_key"],
+                                    condition=models.Q(application__isnull=True),
+                                    name="one_wording_per_key"),
         ]
 
     def __str__(self) -> str:
+        if self.application_id is None:
+            return f"wording by key {self.api_key_id} for link {self.link_id}"
         return f"application {self.application_id} for link {self.link_id}"

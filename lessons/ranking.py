@@ -2,18 +2,20 @@
 and the ORM ordering. Every answer that ranks lessons (the check, the failure answer, boot hints,
 history and insights) uses it.
 
-How well a lesson fits the error comes first: linked to the message's own failure pattern, then
-its error_pattern aligning with the message in order (a template), then by its words (see
-lessons.matching), then only sharing the error type. Only then approval, the skill's own lessons
-before generic ones, the ranking score (measured effectiveness weighed by its evidence, see
-lessons.scoring), occurrences and recency; equal ranks by primary key.
+An unverified lesson matched only through its writer's own wording of the error (a sampled
+link, see lessons.links) comes after every other match: no key's own words rank its lesson above
+an approved one. Then how well a lesson fits the error: linked to the message's own failure
+pattern, then its error_pattern aligning with the message in order (a template), then by its
+words (see lessons.matching), then only sharing the error type. Only then approval, the skill's
+own lessons before generic ones, the ranking score (measured effectiveness weighed by its
+evidence, see lessons.scoring), occurrences and recency; equal ranks by primary key.
 """
 from functools import total_ordering
 from typing import NamedTuple
 
-from django.db.models import BooleanField, Case, F, Value, When
+from django.db.models import BooleanField, Case, Exists, F, OuterRef, Value, When
 
-from .models import Lesson
+from .models import Lesson, PatternLink
 
 # How a lesson fits the error, strongest first (the ``match`` of an answer).
 FIT = {"pattern": 3, "template": 2, "words": 1, "type": 0}
@@ -25,6 +27,7 @@ class Key(NamedTuple):
 
 
 RANKING = (
+    Key("own_words", False),  # an unverified lesson matched by its writer's wording alone: last
     Key("fit", True),  # FIT of the lesson's match
     Key("fit_score", True),  # the share of its pattern's distinctive words the message holds
     Key("fit_size", True),  # how specific its pattern is: the more specific fit first
@@ -63,15 +66,25 @@ def _directed(value, descending: bool):
     return _Descending(value)
 
 
+def linked_by_own_words(lesson, pattern) -> Exists:
+    """Whether the lesson's link to the pattern (ids, or references to them) is sampled: its
+    writer's wording alone (lessons.links; a pattern merge carries it to the live pattern)."""
+    return Exists(PatternLink.objects.filter(lesson=lesson, pattern=pattern,
+                                             state=PatternLink.State.SAMPLED))
+
+
 def rank_key(candidate) -> tuple:
     """The sort key of a candidate (anything with RANKING's names as attributes), best first."""
     return tuple(_directed(getattr(candidate, key.name), key.descending) for key in RANKING)
 
 
-def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = ""):
+def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "",
+                   pattern_field: str | None = None):
     """``queryset`` in RANKING's order, as SQL: lessons, or rows that reach a lesson through
     ``prefix`` (``"lesson__"``). Its rows are all found one way (linked to a pattern, or of a
-    type), so the fit keys are equal for them and the other keys order them."""
+    type), so the fit keys are equal for them and the other keys order them. Rows that link a
+    lesson to the pattern their ``pattern_field`` names (``Lesson.patterns``' own rows) are
+    ranked by whether that link is its writer's wording alone, too."""
     approved = Case(When(**{f"{prefix}status": Lesson.Status.APPROVED}, then=Value(True)),
                     default=Value(False), output_field=BooleanField())
     own = Case(When(**{f"{prefix}skill_name": skill_name}, then=Value(True)),
@@ -79,9 +92,15 @@ def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "")
     annotations = {"rank_approved": approved}
     if skill_name:  # without one, no lesson is the skill's own
         annotations["rank_own_skill"] = own
+    if pattern_field:
+        annotations["rank_own_words"] = Case(
+            When(**{f"{prefix}status": Lesson.Status.APPROVED}, then=Value(False)),
+            default=linked_by_own_words(OuterRef(f"{prefix}pk"), OuterRef(pattern_field)),
+            output_field=BooleanField())
     order = []
     for key in RANKING:
-        if key.name in FIT_KEYS or (key.name == "own_skill" and not skill_name):
+        if key.name in FIT_KEYS or (key.name == "own_skill" and not skill_name) or (
+                key.name == "own_words" and not pattern_field):
             continue
         name = f"rank_{key.name}" if f"rank_{key.name}" in annotations else prefix + key.name
         order.append(F(name).desc() if key.descending else F(name).asc())

@@ -2,7 +2,7 @@
 and each pattern's best lesson."""
 from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet, Value
+from django.db.models import OuterRef, Q, QuerySet, Value
 from django.shortcuts import get_object_or_404
 
 from config.api.filtering import filter_or_400
@@ -13,7 +13,7 @@ from .filters import LessonFilter
 from .match_index import MatchIndex, match_index
 from .matching import compile_pattern, names_held, prepare_message
 from .models import Lesson
-from .ranking import FIT, lessons_ranked, rank_key
+from .ranking import FIT, lessons_ranked, linked_by_own_words, rank_key
 
 # Most message fits read for the final ranking, best fits first: a generic message can fit many
 # lessons equally, and reading every one would cost a row each.
@@ -29,6 +29,8 @@ class CheckedLesson:
     score: float  # the share of its pattern's distinctive words found (1.0 by pattern or template)
     fit_size: float = 0.0  # how specific its pattern is (see lessons.matching)
     own_skill: bool = False  # of the skill asked about
+    # Unverified, and matched only through its writer's own wording (a sampled link).
+    own_words: bool = False
 
     @property
     def fit(self) -> int:
@@ -108,7 +110,8 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
     """The best ``limit`` candidates linked to the message's pattern or fitting the message,
     ranked, and ``{pk: error type}`` of every one that matches. A link counts only when the
     message names what the lesson's pattern names (another module, host or quoted name is
-    another fault, whatever the template says)."""
+    another fault, whatever the template says). A lesson found more than one way is ranked by
+    the best of them (a sampled link ranks after a template fit, see lessons.ranking)."""
     message = prepare_message(error_message)
     fits = index.fits(message, error_type=error_type, skill_name=skill_name,
                       approved_only=approved_only)
@@ -118,24 +121,36 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
     # of the two would not).
     parts = []
     if pattern is not None:
-        parts.append(candidates.filter(patterns=pattern.pk).annotate(linked=Value(True)))
+        parts.append(candidates.filter(patterns=pattern.pk).annotate(
+            linked=Value(True), sampled=linked_by_own_words(OuterRef("pk"), pattern.pk)))
     if fits:
         parts.append(candidates.filter(pk__in=_reaching(fits, limit)).annotate(
-            linked=Value(False)))
+            linked=Value(False), sampled=Value(False)))
     if not parts:
         return [], {}
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
     found: dict = {}
     for lesson in rows:
-        own = _own(lesson, skill_name)
-        if lesson.linked and names_held(compile_pattern(lesson.error_pattern), message):
-            found[lesson.pk] = CheckedLesson(lesson, "pattern", 1.0, own_skill=own)
-        elif lesson.pk not in found and lesson.pk in fits:
-            fitted = fits[lesson.pk]
-            found[lesson.pk] = CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own)
+        for entry in _ways_found(lesson, fits, message, skill_name):
+            if lesson.pk not in found or rank_key(entry) < rank_key(found[lesson.pk]):
+                found[lesson.pk] = entry
     excluded = {pk: index.error_type(pk) for pk in fits}
     excluded.update((pk, entry.lesson.error_type) for pk, entry in found.items())
     return sorted(found.values(), key=rank_key)[:limit], excluded
+
+
+def _ways_found(lesson: Lesson, fits: dict, message, skill_name) -> list[CheckedLesson]:
+    """How a row of _matched matches: through its link to the message's pattern, and by its
+    fit, each when it does."""
+    own = _own(lesson, skill_name)
+    ways = []
+    if lesson.linked and names_held(compile_pattern(lesson.error_pattern), message):
+        own_words = lesson.sampled and lesson.status != Lesson.Status.APPROVED
+        ways.append(CheckedLesson(lesson, "pattern", 1.0, own_skill=own, own_words=own_words))
+    if lesson.pk in fits:
+        fitted = fits[lesson.pk]
+        ways.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own))
+    return ways
 
 
 def _reaching(fits: dict, limit: int) -> list:
@@ -176,7 +191,8 @@ def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:
     links = Lesson.patterns.through.objects.filter(
         failurepattern_id__in=set(pattern_ids)).exclude(lesson__status=Lesson.Status.REJECTED)
     best: dict[int, tuple[str, bool]] = {}
-    for pattern_id, resolution, status in lessons_ranked(links, prefix="lesson__").values_list(
+    ranked = lessons_ranked(links, prefix="lesson__", pattern_field="failurepattern_id")
+    for pattern_id, resolution, status in ranked.values_list(
             "failurepattern_id", "lesson__resolution", "lesson__status"):
         best.setdefault(pattern_id, (resolution, status == Lesson.Status.APPROVED))
     return best

@@ -45,8 +45,8 @@ class LessonCreatedSerializer(serializers.Serializer):
 
 
 class LessonUpdatedSerializer(serializers.Serializer):
-    """One more occurrence of a known lesson, and the proposal a differing resolution of a
-    reviewed lesson became (reads a services.LessonRecorded)."""
+    """One more occurrence of a known lesson, and the proposal a differing resolution became
+    (reads a services.LessonRecorded)."""
 
     updated = serializers.BooleanField()
     id = serializers.UUIDField(source="lesson.id")

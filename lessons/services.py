@@ -16,7 +16,7 @@ from config.jobs import publish
 from failures.records.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
-from .links import Worked, pattern_link_sampled, pattern_links_learn
+from .links import Worked, pattern_link_worded, pattern_links_learn
 from .match_index import match_index_bump
 from .models import Application, Lesson, LessonProposal
 from .tasks import effectiveness_recompute_task
@@ -30,7 +30,7 @@ def lesson_text_clean(text: str | None, max_length: int | None = None) -> str | 
 @dataclass(frozen=True)
 class LessonRecorded:
     """What lesson_record did: created ``lesson``, or counted one more occurrence of it (and
-    kept a differing resolution of a reviewed lesson as ``proposal``)."""
+    kept a differing resolution as ``proposal``, unless it was its writer's to change)."""
 
     lesson: Lesson
     created: bool
@@ -57,11 +57,14 @@ def lesson_record(
     """Record a lesson or count one more occurrence of its pattern.
     The text comes scrubbed of secrets (the API's fields scrub what agents send).
     ``api_key`` is recorded as the writer of a new lesson or proposal; a lesson names no agent,
-    so any write key may record one.
+    so any write key may record one. A differing resolution replaces the text of an unverified
+    lesson only when the same key wrote it; otherwise it becomes a proposal for a curator.
 
-    ``error_message``, a sample of the error, links the lesson to that message's failure
-    pattern, so checks for any message of the same pattern find it; so does each of
-    ``error_messages`` (other wordings of the same fault), except a link a curator removed.
+    ``error_message``, a sample of the error, and each of ``error_messages`` (other wordings
+    of the same fault) are wordings of that message's failure pattern (lessons.links): the
+    lesson's writer's wordings link it at once, so checks for any message of the pattern find
+    it, but rank it after approved lessons while it is unverified; another key's count towards
+    linking it; a link a curator removed stays removed.
     Race-free: the increment is one UPDATE with ``occurrences + 1`` and a losing concurrent INSERT
     falls back to it, so N calls always add exactly N.
     """
@@ -85,12 +88,13 @@ def _record(fields: dict, *, proposed_by: str, samples: list[str],
         except IntegrityError:  # another request created it first: count ours on top
             _increment(pattern)
         else:
-            _link_patterns(lesson, samples)
+            _link_patterns(lesson, samples, api_key=api_key)
             lessons_changed()
             return LessonRecorded(lesson=lesson, created=True)
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
-    _link_patterns(lesson, samples)
+    if _link_patterns(lesson, samples, api_key=api_key):
+        lessons_changed()
     proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by, api_key=api_key)
     return LessonRecorded(lesson=lesson, created=False, proposal=proposal)
 
@@ -100,13 +104,20 @@ def lessons_changed() -> None:
     match_index_bump()
 
 
-def _link_patterns(lesson: Lesson, samples: list[str]) -> None:
-    """Link the lesson to each sample message's pattern, held so that a concurrent merge cannot
-    leave the link on the merged-away pattern (see failures.records.services.pattern_held)."""
-    for message in samples:
-        pattern = pattern_held(pattern=pattern_for_message(message=message,
-                                                           error_type=lesson.error_type))
-        pattern_link_sampled(lesson=lesson, pattern_id=pattern.pk)
+def _link_patterns(lesson: Lesson, samples: list[str], *, api_key: ApiKey | None) -> bool:
+    """Count each sample message as ``api_key``'s wording of its pattern for the lesson
+    (lessons.links), the pattern held so that a concurrent merge cannot leave the link on the
+    merged-away pattern (see failures.records.services.pattern_held). Whether the patterns the
+    check reads changed. Links are locked in pattern order, as reports lock them
+    (lessons.links.pattern_links_learn), so the two never deadlock."""
+    own = lesson_written_by(lesson, api_key)
+    pattern_ids = {pattern_held(pattern=pattern_for_message(
+        message=message, error_type=lesson.error_type)).pk for message in samples}
+    changed = False
+    for pattern_id in sorted(pattern_ids):
+        changed |= pattern_link_worded(lesson=lesson, pattern_id=pattern_id,
+                                       api_key_id=api_key and api_key.pk, own=own)
+    return changed
 
 
 def _increment(pattern: str) -> bool:
@@ -117,15 +128,22 @@ def _increment(pattern: str) -> bool:
 
 
 def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str, api_key):
-    """An unreviewed lesson takes the newer text; a reviewed one keeps it as a proposal."""
+    """An unreviewed lesson takes its writer's newer text; anyone else's, and any text for a
+    reviewed lesson, is kept as a proposal: no key overwrites what another key wrote."""
     new = (fields["resolution"], fields["resolution_code"])
     if new == (lesson.resolution, lesson.resolution_code):
         return None
-    if lesson.status == Lesson.Status.UNVERIFIED:
+    if lesson.status == Lesson.Status.UNVERIFIED and lesson_written_by(lesson, api_key):
         Lesson.objects.filter(pk=lesson.pk).update(resolution=new[0], resolution_code=new[1])
         lesson.resolution, lesson.resolution_code = new
         return None
     return _proposal_upsert(lesson, *new, proposed_by=proposed_by, api_key=api_key)
+
+
+def lesson_written_by(lesson: Lesson, api_key: ApiKey | None) -> bool:
+    """Whether ``api_key`` wrote ``lesson`` (None: written without a key, by the admin, a job
+    or a command, and asked about for such a caller)."""
+    return lesson.api_key_id == (api_key.pk if api_key else None)
 
 
 def proposal_digest(resolution: str, resolution_code: str | None) -> str:
@@ -180,7 +198,7 @@ def applications_record(*, entries: list[dict]) -> list[Application]:
     pattern_links_learn(reports=[
         Worked(lesson_id=row.lesson_id, pattern_id=pattern_id, application_id=row.pk,
                agent=row.agent or (row.failure.agent if row.failure else ""),
-               seen_at=row.applied_at)
+               seen_at=row.applied_at, api_key_id=row.api_key_id)
         for row, pattern_ids in zip(rows, fixed) if row.worked
         for pattern_id in (pattern_ids if pattern_ids is not None
                            else [row.failure.pattern_id] if row.failure else [])])

@@ -35,13 +35,14 @@ class LessonsApi(APIView):
         )
         error_message = ScrubbedCharField(
             max_length=20_000, required=False, trim_whitespace=False,
-            help_text="A sample error message; links the lesson to its failure pattern.",
+            help_text=("A sample error message; links the lesson to its failure pattern (at once "
+                       "when the lesson's writer sends it, else once enough keys did)."),
         )
         error_messages = serializers.ListField(
             child=ScrubbedCharField(max_length=20_000, trim_whitespace=False),
             max_length=MAX_SAMPLE_MESSAGES, required=False,
             help_text=f"Up to {MAX_SAMPLE_MESSAGES} other wordings of the error; each links the "
-                      "lesson to its failure pattern.",
+                      "lesson to its failure pattern, as error_message does.",
         )
         event_id = serializers.UUIDField(required=False)
 

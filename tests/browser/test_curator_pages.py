@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from failures.models import FailurePattern, RootCauseGroup, RootCauseMembership
 from failures.records.services import failure_record, failures_record_many
-from lessons.models import Application, Lesson, LessonCuration, LessonProposal
+from lessons.models import Application, Lesson, LessonCuration, LessonProposal, PatternLink
 from outcomes.models import Outcome, SpanRejection
 from tests.browser.conftest import page_faults
 from tests.conftest import curators_make
@@ -51,6 +51,9 @@ def seed(now) -> dict:
                     applied_at=now - timedelta(hours=i)) for i in range(12)])
     LessonProposal.objects.create(lesson=lesson, resolution="Raise max_connections to 500",
                                   digest="e" * 64, proposed_by="agent-2")
+    # A candidate link: two agents' reports through one key, and that key's wording.
+    PatternLink.objects.create(lesson=lesson, pattern=other, successes=2, agents=2, keys=1,
+                               wordings=1, first_seen=now - timedelta(days=1), last_seen=now)
     LessonFactory(error_pattern="disk_full", error_type="disk", flagged=True, effectiveness=0.2,
                   applications_count=6, flagged_reason="works 2 times in 6")
     Outcome.objects.bulk_create([
@@ -159,6 +162,9 @@ def test_lesson_page(live_server, browser_page, world, visit):
     assert "Raise max_connections to 500" in proposals
     assert str(lesson.pk) not in proposals
     assert page.locator("text=pattern links learned from the fleet").count() == 1
+    links = page.locator("#pattern_links-group")
+    assert "keys" in links.locator("thead").inner_text().lower()
+    assert OTHER in links.inner_text()
     # Not flagged: the page says nothing of a flag (no red icon, as on the list).
     flag = page.locator(".field-flag .readonly").inner_text().strip()
     assert flag == "", flag

@@ -9,6 +9,7 @@ from failures.models import Failure, FailurePattern
 from failures.records.services import failure_record
 from lessons.services import lesson_record
 from lessons.selectors import lesson_check
+from tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -38,13 +39,29 @@ def test_four_shapes_of_one_fault_merge_into_one_pattern():
 def test_lessons_follow_the_merge():
     for user in USERS[:3]:
         record(user)
-    lesson_record(error_pattern="expired_session", error_type="auth", resolution="re-login",
+    lesson_record(error_pattern="mailbox_login_lapse", error_type="auth", resolution="re-login",
                   error_message="session expired for user alice while syncing mailbox")
     record(USERS[3])
     patterns_mine()
     found = lesson_check(error_message="session expired for user zed while syncing mailbox")
     assert [(c.lesson.error_pattern, c.match) for c in found.lessons] == [
-        ("expired_session", "pattern")]
+        ("mailbox_login_lapse", "pattern")]
+
+
+@pytest.mark.parametrize("sampled_user", USERS)
+def test_a_writers_own_wording_is_still_its_own_after_the_merge(sampled_user):
+    """Whichever pattern the unverified lesson's sample linked, merged into another or not,
+    the link is its writer's word alone: the approved lesson that fits comes first."""
+    for user in USERS:
+        record(user)
+    lesson_record(error_pattern="mailbox_login_lapse", error_type="auth", resolution="re-login",
+                  error_message=f"session expired for user {sampled_user} while syncing mailbox")
+    LessonFactory(error_pattern="session expired while syncing mailbox", error_type="auth",
+                  status="approved")
+    patterns_mine()
+    found = lesson_check(error_message="session expired for user zed while syncing mailbox")
+    assert [(c.lesson.error_pattern, c.match) for c in found.lessons] == [
+        ("session expired while syncing mailbox", "words"), ("mailbox_login_lapse", "pattern")]
 
 
 def test_distinct_faults_are_not_merged():

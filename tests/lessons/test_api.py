@@ -22,6 +22,19 @@ def test_record_answers_as_the_seed(api):
     assert updated.json()["updated"] is True and updated.json()["occurrences"] == 2
 
 
+def test_another_key_cannot_overwrite_an_unverified_lesson(api, make_key):
+    """A second write key recording the lesson with its own resolution gets the proposal's id;
+    checks still answer the first key's text."""
+    from tests.conftest import bearer
+
+    api.post(URL, BODY, format="json")
+    other = bearer(make_key("write", name="another-fleet"))
+    answer = other.post(URL, {**BODY, "resolution": "Do Y"}, format="json").json()
+    assert answer["updated"] is True and "proposal_id" in answer
+    check = api.get(f"{URL}/check", {"error_type": "test"}).json()
+    assert [lesson["resolution"] for lesson in check["related"]] == ["Do X"]
+
+
 def test_check_answers_as_the_seed_and_says_each_status(api):
     api.post(URL, BODY, format="json")
     response = api.get(f"{URL}/check", {"error_type": "test",

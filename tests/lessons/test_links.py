@@ -1,6 +1,7 @@
 """Lessons learn the other wordings of their fault: reports that a lesson worked for a failure of a
 pattern it is not linked to become a candidate link, confirmed by enough evidence from more than
-one agent or by a curator; a curator's removal stands."""
+one agent and more than one API key, or by a curator; a curator's removal stands. Wordings sent
+with a lesson link it at once when its writer sent them, and count keys when others do."""
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -9,10 +10,12 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from config.api.idempotency import REPLAY_HEADER, run_idempotent
+from config.api.services import api_key_create
 from failures.records.services import failure_record
 from lessons.curation import pattern_link_confirm, pattern_link_remove
 from lessons.models import Lesson, PatternLink
 from lessons.services import application_report
+from tests.conftest import bearer
 from tests.factories import LessonFactory
 
 # The lesson is written from PostgreSQL's wording; MySQL words the same fault apart.
@@ -51,7 +54,14 @@ def pattern_matches(api, message: str) -> list[str]:
 
 
 def the_link(lesson) -> PatternLink:
-    return PatternLink.objects.get(lesson=lesson)
+    """The lesson's link to MySQL's wording."""
+    return PatternLink.objects.get(lesson=lesson, pattern__template__startswith="Deadlock found")
+
+
+@pytest.fixture
+def other_api(make_key):
+    """A client holding another write key: another source of evidence."""
+    return bearer(make_key("write", name="another-fleet"))
 
 
 @pytest.fixture
@@ -59,12 +69,12 @@ def curator(db):
     return get_user_model().objects.create_user("links-curator", is_staff=True)
 
 
-def test_worked_three_times_for_two_agents_is_found_until_a_curator_removes_it(
-        api, lesson, curator):
-    for agent in ("agent-a", "agent-a", "agent-b"):
-        assert worked(api, lesson, agent).status_code == 201
+def test_worked_three_times_for_two_agents_of_two_keys_is_found_until_a_curator_removes_it(
+        api, other_api, lesson, curator):
+    for client, agent in ((api, "agent-a"), (api, "agent-a"), (other_api, "agent-b")):
+        assert worked(client, lesson, agent).status_code == 201
     link = the_link(lesson)
-    assert (link.state, link.successes, link.agents) == ("confirmed", 3, 2)
+    assert (link.state, link.successes, link.agents, link.keys) == ("confirmed", 3, 2, 2)
     assert link.pattern in lesson.patterns.all()
     new_message = MYSQL.format(77031)  # a message of that wording nobody sent before
     assert pattern_matches(api, new_message) == [str(lesson.pk)]
@@ -74,22 +84,36 @@ def test_worked_three_times_for_two_agents_is_found_until_a_curator_removes_it(
     assert PatternLink.objects.get(pk=link.pk).state == "removed"
 
 
-def test_two_successes_do_not_link_and_one_agent_alone_does_not_either(api, lesson):
+def test_two_successes_do_not_link_and_one_agent_alone_does_not_either(api, other_api, lesson):
     worked(api, lesson, "agent-a")
     worked(api, lesson, "agent-b")
     assert (the_link(lesson).state, the_link(lesson).successes) == ("candidate", 2)
     assert pattern_matches(api, MYSQL.format(5)) == []
 
     other = LessonFactory(error_pattern="lock wait", error_type="deadlock")
-    for _ in range(4):
-        worked(api, other, "agent-a")
+    for client in (api, other_api, api, other_api):
+        worked(client, other, "agent-a")
     link = PatternLink.objects.get(lesson=other)
-    assert (link.state, link.successes, link.agents) == ("candidate", 4, 1)
+    assert (link.state, link.successes, link.agents, link.keys) == ("candidate", 4, 1, 2)
     assert str(other.pk) not in pattern_matches(api, MYSQL.format(5))
+
+
+def test_one_key_is_one_source_whatever_agents_it_names(api, other_api, lesson):
+    """Six successes for five agent names, all sent with one key, link nothing; one report
+    with another key makes two sources."""
+    for n in range(6):
+        worked(api, lesson, f"agent-{n % 5}")
+    link = the_link(lesson)
+    assert (link.state, link.successes, link.agents, link.keys) == ("candidate", 6, 5, 1)
+    assert pattern_matches(api, MYSQL.format(5)) == []
+    worked(other_api, lesson, "agent-z")
+    assert (the_link(lesson).state, the_link(lesson).keys) == ("confirmed", 2)
+    assert pattern_matches(api, MYSQL.format(5)) == [str(lesson.pk)]
 
 
 def test_the_threshold_is_a_setting(api, lesson, settings):
     settings.HINDSIGHT_LINK_MIN_SUCCESSES, settings.HINDSIGHT_LINK_MIN_AGENTS = 1, 1
+    settings.HINDSIGHT_LINK_MIN_KEYS = 1
     worked(api, lesson, "agent-a")
     assert the_link(lesson).state == "confirmed"
 
@@ -106,7 +130,7 @@ def test_a_failed_application_never_links_nor_counts(api, lesson):
         "context": {"error_message": MYSQL.format(9)}, "applied_lesson": str(lesson.pk)},
         format="json")
     assert lesson.applications.filter(worked=False).count() == 5
-    assert not PatternLink.objects.filter(lesson=lesson).exists()
+    assert not PatternLink.objects.filter(lesson=lesson).exclude(state="sampled").exists()
 
 
 def test_a_replayed_application_counts_once(api, lesson):
@@ -119,20 +143,21 @@ def test_a_replayed_application_counts_once(api, lesson):
     assert the_link(lesson).successes == 1
 
 
-def test_a_success_naming_the_lesson_is_evidence_for_the_failures_it_closed(api, lesson):
+def test_a_success_naming_the_lesson_is_evidence_for_the_failures_it_closed(
+        api, other_api, lesson):
     """An agent that records its failure, applies the lesson and records the task's success
     (the client's usual path) reports the lesson worked for that failure's pattern; a replay of
     the success counts once."""
-    for agent in ("agent-a", "agent-b", "agent-b"):
+    for client, agent in ((api, "agent-a"), (other_api, "agent-b"), (other_api, "agent-b")):
         task = f"t-{uuid.uuid4().hex[:8]}"
-        fail(api, agent, task=task)
+        fail(client, agent, task=task)
         success = {"task_id": task, "agent": agent, "task_type": "sync", "outcome": "success",
                    "applied_lesson": str(lesson.pk), "event_id": str(uuid.uuid4())}
-        assert api.post("/api/v1/outcomes", success, format="json").status_code == 201
-        replay = api.post("/api/v1/outcomes", success, format="json")
+        assert client.post("/api/v1/outcomes", success, format="json").status_code == 201
+        replay = client.post("/api/v1/outcomes", success, format="json")
         assert replay.status_code in (200, 201) and replay[REPLAY_HEADER] == "true"
     link = the_link(lesson)
-    assert (link.state, link.successes, link.agents) == ("confirmed", 3, 2)
+    assert (link.state, link.successes, link.agents, link.keys) == ("confirmed", 3, 2, 2)
     assert pattern_matches(api, MYSQL.format(31337)) == [str(lesson.pk)]
 
 
@@ -177,23 +202,25 @@ def test_a_pattern_the_lesson_already_answers_needs_no_candidate(api, lesson):
     own = failure_record(agent="agent-a", task="t-own", error=POSTGRES.format(1, 2))
     api.post(f"/api/v1/lessons/{lesson.pk}/applications",
              {"worked": True, "agent": "agent-a", "failure_id": own.pk}, format="json")
-    assert not PatternLink.objects.filter(lesson=lesson).exists()
+    # The writer's own wording's link, which the report counts towards confirming.
+    [link] = PatternLink.objects.filter(lesson=lesson)
+    assert (link.pattern_id, link.state, link.successes) == (own.pattern_id, "sampled", 1)
 
 
-def test_merging_lessons_carries_their_candidates(api, lesson, curator):
+def test_merging_lessons_carries_their_candidates(api, other_api, lesson, curator):
     from lessons.curation import lessons_merge
 
     duplicate = LessonFactory(error_pattern="deadlock detected again", error_type="deadlock")
     worked(api, lesson, "agent-a")
     worked(api, duplicate, "agent-b")
-    worked(api, duplicate, "agent-c")
+    worked(other_api, duplicate, "agent-c")
     # The duplicate answers a third wording, which a curator took off the survivor.
     other = failure_record(agent="agent-a", task="t-x", error="lock wait timeout exceeded").pattern
     duplicate.patterns.add(other)
     PatternLink.objects.create(lesson=lesson, pattern=other, state="removed")
     lessons_merge(survivor=lesson, duplicates=[duplicate], user=curator)
     link = PatternLink.objects.get(lesson=lesson, pattern__template__startswith="Deadlock found")
-    assert (link.state, link.successes, link.agents) == ("confirmed", 3, 3)
+    assert (link.state, link.successes, link.agents, link.keys) == ("confirmed", 3, 3, 2)
     assert link.pattern in lesson.patterns.all() and other not in lesson.patterns.all()
 
 
@@ -221,6 +248,23 @@ def test_error_messages_link_each_wording(api):
         fresh = message.replace("01AbC9", "01ZzY7").replace("8f2kQ93", "77xTq1").replace(
             "[4]", "[9]")
         assert pattern_matches(api, fresh) == [lesson_id], message
+
+
+def test_another_keys_wording_is_a_candidate_until_a_second_key_sends_it(
+        api, other_api, make_key, lesson):
+    """The writer's wording links at once (sampled); another key's waits, counted once per key,
+    until a second key other than the writer sends it too."""
+    assert PatternLink.objects.get(lesson=lesson).state == "sampled"
+    record = {"error_pattern": "deadlock detected", "error_type": "deadlock",
+              "resolution": lesson.resolution, "error_messages": [MYSQL.format(1)]}
+    for _ in range(2):
+        other_api.post("/api/v1/lessons", record, format="json")
+    link = the_link(lesson)
+    assert (link.state, link.wordings, link.keys) == ("candidate", 1, 1)
+    assert pattern_matches(api, MYSQL.format(5)) == []
+    bearer(make_key("write", name="third")).post("/api/v1/lessons", record, format="json")
+    assert (the_link(lesson).state, the_link(lesson).wordings) == ("confirmed", 2)
+    assert pattern_matches(api, MYSQL.format(5)) == [str(lesson.pk)]
 
 
 def test_error_messages_are_scrubbed(api):
@@ -253,22 +297,25 @@ def test_bad_error_messages_are_400_naming_the_field(api, messages, field):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_reports_count_each_exactly_once():
     lesson = LessonFactory(error_pattern="deadlock detected", error_type="deadlock")
+    keys = [api_key_create(name=f"fleet-{n}", scope="write").key for n in range(3)]
     failures = [failure_record(agent=f"agent-{i % 4}", task=f"t-{i}", error=MYSQL.format(i))
                 for i in range(24)]
 
-    def report(failure):
+    def report(numbered):
+        n, failure = numbered
         try:
             run_idempotent(  # as the view runs it, each with its own event id
                 operation="application_record", event_id=uuid.uuid4(), payload={},
                 action=lambda: (201, {"id": application_report(
-                    lesson=lesson, worked=True, agent=failure.agent, failure=failure).pk}))
+                    lesson=lesson, worked=True, agent=failure.agent, failure=failure,
+                    api_key=keys[n % 3]).pk}))
         finally:
             connection.close()
 
     with ThreadPoolExecutor(8) as pool:
-        list(pool.map(report, failures))
+        list(pool.map(report, enumerate(failures)))
     link = PatternLink.objects.get(lesson=lesson)
-    assert (link.state, link.successes, link.agents) == ("confirmed", 24, 4)
+    assert (link.state, link.successes, link.agents, link.keys) == ("confirmed", 24, 4, 3)
     assert link.evidence.count() == 24
 
 
@@ -290,3 +337,32 @@ def test_a_link_taken_off_the_lessons_patterns_is_not_relinked_by_evidence(api, 
     lesson_patterns_set(lesson=lesson, patterns=[pattern], user=curator)
     assert pattern_matches(api, MYSQL.format(5)) == [str(lesson.pk)]
     assert (the_link(lesson).state, the_link(lesson).decided_by) == ("confirmed", curator)
+
+
+def test_the_migration_counts_keys_and_unlinks_what_one_key_confirmed(api, curator):
+    """Links made before keys counted: one key's confirmed link is a candidate again, a
+    curator's stays, and an agent's lesson linked by its sample message is sampled."""
+    from importlib import import_module
+    from types import SimpleNamespace
+
+    from django.apps import apps as django_apps
+
+    migration = import_module("lessons.migrations.0012_keys_count_as_sources")
+    steered = LessonFactory(error_pattern="lock wait", error_type="deadlock")
+    for agent in ("agent-a", "agent-b", "agent-c"):
+        worked(api, steered, agent)
+    link = the_link(steered)
+    PatternLink.objects.filter(pk=link.pk).update(state="confirmed", keys=0)
+    steered.patterns.add(link.pattern)
+    decided = LessonFactory(error_pattern="deadlock again", error_type="deadlock")
+    worked(api, decided, "agent-a")
+    pattern_link_confirm(link=the_link(decided), user=curator)
+    sampled = LessonFactory(error_pattern="sampled", error_type="deadlock")
+    sampled.patterns.add(link.pattern)
+
+    migration.sources_count(django_apps, SimpleNamespace(connection=connection))
+    link.refresh_from_db()
+    assert (link.state, link.keys) == ("candidate", 1)
+    assert link.pattern not in steered.patterns.all()
+    assert the_link(decided).state == "confirmed"
+    assert PatternLink.objects.get(lesson=sampled).state == "sampled"

@@ -7,6 +7,7 @@ from django.utils import timezone
 from failures.records.services import pattern_for_message
 from lessons.models import Application, Lesson, LessonCuration, LessonProposal
 from lessons.curation import lessons_merge
+from lessons.selectors import lesson_check
 from lessons.services import applications_record, lesson_record
 from tests.factories import LessonFactory
 
@@ -49,6 +50,22 @@ def test_merge_carries_occurrences_applications_links_and_proposals(admin_user):
     assert curation.user == admin_user
     assert (curation.before["occurrences"], curation.after["occurrences"]) == (4, 10)
     assert curation.before["duplicates"][0]["error_pattern"] == "db_refused_again"
+
+
+@pytest.mark.django_db
+def test_a_duplicates_link_on_its_writers_wording_stays_so_on_the_survivor(admin_user):
+    """A merge vouches for no link: the survivor, unverified, matches that wording after an
+    approved lesson that fits it, as the duplicate did."""
+    message = "quota of workspace 7 exhausted for the nightly export"
+    recorded = lesson_record(error_pattern="export_budget_cap", error_type="quota",
+                             resolution="Split the export.", error_message=message)
+    survivor = LessonFactory(error_pattern="export_budget", error_type="quota")
+    approved = LessonFactory(error_pattern="workspace quota exhausted", error_type="quota",
+                             status="approved")
+    lessons_merge(survivor=survivor, duplicates=[recorded.lesson], user=admin_user)
+    found = lesson_check(error_message=message.replace("7", "9"))
+    assert [entry.lesson.pk for entry in found.lessons] == [approved.pk, survivor.pk]
+    assert [entry.match for entry in found.lessons] == ["words", "pattern"]
 
 
 @pytest.mark.django_db

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from lessons.models import Lesson
+from lessons.models import Lesson, PatternLink
 from lessons.ranking import lessons_ranked, rank_key
 from lessons.selectors import CheckedLesson, lesson_check
 from tests.factories import LessonFactory
@@ -34,6 +34,34 @@ def test_the_sort_key_and_the_sql_ordering_agree(skill_name):
     assert [entry.lesson.pk for entry in in_python] == [lesson.pk for lesson in in_sql]
 
 
+def test_the_sort_key_and_the_sql_ordering_agree_on_linked_rows(api):
+    """Rows of Lesson.patterns, as history and insights rank them: an unverified lesson linked
+    by its writer's own wording comes after the other unverified ones; approved ones are never
+    held back by it."""
+    pattern_id = api.post("/api/v1/failures", {"agent": "a1", "task": "sync-1",
+                                               "error": MESSAGE}, format="json").json()[
+        "pattern"]["id"]
+    rng = random.Random(5)
+    sampled = set()
+    for n in range(40):
+        lesson = LessonFactory(error_pattern=f"p{n}", rank_score=rng.choice([0.1, 0.5]),
+                               status=rng.choice(["approved", "unverified"]),
+                               occurrences=rng.choice([1, 2]))
+        lesson.patterns.add(pattern_id)
+        if rng.random() < 0.5:
+            PatternLink.objects.create(lesson=lesson, pattern_id=pattern_id, state="sampled")
+            sampled.add(lesson.pk)
+    in_python = sorted((CheckedLesson(lesson, "pattern", 1.0, own_words=lesson.pk in sampled and
+                                      lesson.status == "unverified")
+                        for lesson in Lesson.objects.all()), key=rank_key)
+    in_sql = lessons_ranked(Lesson.patterns.through.objects.filter(failurepattern_id=pattern_id),
+                            prefix="lesson__", pattern_field="failurepattern_id")
+    assert [entry.lesson.pk for entry in in_python] == [row.lesson_id for row in in_sql]
+    assert any(entry.own_words for entry in in_python)
+    statuses = [entry.lesson.status for entry in in_python]
+    assert statuses == sorted(statuses)  # "approved" < "unverified": approved all first
+
+
 def test_the_fit_keys_come_before_approval():
     lesson = LessonFactory(status="approved", rank_score=1.0)
     other = LessonFactory(status="unverified", rank_score=0.0)
@@ -46,7 +74,8 @@ def test_the_fit_keys_come_before_approval():
 @pytest.fixture
 def ranked_lessons(api):
     """A failure's pattern and lessons linked to it, in their expected order: approval, then
-    ranking score, occurrences, recency and primary key, whatever their effectiveness."""
+    ranking score, occurrences, recency and primary key, whatever their effectiveness; last,
+    an unverified lesson linked only by its writer's own wording, however high its scores."""
     body = api.post("/api/v1/failures", {"agent": "a1", "task": "sync-1", "task_type": "sync",
                                          "error": MESSAGE, "error_type": "sync"},
                     format="json").json()
@@ -62,13 +91,18 @@ def ranked_lessons(api):
         dict(id=high, status="approved", rank_score=0.5, occurrences=3, effectiveness=0.9,
              last_occurred=NOW - timedelta(hours=1)),
         dict(status="unverified", rank_score=1.0, occurrences=50, effectiveness=1.0),
+        dict(status="unverified", rank_score=1.0, occurrences=99, effectiveness=1.0,
+             sampled=True),
     ]
     lessons = []
     for n, fields in enumerate(reversed(rows)):  # written in the other order
         fields.setdefault("last_occurred", NOW - timedelta(days=1))
+        sampled = fields.pop("sampled", False)
         lesson = LessonFactory(error_pattern=f"fix {n}", error_type="sync",
                                resolution=f"resolution {len(rows) - 1 - n}", **fields)
         lesson.patterns.add(pattern_id)
+        if sampled:
+            PatternLink.objects.create(lesson=lesson, pattern_id=pattern_id, state="sampled")
         lessons.append(lesson)
     LessonFactory(error_pattern="rejected fix", status="rejected", rank_score=1.0).patterns.add(
         pattern_id)

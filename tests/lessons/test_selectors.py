@@ -193,12 +193,17 @@ def test_best_lesson_per_pattern_breaks_ties_as_the_check_ranks_them():
 
 
 def test_a_pattern_link_counts_only_when_the_message_names_what_the_lesson_names():
+    from lessons.curation import lesson_approve
     from lessons.services import lesson_record
 
-    lesson_record(error_pattern="401 Client Error: Unauthorized for url: https://api.crm.acme.io/<*>",
-                  error_type="HTTPError", resolution="Refresh the CRM token",
-                  error_message="401 Client Error: Unauthorized for url: "
-                                "https://api.crm.acme.io/v2/contacts/5")
+    recorded = lesson_record(
+        error_pattern="401 Client Error: Unauthorized for url: https://api.crm.acme.io/<*>",
+        error_type="HTTPError", resolution="Refresh the CRM token",
+        error_message="401 Client Error: Unauthorized for url: "
+                      "https://api.crm.acme.io/v2/contacts/5")
+    # Approved: its writer's sample links it as any link does (unverified, the link would rank
+    # after its template fit, lessons.ranking).
+    lesson_approve(lesson=recorded.lesson, user=None)
     ours = lesson_check(error_message="401 Client Error: Unauthorized for url: "
                                       "https://api.crm.acme.io/v2/deals/9")
     assert [entry.match for entry in ours.lessons] == ["pattern"]

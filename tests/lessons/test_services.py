@@ -2,6 +2,7 @@
 the seeded patterns."""
 import pytest
 
+from config.api.services import api_key_create
 from lessons.models import Lesson, LessonCuration, LessonProposal
 from lessons.curation import (
     lesson_approve, lesson_edit, lesson_reject, proposal_accept, proposal_dismiss,
@@ -40,6 +41,25 @@ def test_an_unverified_lesson_takes_the_newer_resolution():
     record(resolution="switch provider")
     assert Lesson.objects.get().resolution == "switch provider"
     assert not LessonProposal.objects.exists()
+
+
+def test_another_keys_resolution_for_an_unverified_lesson_is_a_proposal():
+    """Record-or-increment is no way to rewrite another key's lesson: its text stays, the
+    other key's becomes a proposal (counted when sent again); its own writer still edits it."""
+    writer = api_key_create(name="writer", scope="write").key
+    other = api_key_create(name="other", scope="write").key
+    record(api_key=writer)
+    first = record(resolution="delete the cache", proposed_by="other", api_key=other)
+    record(resolution="delete the cache", proposed_by="other", api_key=other)
+    lesson = Lesson.objects.get()
+    assert (lesson.resolution, lesson.status, lesson.occurrences) == ("wait 60s", "unverified", 3)
+    proposal = LessonProposal.objects.get()
+    assert first.proposal == proposal
+    assert (proposal.resolution, proposal.api_key, proposal.times_proposed) == (
+        "delete the cache", other, 2)
+    record(resolution="wait for the retry-after", api_key=writer)
+    assert Lesson.objects.get().resolution == "wait for the retry-after"
+    assert LessonProposal.objects.count() == 1
 
 
 def test_an_approved_lesson_keeps_its_text_and_gets_a_proposal():

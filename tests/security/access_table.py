@@ -177,16 +177,22 @@ TABLE: dict[str, list[Case]] = {**ROUTES, **admin_model_routes()}
 
 # --- Staff roles in the admin --------------------------------------------------------------------
 # Who may do what inside the admin, by role. A curator belongs to the "curators" group (made by a
-# migration); a viewer is staff holding every view permission and nothing else; "staff" is a staff
-# member with no permission at all; "user" is signed in but not staff.
-ROLES = ("superuser", "curator", "viewer", "staff", "user", "anon")
+# migration); a viewer is staff holding every view permission and nothing else; an editor is staff
+# who may view and change lessons but not review them; "staff" is a staff member with no
+# permission at all; "user" is signed in but not staff.
+ROLES = ("superuser", "curator", "viewer", "editor", "staff", "user", "anon")
 CURATOR = frozenset({"superuser", "curator"})
 SUPERUSER = frozenset({"superuser"})
+# Who may change a lesson on its page (its text, its pattern links); of them, only CURATOR may
+# set its status there, which approves or rejects it.
+LESSON_CHANGERS = CURATOR | {"editor"}
 
 
-def roles(superuser, curator, viewer, staff) -> dict:
-    """A page's answer per role: everyone who is not staff is sent to the admin's login."""
-    return {"superuser": superuser, "curator": curator, "viewer": viewer, "staff": staff,
+def roles(superuser, curator, viewer, staff, editor=None) -> dict:
+    """A page's answer per role: everyone who is not staff is sent to the admin's login; the
+    editor gets what staff without permissions get unless told otherwise."""
+    return {"superuser": superuser, "curator": curator, "viewer": viewer,
+            "editor": staff if editor is None else editor, "staff": staff,
             "user": LOGIN, "anon": LOGIN}
 
 
@@ -205,8 +211,8 @@ def role_pages() -> dict[str, dict]:
     pages = {
         "/admin/": roles(200, 200, 200, 200),  # an empty index for staff with no permission
         # An app whose models a role may not see does not exist for it.
-        **{f"/admin/{app}/": roles(200, 200, 200, 404) for app in ("failures", "outcomes",
-                                                                   "lessons")},
+        **{f"/admin/{app}/": roles(200, 200, 200, 404) for app in ("failures", "outcomes")},
+        "/admin/lessons/": roles(200, 200, 200, 404, editor=200),
         **{f"/admin/{app}/": roles(200, 404, 200, 404) for app in ("auth", "api")},
         "/admin/autocomplete/?app_label=lessons&model_name=lesson&field_name=patterns": READS,
         "/dashboard/": READS,
@@ -217,6 +223,8 @@ def role_pages() -> dict[str, dict]:
     }
     for stem, superuser in ADMIN_MODELS.items():
         reads = READS if stem in CURATOR_READS else ADMIN_READS
+        if stem == "lessons/lesson":  # the editor's one model
+            reads = {**reads, "editor": 200}
         obj = f"/admin/{stem}/{{{stem}}}/"
         curator_adds = 200 if stem == "lessons/lesson" else 403  # curators write lessons only
         pages.update({

@@ -25,7 +25,8 @@ from lessons.models import Application, LessonProposal, PatternLink
 from outcomes.models import Outcome
 from tests.conftest import curators_make
 from tests.factories import LessonFactory
-from tests.security.access_table import ADMIN_ACTIONS, CURATOR, LOGIN, ROLES, role_pages
+from tests.security.access_table import (ADMIN_ACTIONS, CURATOR, LESSON_CHANGERS, LOGIN, ROLES,
+                                         role_pages)
 
 CURATION = {
     "lessons": {"view_lesson", "add_lesson", "change_lesson", "review_lesson", "merge_lesson",
@@ -64,11 +65,14 @@ def _clients() -> dict[str, Client]:
         "superuser": django_user_model.objects.create_superuser("root"),
         "curator": django_user_model.objects.create_user("curator", is_staff=True),
         "viewer": django_user_model.objects.create_user("viewer", is_staff=True),
+        "editor": django_user_model.objects.create_user("editor", is_staff=True),
         "staff": django_user_model.objects.create_user("bare", is_staff=True),
         "user": django_user_model.objects.create_user("plain"),
     }
     users["curator"].groups.add(Group.objects.get(name="curators"))
     users["viewer"].user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    users["editor"].user_permissions.set(Permission.objects.filter(
+        content_type__app_label="lessons", codename__in=["view_lesson", "change_lesson"]))
     result = {"anon": Client()}
     for role, user in users.items():
         result[role] = Client()
@@ -249,8 +253,8 @@ def _link_decision(rows, decision: str) -> dict:
 @pytest.mark.parametrize("decision, state", [("confirm", "confirmed"), ("remove", "removed")])
 def test_deciding_a_pattern_link_on_the_lesson_page(decision, state, role, clients, rows):
     """Confirming or removing a link learned from the fleet is changing the lesson: curators
-    may, view-only staff may not, and a refused decision leaves the link and the lesson's
-    patterns as they were."""
+    and editors may, view-only staff may not, and a refused decision leaves the link and the
+    lesson's patterns as they were."""
     from lessons.models import Lesson
 
     lesson = Lesson.objects.get(pk=rows["lesson"])
@@ -259,13 +263,37 @@ def test_deciding_a_pattern_link_on_the_lesson_page(decision, state, role, clien
     path = f"/admin/lessons/lesson/{rows['lesson']}/change/"
     response = clients[role].post(path, _link_decision(rows, decision))
     link = PatternLink.objects.get(pk=rows["link"])
-    if role in CURATOR:
+    if role in LESSON_CHANGERS:
         assert response.status_code == 302, response.content.decode()[:3000]
         assert link.state == state
         assert (link.pattern in lesson.patterns.all()) == (state == "confirmed")
         return
     assert observed(response) == (LOGIN if role in ("user", "anon") else 403)
     assert (snapshot([link]), sorted(lesson.patterns.values_list("pk", flat=True))) == before
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("status", ["approved", "rejected"])
+def test_setting_the_status_on_the_lesson_page_is_reviewing(status, role, clients, rows):
+    """The change form's status field approves or rejects: those who may review set it; an
+    editor's post saves the text and leaves the status (read-only for them, not offered);
+    everyone else changes nothing."""
+    from lessons.models import Lesson
+
+    path = f"/admin/lessons/lesson/{rows['lesson']}/change/"
+    before = snapshot([Lesson.objects.get(pk=rows["lesson"])])
+    body = {**_link_decision(rows, ""), "status": status, "resolution": "edited text"}
+    response = clients[role].post(path, body)
+    lesson = Lesson.objects.get(pk=rows["lesson"])
+    if role in LESSON_CHANGERS:
+        assert response.status_code == 302, response.content.decode()[:3000]
+        assert lesson.resolution == "edited text"
+        assert lesson.status == (status if role in CURATOR else "unverified")
+        page = clients[role].get(path).content.decode()
+        assert ('name="status"' in page) == (role in CURATOR)
+        return
+    assert observed(response) == (LOGIN if role in ("user", "anon") else 403)
+    assert snapshot([lesson]) == before
 
 
 @pytest.mark.parametrize("role, decides", [("curator", True), ("viewer", False)])
