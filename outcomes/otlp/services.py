@@ -7,12 +7,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from config.api.agents import agent_refusal
-from config.api.errors import PayloadTooLarge
 from config.api.fields import scrubbed
 from config.api.models import ApiKey
 from failures.records.selectors import failures_of_traces
@@ -47,13 +45,15 @@ class Exported:
 
 def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     """Record the outcomes of ``export``, an ExportTraceServiceRequest, as written by
-    ``api_key``, in one transaction, in the order the spans ended. A span whose outcomes cannot
-    be stored is refused with the reason; the others are stored. A failed span whose fault a
-    descendant (or an ancestor stored earlier) already recorded gives its outcome, if it is
-    one, but no second failure record. A failure stored earlier is re-filed under the agent of
-    a nearer named ancestor the export brings (outcomes.otlp.faults). More spans than
-    HINDSIGHT_OTLP_MAX_SPANS are refused whole (PayloadTooLarge)."""
-    _spans_check(export)
+    ``api_key``, in the order the spans ended. A span whose outcomes cannot be stored is
+    refused with the reason; the others are stored. A failed span whose fault a descendant (or
+    an ancestor stored earlier) already recorded gives its outcome, if it is one, but no second
+    failure record. A failure stored earlier is re-filed under the agent of a nearer named
+    ancestor the export brings (outcomes.otlp.faults).
+
+    Three transactions, each safe to repeat when the exporter resends the export: what the
+    export teaches about failures stored earlier, the outcomes (one transaction, as a bulk
+    request's), and the refusals."""
     mapped = request_map(export)
     refused = {span.span: (span.problem, span.reason) for span in mapped.spans if span.problem}
     raws = [(span, outcome) for span in mapped.spans if not span.problem
@@ -88,16 +88,6 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     more = len(refused) - len(quoted)
     message = "; ".join(quoted) + (f"; and {more} more" if more > 0 else "")
     return Exported(stored, replayed, len(refused), message)
-
-
-def _spans_check(export) -> None:
-    limit = settings.HINDSIGHT_OTLP_MAX_SPANS
-    count = sum(len(scope.spans) for resource in export.resource_spans
-                for scope in resource.scope_spans)
-    if count > limit:
-        raise PayloadTooLarge(f"{count} spans in one export; at most {limit} are taken "
-                              "(HINDSIGHT_OTLP_MAX_SPANS): lower the exporter's batch size "
-                              "(OTEL_BSP_MAX_EXPORT_BATCH_SIZE, 512 by default).")
 
 
 def _decide(failed: list[Mapped], mapped: MappedExport) -> dict[str, Decision]:

@@ -5,6 +5,7 @@ REST API's own. Every answer is encoded like the request: an ExportTraceServiceR
 ``partial_success`` when spans were refused), or for an error a google.rpc.Status with the
 error's HTTP status (and ``Retry-After`` on a 429 or 503).
 """
+from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ParseError, UnsupportedMediaType
@@ -56,6 +57,18 @@ def _media_type(request) -> str | None:
     return media_type if media_type in MEDIA_TYPES else None
 
 
+def _spans_check(export) -> None:
+    """More spans than HINDSIGHT_OTLP_MAX_SPANS are refused whole: a request must end within the
+    worker's timeout."""
+    limit = settings.HINDSIGHT_OTLP_MAX_SPANS
+    count = sum(len(scope.spans) for resource in export.resource_spans
+                for scope in resource.scope_spans)
+    if count > limit:
+        raise PayloadTooLarge(f"{count} spans in one export; at most {limit} are taken "
+                              "(HINDSIGHT_OTLP_MAX_SPANS): lower the exporter's batch size "
+                              "(OTEL_BSP_MAX_EXPORT_BATCH_SIZE, 512 by default).")
+
+
 class TracesApi(APIView):
     """Spans of instrumented agents: failed spans become failures, root spans (and spans
     marked ``hindsight.outcome``) outcomes; see outcomes.otlp.mapping."""
@@ -77,6 +90,7 @@ class TracesApi(APIView):
             if media_type == JSON:
                 raise ParseError("Request body is empty; send an OTLP/JSON trace export.")
             export = ExportTraceServiceRequest()  # the empty export, in protobuf
+        _spans_check(export)
         exported = traces_record(export=export, api_key=request.auth)
         return HttpResponse(message_encode(response_of(exported.rejected, exported.message),
                                            media_type), content_type=media_type)
