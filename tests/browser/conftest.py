@@ -74,6 +74,15 @@ _BROKEN_LINKS = """(limits) => Array.from(document.querySelectorAll("a")).filter
 }).map((a) => a.textContent.trim())"""
 
 
+def staff_log_in(page, base: str, username: str, password: str, next_path: str) -> None:
+    """Log in through the admin's login form and wait for ``next_path``."""
+    page.goto(f"{base}/admin/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"**{next_path}")
+
+
 def page_faults(page) -> list[str]:
     """What is visibly broken on the page: a Python object's repr, a traceback, a link wrapped
     one letter per line."""

@@ -11,7 +11,7 @@ from failures.records.services import failures_record_many
 from lessons.models import Lesson
 from lessons.services import lesson_record
 from outcomes.models import Outcome
-from tests.browser.conftest import page_faults
+from tests.browser.conftest import page_faults, staff_log_in
 from tests.factories import LessonFactory
 
 PASSWORD = "curator-password-7f3a"
@@ -80,11 +80,7 @@ def test_curator_round(live_server, browser_page, screenshot):
     ids = seed(now)
     page = browser_page
 
-    page.goto(f"{live_server.url}/admin/login/?next=/dashboard/")
-    page.fill("#id_username", "curator")
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_url("**/dashboard/")
+    staff_log_in(page, live_server.url, "curator", PASSWORD, "/dashboard/")
 
     # Approve the waiting lesson from the curation queue.
     row = page.locator(f"#curation-queue tr[data-pattern='{ids['top']}']")

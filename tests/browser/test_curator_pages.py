@@ -15,7 +15,7 @@ from failures.models import FailurePattern, RootCauseGroup, RootCauseMembership
 from failures.records.services import failure_record, failures_record_many
 from lessons.models import Application, Lesson, LessonCuration, LessonProposal, PatternLink
 from outcomes.models import Outcome, SpanRejection
-from tests.browser.conftest import page_faults
+from tests.browser.conftest import page_faults, staff_log_in
 from tests.conftest import curators_make
 from tests.factories import LessonFactory
 
@@ -78,11 +78,7 @@ def seed(now) -> dict:
 
 
 def log_in(page, url: str) -> None:
-    page.goto(f"{url}/admin/login/?next=/admin/")
-    page.fill("#id_username", "carol")
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_url("**/admin/")
+    staff_log_in(page, url, "carol", PASSWORD, "/admin/")
 
 
 def line_height(locator) -> float:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from failures.models import FailurePattern
 from failures.records.services import failures_record_many
 from outcomes.models import Outcome
+from tests.browser.conftest import staff_log_in
 
 PASSWORD = "label-pages-3c9d"
 # Names an agent chose: the link, one short enough to be drawn whole (the rate charts
@@ -43,11 +44,7 @@ def test_agent_text_in_chart_labels_is_text(live_server, browser_page, screensho
     template = FailurePattern.objects.get().template
     assert template.startswith("<a href=<*>><b>retry") and len(template) <= 48
     page = browser_page
-    page.goto(f"{live_server.url}/admin/login/?next=/dashboard/")
-    page.fill("#id_username", "labels")
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_url("**/dashboard/")
+    staff_log_in(page, live_server.url, "labels", PASSWORD, "/dashboard/")
     for chart in CHARTS:
         page.wait_for_selector(f"#{chart}[data-drawn='true']")
 
