@@ -39,6 +39,7 @@ class MatchIndex:
     def __init__(self, version: str | None, entries: list[Entry]):
         self.version, self.entries = version, entries
         self._types = {entry.pk: entry.error_type for entry in entries}
+        self._approved = {entry.pk for entry in entries if entry.approved}
         frequency = Counter(word for entry in entries for word in set(entry.compiled.words))
         self._filed: dict[str, list[int]] = {}
         self._always: list[int] = []  # patterns without a key: tried on every message
@@ -51,6 +52,9 @@ class MatchIndex:
 
     def error_type(self, pk) -> str:
         return self._types[pk]
+
+    def approved(self, pk) -> bool:
+        return pk in self._approved
 
     def fits(self, message: str | Message, *, error_type: str | None, skill_name: str | None,
              approved_only: bool) -> dict:

@@ -2,13 +2,15 @@
 and the ORM ordering. Every answer that ranks lessons (the check, the failure answer, boot hints,
 history and insights) uses it.
 
-An unverified lesson matched only through its writer's own wording of the error (a sampled
-link, see lessons.links) comes after every other match: no key's own words rank its lesson above
-an approved one. Then how well a lesson fits the error: linked to the message's own failure
-pattern, then its error_pattern aligning with the message in order (a template), then by its
-words (see lessons.matching), then only sharing the error type. Only then approval, the skill's
-own lessons before generic ones, the ranking score (measured effectiveness weighed by its
-evidence, see lessons.scoring), occurrences and recency; equal ranks by primary key.
+An unverified lesson matched only through its writer's own words comes after every other match:
+its error_pattern fitting the message, or a wording its writer sent (a sampled link, see
+lessons.links). No key's own words rank its lesson above an approved one; what puts an
+unverified lesson first is the fleet's evidence (a link confirmed by several keys) or a curator.
+Then how well a lesson fits the error: linked to the message's own failure pattern, then its
+error_pattern aligning with the message in order (a template), then by its words (see
+lessons.matching), then only sharing the error type. Only then approval, the skill's own lessons
+before generic ones, the ranking score (measured effectiveness weighed by its evidence, see
+lessons.scoring), occurrences and recency; equal ranks by primary key.
 """
 from functools import total_ordering
 from typing import NamedTuple
@@ -27,7 +29,7 @@ class Key(NamedTuple):
 
 
 RANKING = (
-    Key("own_words", False),  # an unverified lesson matched by its writer's wording alone: last
+    Key("own_words", False),  # an unverified lesson matched by its writer's words alone: last
     Key("fit", True),  # FIT of the lesson's match
     Key("fit_score", True),  # the share of its pattern's distinctive words the message holds
     Key("fit_size", True),  # how specific its pattern is: the more specific fit first

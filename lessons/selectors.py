@@ -29,7 +29,8 @@ class CheckedLesson:
     score: float  # the share of its pattern's distinctive words found (1.0 by pattern or template)
     fit_size: float = 0.0  # how specific its pattern is (see lessons.matching)
     own_skill: bool = False  # of the skill asked about
-    # Unverified, and matched only through its writer's own wording (a sampled link).
+    # Unverified, and matched only through its writer's own words: its error_pattern, or a
+    # wording it sent (a sampled link).
     own_words: bool = False
 
     @property
@@ -124,7 +125,7 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
         parts.append(candidates.filter(patterns=pattern.pk).annotate(
             linked=Value(True), sampled=linked_by_own_words(OuterRef("pk"), pattern.pk)))
     if fits:
-        parts.append(candidates.filter(pk__in=_reaching(fits, limit)).annotate(
+        parts.append(candidates.filter(pk__in=_reaching(fits, limit, index)).annotate(
             linked=Value(False), sampled=Value(False)))
     if not parts:
         return [], {}
@@ -149,17 +150,19 @@ def _ways_found(lesson: Lesson, fits: dict, message, skill_name) -> list[Checked
         ways.append(CheckedLesson(lesson, "pattern", 1.0, own_skill=own, own_words=own_words))
     if lesson.pk in fits:
         fitted = fits[lesson.pk]
-        ways.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own))
+        ways.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own,
+                                  own_words=lesson.status != Lesson.Status.APPROVED))
     return ways
 
 
-def _reaching(fits: dict, limit: int) -> list:
-    """The fits that can be among the best ``limit``: ranked by how they fit (the first keys of
-    the ranking), the first ``limit`` and those that tie with the last of them, at most
-    MESSAGE_CANDIDATES. Equal fits in key order, so that every process loads the same ones
-    (``fits`` comes in an order that may differ from one process to the next)."""
+def _reaching(fits: dict, limit: int, index: MatchIndex) -> list:
+    """The fits that can be among the best ``limit``: ranked by the first keys of the ranking
+    (approved before a writer's own words, then how they fit), the first ``limit`` and those
+    that tie with the last of them, at most MESSAGE_CANDIDATES. Equal fits in key order, so that
+    every process loads the same ones (``fits`` comes in an order that may differ from one
+    process to the next)."""
     def how(item):
-        return FIT[item[1].kind], item[1].score, item[1].size
+        return index.approved(item[0]), FIT[item[1].kind], item[1].score, item[1].size
 
     ranked = sorted(sorted(fits.items(), key=lambda item: item[0]), key=how, reverse=True)
     if len(ranked) > limit:

@@ -44,7 +44,8 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
                     approved_only=False):
     """The check as documented, lesson by lesson: linked to the message's pattern (the names of
     its error_pattern in the message), or fitting it (across error classes only by a template
-    with a distinctive word or three words), ranked by fit, score and size, then approval, the skill's own, ranking
+    with a distinctive word or three words). Unverified lessons found by their own error_pattern
+    come last; then ranked by fit, score and size, then approval, the skill's own, ranking
     score, occurrences, recency and primary key; then the lessons of the type that do not
     match, ranked the same way from approval on."""
     candidates = Lesson.objects.exclude(status=Lesson.Status.REJECTED)
@@ -68,7 +69,8 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
         if lesson.pk in linked and names_held(compiled, message):
             matched.append(CheckedLesson(lesson, "pattern", 1.0))
         elif fitted:
-            matched.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size))
+            matched.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size,
+                                         own_words=lesson.status != Lesson.Status.APPROVED))
         elif error_type and lesson.error_type == error_type:
             typed.append(CheckedLesson(lesson, "type", 0.0))
 
@@ -79,7 +81,8 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
     for found in (matched, typed):
         found.sort(key=lambda c: c.lesson.pk)
         found.sort(key=rank, reverse=True)
-    matched.sort(key=lambda c: (FIT_ORDER[c.match], c.score, c.fit_size), reverse=True)
+    matched.sort(key=lambda c: (not c.own_words, FIT_ORDER[c.match], c.score, c.fit_size),
+                 reverse=True)
     return matched[:limit], typed[:limit]
 
 

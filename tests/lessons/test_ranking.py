@@ -62,12 +62,19 @@ def test_the_sort_key_and_the_sql_ordering_agree_on_linked_rows(api):
     assert statuses == sorted(statuses)  # "approved" < "unverified": approved all first
 
 
-def test_the_fit_keys_come_before_approval():
+def test_a_writers_own_pattern_never_ranks_its_unverified_lesson_above_an_approved_one():
+    lesson = LessonFactory(status="approved", rank_score=0.0)
+    other = LessonFactory(status="unverified", rank_score=1.0)
+    ranked = sorted([CheckedLesson(other, "template", 1.0, 9.0, own_words=True),
+                     CheckedLesson(lesson, "words", 0.5, 1.0)], key=rank_key)
+    assert [entry.lesson.pk for entry in ranked] == [lesson.pk, other.pk]
+
+
+def test_the_fit_keys_come_before_approval_once_the_fleet_confirmed_a_link():
     lesson = LessonFactory(status="approved", rank_score=1.0)
     other = LessonFactory(status="unverified", rank_score=0.0)
-    ranked = sorted([CheckedLesson(lesson, "words", 1.0, 9.0), CheckedLesson(other, "template",
-                                                                               1.0, 1.0)],
-                    key=rank_key)
+    ranked = sorted([CheckedLesson(lesson, "words", 1.0, 9.0),
+                     CheckedLesson(other, "pattern", 1.0)], key=rank_key)
     assert [entry.lesson.pk for entry in ranked] == [other.pk, lesson.pk]
 
 

@@ -83,20 +83,27 @@ def test_type_only_lessons_are_related_never_the_resolution():
 
 
 def test_the_fit_ranks_before_approval_and_effectiveness():
+    """A tighter fit first, whatever the effectiveness; a link the fleet confirmed first, even
+    for an unverified lesson; but an unverified lesson found only by its writer's own pattern
+    after every approved one, however tightly it fits."""
     pattern = pattern_for_message(message="worker pool exhausted: 64 of 64 busy")
     words = LessonFactory(error_pattern="pool exhausted workers", status="approved",
                           rank_score=0.9)
-    exact = LessonFactory(error_pattern="worker pool exhausted: <*> of <*> busy", rank_score=0.1)
+    exact = LessonFactory(error_pattern="worker pool exhausted: <*> of <*> busy",
+                          status="approved", rank_score=0.1)
+    own = LessonFactory(error_pattern="worker pool exhausted: <*> of 64 busy", rank_score=1.0)
     linked = LessonFactory(error_pattern="no words in common here", rank_score=0.0)
     linked.patterns.add(pattern)
     found = lesson_check(error_message="worker pool exhausted: 12 of 64 busy").lessons
     assert [(entry.lesson.pk, entry.match) for entry in found] == [
-        (linked.pk, "pattern"), (exact.pk, "template"), (words.pk, "words")]
+        (linked.pk, "pattern"), (exact.pk, "template"), (words.pk, "words"),
+        (own.pk, "template")]
 
 
 def test_a_more_specific_template_ranks_first():
     LessonFactory(error_pattern="connection refused", status="approved", rank_score=0.9)
-    LessonFactory(error_pattern="redis <*> connection refused", rank_score=0.1)
+    LessonFactory(error_pattern="redis <*> connection refused", status="approved",
+                  rank_score=0.1)
     found = lesson_check(error_message="redis 10.0.0.7:6379 connection refused")
     assert patterns(found.lessons) == ["redis <*> connection refused", "connection refused"]
 
@@ -239,9 +246,11 @@ def test_more_equal_fits_than_are_loaded_are_cut_alike_in_every_process():
     """More lessons than the check loads fit a message equally well: which of them are loaded
     must not hang on the order the index found them in (it may differ between processes)."""
     from lessons.matching import WORDS, Fit
+    from lessons.match_index import MatchIndex
     from lessons.selectors import MESSAGE_CANDIDATES, _reaching
 
     keys = [uuid.UUID(int=n) for n in range(MESSAGE_CANDIDATES + 50)]
     fits = [(key, Fit(WORDS, 0.75, 3.0)) for key in keys]
-    assert _reaching(dict(fits), 5) == _reaching(dict(reversed(fits)), 5) \
+    index = MatchIndex(None, [])
+    assert _reaching(dict(fits), 5, index) == _reaching(dict(reversed(fits)), 5, index) \
         == keys[:MESSAGE_CANDIDATES]
