@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .context import FLAG_PLACEHOLDER, FLAG_PROSE, PAIR_TRIGGERS, PAIR_WORDS, key_start_of
-from .keys import is_placeholder, key_judgement, plainly_no_credential
+from .keys import key_judgement, names_no_secret, plainly_no_credential
 from .rule import MARKER_PREFIX, Rule
 
 # A flag's value: quoted, or a bare word that does not start like the next flag.
@@ -33,7 +33,7 @@ def _accept_flag_value(match: re.Match[str], text: str) -> str | None:
     """The value of a password flag, unless it is a metavar, a variable, a placeholder, a
     marker, prose or the name of where the password is read from."""
     value = _value(match)
-    if (not value or value.startswith(MARKER_PREFIX) or is_placeholder(value)
+    if (not value or value.startswith(MARKER_PREFIX) or names_no_secret(value)
             or FLAG_PLACEHOLDER.fullmatch(value) or value.lower() in FLAG_PROSE
             or _INDIRECT.match(value)):
         return None
@@ -45,7 +45,7 @@ def _accept_user_password(match: re.Match[str], text: str) -> str | None:
     user, secret = match.group("user"), match.group("secret")
     if secret.startswith(MARKER_PREFIX) or (user.isdigit() and secret.isdigit()):
         return None
-    if is_placeholder(secret) or secret.startswith("$"):
+    if names_no_secret(secret) or secret.startswith("$"):
         return None
     return "password"
 
@@ -89,7 +89,7 @@ def _accept_named(match: re.Match[str], text: str) -> str | None:
     elif _NAME_BEFORE.search(text[max(0, key_start - 12):key_start]) is None:
         return None
     value = next(v for v in map(match.group, _NAMED_VALUES) if v is not None)
-    if value.startswith(MARKER_PREFIX) or is_placeholder(value):
+    if value.startswith(MARKER_PREFIX) or names_no_secret(value):
         return None
     kind, strong = judged
     return kind if strong or not plainly_no_credential(value) else None
@@ -156,7 +156,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
                          r"(?:[\"'][^\"'\r\n]*[\"']|[A-Za-z_][\w.]*)[ \t]*,[ \t]*"
                          r"(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"),
         triggers=("auth",),
-        accept=lambda match, text: None if is_placeholder(match.group("secret")) else "basic_auth",
+        accept=lambda match, text: None if names_no_secret(match.group("secret")) else "basic_auth",
     ),
     Rule(
         # PowerShell: ConvertTo-SecureString "secret" -AsPlainText.

@@ -9,7 +9,10 @@ import binascii
 import re
 import string
 
-from .keys import is_placeholder, is_pwd_path, key_judgement, plainly_no_credential, secret_key_kind
+from .keys import (
+    cookie_holds_secret, is_pwd_path, key_judgement, names_no_secret, plainly_no_credential,
+    secret_key_kind,
+)
 from .rule import MARKER_PREFIX, Rule
 
 
@@ -61,9 +64,14 @@ def _accept_pair(match: re.Match[str], text: str) -> str | None:
         return None  # a field of a colon-separated name: "arn:aws:...:secret:prod/db"
     if key_start > 0 and text[key_start - 1] in "/\\":
         return None  # a file named so: "/etc/passwd:1:root:x"
-    value = next(v for v in map(match.group, _PAIR_VALUES) if v is not None)
-    if not value or value.startswith(MARKER_PREFIX) or is_placeholder(value):
+    group = next(name for name in _PAIR_VALUES if match.group(name) is not None)
+    value = match.group(group)
+    if not value or value.startswith(MARKER_PREFIX) or names_no_secret(value):
         return None
+    if _is_prompt(match, text, key_start, group):
+        return None
+    if kind == "cookie" and "=" in value:  # cookies, judged as the cookie rule judges them
+        return kind if cookie_holds_secret(value) else None
     if is_pwd_path(key, value) or not strong and plainly_no_credential(value):
         return None
     if match.group("secret_bare") is not None:
@@ -73,6 +81,27 @@ def _accept_pair(match: re.Match[str], text: str) -> str | None:
         if ":" in match.group("sep") and _PROSE_WORD.fullmatch(value):
             return _prose_check(match, text, key_start, kind)
     return kind
+
+
+def _is_prompt(match: re.Match[str], text: str, key_start: int, group: str) -> bool:
+    """``getpass("Password: ")``, ``input('API token: ')``: the key and its separator end a
+    quoted string, a prompt or a label, and what follows its closing quote is code (a closing
+    bracket, a comma, an operator), not a value."""
+    if group not in ("secret_dq", "secret_sq"):
+        return False
+    quote = text[match.start(group) - 1]
+    before = text[max(0, key_start - _PROMPT_CHARS):key_start]
+    opening = before.rfind(quote)
+    return (opening >= 0 and "\n" not in before[opening:] and quote not in match.group("sep")
+            and match.group(group).lstrip()[:1] in _CODE_AFTER_STRING)
+
+
+# How far before its key a prompt's string may open ("Enter the database password: ").
+_PROMPT_CHARS = 64
+
+
+# What follows a string literal in code: a closing bracket, a separator or an operator.
+_CODE_AFTER_STRING = frozenset(")],;+%.}")
 
 
 def _prose_check(match: re.Match[str], text: str, key_start: int, kind: str) -> str | None:
@@ -90,6 +119,10 @@ def _prose_check(match: re.Match[str], text: str, key_start: int, kind: str) -> 
     if _MORE_PROSE.match(text, match.end()):
         return None
     return kind
+
+
+def _accept_cookie(match: re.Match[str], text: str) -> str | None:
+    return "cookie" if cookie_holds_secret(match.group("secret")) else None
 
 
 # Values after a space-separated flag that are not secrets: an argparse metavar
@@ -118,7 +151,7 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
     if kind is None or ("-" in flag and flag.split("-", 1)[0].lower() in _SWITCH_FIRST_WORDS):
         return None
     value = next(v for v in map(match.group, ("secret_dq", "secret_sq", "secret_bare")) if v is not None)
-    if not value or is_placeholder(value) or FLAG_PLACEHOLDER.fullmatch(value):
+    if not value or names_no_secret(value) or FLAG_PLACEHOLDER.fullmatch(value):
         return None
     if value.lower() in FLAG_PROSE or is_pwd_path(flag, value):
         return None
@@ -232,6 +265,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
             r"(?P<secret>[^\s=;,:\"'\\\[]+=(?:[^\r\n\"'\\]*[^\s\"'\\])?)"
         ),
         triggers=("cookie",),
+        accept=_accept_cookie,
     ),
     Rule(
         # Space-separated command-line flags: --password hunter2,

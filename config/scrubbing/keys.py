@@ -118,12 +118,19 @@ PLACEHOLDER_VALUES = frozenset({
 # Masks ("****", "xxxx"), <placeholders>, ${VAR}, $VAR, %VAR%, {{ template }} and GitHub
 # Actions' ${{ secrets.X }} references,
 # names of variables written in capitals with underscores ("YOUR_API_KEY"), "your-token", an
-# environment lookup in code (process.env.API_KEY) and a YAML tag (!vault, !Ref).
+# environment lookup in code (process.env.API_KEY), an attribute read in code whose last name
+# is a constant or a snake_case name (settings.SECRET_KEY, self.db_password: a bare dotted word
+# such as "hunter2.backup" stays a value) and a YAML tag (!vault, !Ref).
 MASKED_VALUE = re.compile(r"[*xX•.]{3,}|[*•]+|<[^<>]*>|\$?\{\{[^{}]*\}\}|\$\{[^{}]*\}"
                           r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%"
                           r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your|my)[-_ ][A-Za-z_-]+"
                           r"|(?:process\.env|os\.environ|ENV|env)\.[A-Za-z_][A-Za-z0-9_]*"
+                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
+                          r"\.(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
                           r"|![A-Za-z][\w:.\-]*")
+# Keys their provider publishes by design, to be embedded in web pages: Stripe's publishable
+# keys and Mapbox's public tokens (a Mapbox secret token starts "sk.").
+PUBLISHED_VALUE = re.compile(r"pk_(?:live|test)_[A-Za-z0-9]+|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 
 
 def secret_key_kind(key: str) -> str | None:
@@ -181,7 +188,7 @@ _PLAIN_WORDS = frozenset({"yes", "no", "on", "off", "enabled", "disabled"})
 def plainly_no_credential(value: str) -> bool:
     """Whether a value under a secret-like (weak) name is plainly no credential: a number, a
     boolean or placeholder, words, a path, a URL, an ARN or a public SSH key."""
-    return (is_placeholder(value) or value.lower() in _PLAIN_WORDS
+    return (names_no_secret(value) or value.lower() in _PLAIN_WORDS
             or _NUMBER.fullmatch(value) is not None or _WORDS.fullmatch(value) is not None
             or _PATH_START.match(value) is not None or _RELATIVE_PATH.fullmatch(value) is not None
             or _PUBLIC_SSH.match(value) is not None)
@@ -192,6 +199,27 @@ def is_pwd_path(key: str, value: str) -> bool:
     return key.lower().endswith("pwd") and _PATH_VALUE.match(value) is not None
 
 
-def is_placeholder(value: str) -> bool:
-    """A value that stands for a secret without being one (null, a type name, a mask)."""
-    return value.lower() in PLACEHOLDER_VALUES or MASKED_VALUE.fullmatch(value) is not None
+def names_no_secret(value: str) -> bool:
+    """A value that is no secret by its form whatever names it: one that stands for a secret
+    without being one (null, a type name, a mask, a reference to where it is kept) or a key
+    its provider publishes."""
+    return (value.lower() in PLACEHOLDER_VALUES or MASKED_VALUE.fullmatch(value) is not None
+            or PUBLISHED_VALUE.fullmatch(value) is not None)
+
+
+# Attributes of a Set-Cookie header: about the cookie, never a credential.
+_COOKIE_ATTRIBUTES = frozenset({"expires", "max-age", "domain", "path", "samesite", "secure",
+                                "httponly", "priority", "partitioned"})
+
+
+def cookie_holds_secret(header: str) -> bool:
+    """Whether a Cookie or Set-Cookie header's value may hold a credential: it is redacted
+    whole unless every cookie in it is plainly a preference (``theme=dark``, ``lang=en-US``),
+    a name that names no secret with a value that is plainly no credential."""
+    for pair in header.split(";"):
+        name, _, value = pair.strip().partition("=")
+        if name.lower() in _COOKIE_ATTRIBUTES:
+            continue
+        if key_judgement(name) is not None or not plainly_no_credential(value.strip('"')):
+            return True
+    return False

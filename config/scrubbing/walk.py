@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import scrub_text
-from .keys import is_placeholder, is_pwd_path, key_judgement, plainly_no_credential
+from .keys import (
+    cookie_holds_secret, is_pwd_path, key_judgement, names_no_secret, plainly_no_credential,
+)
 from .normalise import normalise
 from .rule import MARKER_PREFIX, marker
 
@@ -16,7 +18,9 @@ def _redact_under_key(key: str, judged: tuple[str, bool], value: str) -> str:
     value = normalise(value)
     if not value or value.startswith(MARKER_PREFIX) or is_pwd_path(key, value):
         return scrub_text(value)
-    if is_placeholder(value.strip()) or not strong and plainly_no_credential(value):
+    if names_no_secret(value.strip()) or not strong and plainly_no_credential(value):
+        return scrub_text(value)
+    if kind == "cookie" and "=" in value and not cookie_holds_secret(value):
         return scrub_text(value)
     return marker(kind)
 
@@ -82,8 +86,10 @@ def scrub_value(value: Any) -> Any:
       ``secret_key_kind``) becomes ``[REDACTED:<kind>]``; numbers, bools and
       None under such keys are kept (a ``"token": 3`` counter is no secret);
       containers are walked.  Strings directly inside a *list* under a
-      secret key are redacted too (``"set-cookie": ["a=1", "b=2"]``), while a
-      nested dict is judged by its own keys.
+      secret key are judged alike (``"set-cookie": ["sessionid=x", ...]``;
+      a cookie that is plainly a preference, ``theme=dark``, is kept, see
+      ``keys.cookie_holds_secret``), while a nested dict is judged by its
+      own keys.
     * ``list`` / ``tuple``: walked (both come back as lists, like JSON).
     * anything else (int, float, bool, None, unknown objects): returned as is.
 

@@ -202,6 +202,14 @@ STRUCTURES = [
     f("aws_secret_after_id_newline", "", f"{AKIA}\n{AWS_SECRET}", "\n"),
     f("aws_secret_spaced_label", "Secret access key: ", fake(B64, 40, "m-awsl"), ""),
     f("hindsight_key_glued", "HINDSIGHT_KEY\x1b[2m=", "hsk_" + fake(B64URL, 43, "m-hskg"), ""),
+    # Beside the forms a look-alike takes: a prompt's quote followed by a value, a dotted
+    # password, a session cookie among preferences, a secret cookie's name with a word value.
+    f("quoted_label_then_value", '"password: "', PW, '""'),
+    f("dotted_password", "password = ", "hunter2." + fake(ALNUM, 8, "m-dot"), ""),
+    f("session_cookie_among_preferences", "Cookie: theme=dark; sid=", fake(ALNUM, 24, "m-sid"), "; lang=en"),
+    f("session_cookie_word_value", "Set-Cookie: sessionid=", "correcthorse", "; Path=/"),
+    f("mapbox_secret_under_token_name", "accessToken = '", "sk.eyJ" + fake(B64URL, 60, "m-mbs") + "."
+      + fake(B64URL, 22, "m-mbs2"), "'"),
 ]
 FORMATS_MORE = PROVIDERS + NAMES + COMMANDS + STRUCTURES
 
@@ -256,4 +264,13 @@ LOOKALIKES_MORE = [
     ("kube_ca_data", "certificate-authority-data: " + base64.b64encode(
         b"-----BEGIN CERTIFICATE-----\nMIIC" + fake(B64, 60, "l-ca").encode()).decode()),
     ("file_path_json", '{"file_path": "src/auth/token_store.py", "files": ["src/keys.py"]}'),
+    ("getpass_prompt", 'password = getpass.getpass("Password: ")'),
+    ("input_prompt", "token = input('API token: ').strip()"),
+    ("settings_reference", "SECRET_KEY = settings.SECRET_KEY"),
+    ("attribute_reference", "client = Client(api_key=self.api_key, timeout=30)"),
+    ("stripe_publishable_under_key", "stripeKey = 'pk_live_" + fake(ALNUM, 40, "l-pkl") + "'"),
+    ("mapbox_public_under_token", "mapboxgl.accessToken = 'pk.eyJ" + fake(B64URL, 60, "l-mbp") + "."
+     + fake(B64URL, 22, "l-mbp2") + "';"),
+    ("preference_cookies", "Set-Cookie: theme=dark; Path=/; Max-Age=31536000; SameSite=Lax"),
+    ("analytics_cookie", "Cookie: lang=en-US; _ga=GA1.2.1234567890.1700000000"),
 ]

@@ -30,12 +30,8 @@ KNOWN_MISSES = {
     # A value split over lines: a Java properties continuation, a YAML folded scalar.
     "properties_value_continued_next_line", "stripe_key_split_in_yaml_folded_scalar",
 }
-# Look-alikes the scrubber touches today: a Mapbox public token under an accessToken name, a
-# getpass() prompt, a settings attribute under a secret name, a Set-Cookie of a preference.
-KNOWN_FALSE_POSITIVES = {
-    "mapbox_public_token", "getpass_prompt", "settings_attribute_reference",
-    "set_cookie_preference_only",
-}
+# Look-alikes the scrubber touches today.
+KNOWN_FALSE_POSITIVES: set[str] = set()
 # A piece of a multi-line secret (a PEM body line, a continued value) this long must not stay.
 PIECE_CHARS = 8
 
