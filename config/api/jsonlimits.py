@@ -46,31 +46,42 @@ def json_problem(value, *, max_depth: int = MAX_DEPTH, depth: int = 1,
     Walks iteratively, so a hostile document cannot exhaust the recursion limit here.
     ``check_values=False`` checks the depth only, not text and numbers.
     """
-    stack = [(value, "", depth)]
+    # Each entry: (item, its parent's entry or None, its key or index, its level). The path
+    # is spelled only for a problem: most documents have none.
+    stack: list[tuple] = [(value, None, None, depth)]
     while stack:
-        item, path, level = stack.pop()
+        entry = stack.pop()
+        item, _parent, _key, level = entry
         if isinstance(item, (dict, list)):
             if level > max_depth:
-                return path or "body", f"JSON is nested deeper than {max_depth} levels."
+                return _path(entry), f"JSON is nested deeper than {max_depth} levels."
             if isinstance(item, dict):
                 for key, child in item.items():
                     problem = text_problem(key) if check_values else None
-                    child_path = f"{path}.{key}" if path else str(key)
                     if problem:
-                        return path or "body", f"A key {problem}"
-                    stack.append((child, child_path, level + 1))
+                        return _path(entry), f"A key {problem}"
+                    stack.append((child, entry, key, level + 1))
             else:
                 for index, child in enumerate(item):
-                    stack.append((child, f"{path}.{index}" if path else str(index), level + 1))
+                    stack.append((child, entry, index, level + 1))
         elif not check_values:
             continue
         elif isinstance(item, str):
             problem = text_problem(item)
             if problem:
-                return path or "body", f"The text {problem}"
+                return _path(entry), f"The text {problem}"
         elif isinstance(item, BadNumber):
-            return path or "body", number_problem(item)
+            return _path(entry), number_problem(item)
     return None
+
+
+def _path(entry: tuple) -> str:
+    """The dotted path of a json_problem entry (``context.files.2``), "body" at the top."""
+    keys = []
+    while entry[1] is not None:
+        keys.append(str(entry[2]))
+        entry = entry[1]
+    return ".".join(reversed(keys)) or "body"
 
 
 def number_problem(number: BadNumber) -> str:
