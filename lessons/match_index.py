@@ -15,7 +15,7 @@ import uuid
 from collections import Counter
 from typing import NamedTuple
 
-from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, CompiledPattern, Message,
+from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, WORDS, CompiledPattern, Message,
                        compile_pattern, fit, prepare_message)
 from .models import Lesson, MatchIndexVersion
 
@@ -41,6 +41,8 @@ class MatchIndex:
         self._types = {entry.pk: entry.error_type for entry in entries}
         self._approved = {entry.pk for entry in entries if entry.approved}
         frequency = Counter(word for entry in entries for word in set(entry.compiled.words))
+        self._frequency = frequency
+        self._holders: dict[str, frozenset[int]] = {}  # filled as words fits need them
         self._filed: dict[str, list[int]] = {}
         self._always: list[int] = []  # patterns without a key: tried on every message
         for i, entry in enumerate(entries):
@@ -73,10 +75,37 @@ class MatchIndex:
             if skill_name and entry.skill_name not in (None, skill_name):
                 continue
             fitted = fit(entry.compiled, prepared)
-            if fitted is not None and (_same_type(entry.error_type, error_type)
-                                       or (fitted.kind == TEMPLATE and strong(entry.compiled))):
-                found[entry.pk] = fitted
+            if fitted is None or not (_same_type(entry.error_type, error_type)
+                                      or (fitted.kind == TEMPLATE and strong(entry.compiled))):
+                continue
+            if fitted.kind == WORDS and fitted.score < 1 and self._told_apart_by_missing(
+                    i, prepared):
+                continue
+            found[entry.pk] = fitted
         return found
+
+    def _told_apart_by_missing(self, i: int, message: Message) -> bool:
+        """Whether a words fit of entry ``i`` misses the words that tell its fault from
+        another's: another lesson's pattern holds every word the message shares with this one,
+        and lacks one of those the message misses (``connect timeout`` against a lesson on a
+        read timeout beside one on ``connect``, a Docker socket's permission error against a
+        lesson on a stopped daemon beside one on the socket). Then the words found fit both
+        faults alike: no resolution, at most related."""
+        own = self.entries[i].compiled.distinctive
+        shared = [word for word in own if word in message.word_set]
+        if not shared or any(self._frequency[word] <= 1 for word in shared):
+            return False  # a word only this lesson has: the message names its fault
+        holders = frozenset.intersection(*(self._holders_of(word) for word in shared))
+        return any(j != i and not own <= self.entries[j].compiled.distinctive for j in holders)
+
+    def _holders_of(self, word: str) -> frozenset[int]:
+        """The entries whose pattern has ``word`` among its distinctive words."""
+        holders = self._holders.get(word)
+        if holders is None:
+            holders = frozenset(j for j, entry in enumerate(self.entries)
+                                if word in entry.compiled.distinctive)
+            self._holders[word] = holders
+        return holders
 
 
 def _same_type(lesson_type: str, error_type: str | None) -> bool:

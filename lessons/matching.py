@@ -30,6 +30,9 @@ from functools import lru_cache
 _RULES = [
     # Quotes of every kind as one, so that 'cv2', "cv2" and `cv2` read alike.
     ("quote", re.compile(r"[\"`\u2018\u2019\u201c\u201d]"), "'"),
+    # A quoted path names the same file with or without a leading ./ or a trailing slash.
+    ("relative", re.compile(r"(?<=')(?:\./)+(?=[^'\s/])"), ""),
+    ("trailing slash", re.compile(r"(?<=[^'\s/])/+(?=')"), ""),
     # UUIDs (any version), before the hex rule would eat their groups.
     ("uuid", re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<id>"),
     # 0x-prefixed hex, and bare hex runs of 8+ characters holding a digit (hashes, object ids).
@@ -311,9 +314,37 @@ def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
     else:  # a phrase or template says them in order
         found = _in_order(compiled.sequence, words)
     shared = found / len(compiled.sequence)
-    if shared < MIN_WORD_SHARE:
+    if shared < MIN_WORD_SHARE or (shared < 1 and _replaced(compiled, message)):
         return None
     return Fit(WORDS, shared, compiled.size)
+
+
+# The most message words that may stand where a pattern has one word it misses ("violates
+# foreign key constraint" for "violates unique constraint").
+REPLACED_SPAN = 3
+
+
+def _replaced(compiled: CompiledPattern, message: Message) -> bool:
+    """Whether the message says another thing where the pattern says a distinctive word the
+    message lacks: the words on both sides of it, in the message with one to REPLACED_SPAN
+    words between them, one of them distinctive and not the pattern's ("used with the same
+    parameters they" against "used for the same endpoint they"). The missing word tells the
+    two faults apart, so the rest fitting says nothing."""
+    words = message.words
+    for run in compiled.runs:
+        for k in range(1, len(run.words) - 1):
+            word = run.words[k]
+            if not distinctive(word) or word in message.word_set:
+                continue
+            before, after = run.words[k - 1], run.words[k + 1]
+            for at, other in enumerate(words):
+                if other != before:
+                    continue
+                for end in range(at + 2, min(at + 2 + REPLACED_SPAN, len(words))):
+                    if words[end] == after and any(
+                            distinctive(w) and w not in compiled.words for w in words[at + 1:end]):
+                        return True
+    return False
 
 
 def _in_order(sequence: tuple[str, ...], words: tuple[str, ...]) -> int:

@@ -15,11 +15,12 @@ from rest_framework.renderers import JSONRenderer
 from failures.models import FailurePattern
 from failures.records.selectors import pattern_of_message
 from failures.records.services import pattern_for_message
-from lessons.matching import TEMPLATE, compile_pattern, fit, names_held, prepare_message
+from lessons.matching import TEMPLATE, WORDS, compile_pattern, fit, names_held, prepare_message
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer, checked_lessons_json
 from tests.factories import LessonFactory
+from tests.lessons.test_match_index import told_apart
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +54,7 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
         candidates = candidates.filter(status=Lesson.Status.APPROVED)
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
+    everyone = list(Lesson.objects.exclude(status=Lesson.Status.REJECTED))
     pattern = pattern_of_message(message=error_message)
     linked = set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) \
         if pattern else set()
@@ -65,6 +67,10 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
             lesson.error_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
         strong = compiled.sequence or len(compiled.words) >= 3
         if fitted and not same and not (fitted.kind == TEMPLATE and strong):
+            fitted = None
+        if fitted and fitted.kind == WORDS and fitted.score < 1 and told_apart(
+                lesson.error_pattern, [other.error_pattern for other in everyone
+                                       if other.pk != lesson.pk], error_message):
             fitted = None
         if lesson.pk in linked and names_held(compiled, message):
             matched.append(CheckedLesson(lesson, "pattern", 1.0))

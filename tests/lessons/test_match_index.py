@@ -7,7 +7,7 @@ import pytest
 
 from lessons import match_index as match_index_module
 from lessons.match_index import _keys, match_index
-from lessons.matching import TEMPLATE, compile_pattern, match_fit
+from lessons.matching import TEMPLATE, WORDS, compile_pattern, match_fit, prepare_message
 from lessons.models import Lesson, MatchIndexVersion
 from lessons.selectors import lesson_check
 from tests.factories import LessonFactory
@@ -22,11 +22,26 @@ VOCABULARY = ["error", "error", "failed", "timeout", "statement", "lock", "api",
 TYPES = ["timeout", "quota", "", "acme.Timeout"]
 
 
+def told_apart(pattern: str, patterns, message: str) -> bool:
+    """A words fit that misses a word: whether another pattern holds every distinctive word of
+    this one the message holds, but not all of this one's."""
+    own = compile_pattern(pattern).distinctive
+    shared = own & set(prepare_message(message).word_set)
+    return any(shared <= compile_pattern(other).distinctive
+               and not own <= compile_pattern(other).distinctive
+               for other in patterns if other != pattern)
+
+
 def brute_force(lessons, message, error_type):
-    """Every lesson that fits, by words only of the same type (any, when one names none)."""
+    """Every lesson that fits, by words only of the same type (any, when one names none), and
+    by missing words only when those do not tell it from another lesson (told_apart)."""
     found = {}
     for pk, (pattern, lesson_type) in lessons.items():
         fitted = match_fit(pattern, message)
+        if fitted and fitted.kind == WORDS and fitted.score < 1 and told_apart(
+                pattern, [other for other_pk, (other, _type) in lessons.items()
+                          if other_pk != pk], message):
+            fitted = None
         same = not error_type or not lesson_type or (  # the class, without its module
             lesson_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
         compiled = compile_pattern(pattern)  # across types: a template of a distinctive word or 3

@@ -22,6 +22,24 @@ CASES = [
      "ModuleNotFoundError: No module named 'google.generativeai'", TEMPLATE),
     ("dotted name, another", "No module named 'google.generativeai'",
      "ModuleNotFoundError: No module named 'google'", None),
+    # A quoted path is the same file with or without a leading ./ or a trailing slash.
+    ("quoted path with ./", "No such file or directory: 'config/agent.local.yaml'",
+     "FileNotFoundError: [Errno 2] No such file or directory: './config/agent.local.yaml'",
+     TEMPLATE),
+    ("quoted directory with a trailing slash", "Permission denied: '/srv/exports'",
+     "PermissionError: [Errno 13] Permission denied: '/srv/exports/'", TEMPLATE),
+    ("quoted path, another file", "No such file or directory: './config/agent.local.yaml'",
+     "FileNotFoundError: [Errno 2] No such file or directory: 'config/agent.yaml'", None),
+    ("quoted directory, another below it", "Permission denied: '/srv/'",
+     "PermissionError: [Errno 13] Permission denied: '/srv/exports'", None),
+    # A distinctive word the message misses, with another said in its place: another fault.
+    ("a word replaced in place", "Keys for idempotent requests can only be used with the same "
+     "parameters they were first used with", "Keys for idempotent requests can only be used "
+     "for the same endpoint they were first used for ('/v1/refunds').", None),
+    ("a word replaced by two", "violates unique constraint on orders",
+     "insert violates foreign key constraint on orders", None),
+    ("a word missing, nothing in its place", "cannot reach billing gateway upstream",
+     "cannot reach gateway upstream after 3 attempts", WORDS),
     # The kind of timeout: each word of the pattern occurs in the message, not in its place.
     ("statement timeout", "canceling statement due to statement timeout",
      "psycopg.errors.QueryCanceled: canceling statement due to statement timeout", TEMPLATE),

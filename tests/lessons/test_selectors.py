@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from failures.records.services import pattern_for_message
+from lessons.match_index import match_index_bump
 from lessons.selectors import lesson_check, lesson_list, lessons_best_by_pattern
 from tests.factories import LessonFactory
 
@@ -87,7 +88,7 @@ def test_the_fit_ranks_before_approval_and_effectiveness():
     for an unverified lesson; but an unverified lesson found only by its writer's own pattern
     after every approved one, however tightly it fits."""
     pattern = pattern_for_message(message="worker pool exhausted: 64 of 64 busy")
-    words = LessonFactory(error_pattern="pool exhausted workers", status="approved",
+    words = LessonFactory(error_pattern="busy pool exhausted", status="approved",
                           rank_score=0.9)
     exact = LessonFactory(error_pattern="worker pool exhausted: <*> of <*> busy",
                           status="approved", rank_score=0.1)
@@ -98,6 +99,26 @@ def test_the_fit_ranks_before_approval_and_effectiveness():
     assert [(entry.lesson.pk, entry.match) for entry in found] == [
         (linked.pk, "pattern"), (exact.pk, "template"), (words.pk, "words"),
         (own.pk, "template")]
+
+
+def test_words_that_fit_two_faults_alike_are_no_resolution():
+    """A words fit that misses the word telling its fault from another lesson's: related, not
+    a resolution; the other lesson, which fits, is the answer."""
+    down = LessonFactory(error_pattern="Cannot connect to the Docker daemon at <*>. Is the docker "
+                         "daemon running?", error_type="DockerException", status="approved")
+    socket = LessonFactory(error_pattern="permission denied while trying to connect to the Docker "
+                           "daemon socket at <*>", error_type="DockerException")
+    message = ("permission denied while trying to connect to the Docker daemon socket at "
+               "unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/"
+               "version\": dial unix /var/run/docker.sock: connect: permission denied")
+    found = lesson_check(error_message=message, error_type="DockerException")
+    assert [(entry.lesson.pk, entry.match) for entry in found.lessons] == [(socket.pk, "template")]
+    assert [entry.lesson.pk for entry in found.related] == [down.pk]
+    # Without the other lesson nothing tells the two apart: the words fit stands.
+    socket.delete()
+    match_index_bump()
+    found = lesson_check(error_message=message, error_type="DockerException")
+    assert [(entry.lesson.pk, entry.match) for entry in found.lessons] == [(down.pk, "words")]
 
 
 def test_a_more_specific_template_ranks_first():
