@@ -6,3 +6,10 @@ class LessonsConfig(AppConfig):
 
     name = "lessons"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from failures.signals import patterns_merged
+
+        from .links import links_follow_merge
+
+        patterns_merged.connect(links_follow_merge, dispatch_uid="lessons.links_follow_merge")

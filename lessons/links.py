@@ -15,6 +15,10 @@ once, as sampled: the lesson matches that wording, but while it is unverified th
 after every other (lessons.ranking), so its writer's words never put it above an approved
 lesson; another key's wording is a candidate. A link a curator removed stays removed, whatever
 is reported or sent later, until a curator links it again (lessons.curation).
+
+When the pattern job or a curator merges patterns (the engine found them one fault), every link
+follows the merged patterns to their survivor, with its evidence: reports that landed on each
+wording's own pattern add up there, once each (links_follow_merge).
 """
 from collections import defaultdict
 from dataclasses import dataclass
@@ -157,3 +161,61 @@ def pattern_link_worded(*, lesson: Lesson, pattern_id: int, api_key_id: int | No
     link.save(update_fields=["state"])
     lesson.patterns.add(pattern_id)
     return True
+
+
+# Which of several links' states a merged link takes, strongest first: a curator's removal,
+# then a confirmation, then a writer's wording, then a candidate.
+_MERGED_STATES = (PatternLink.State.REMOVED, PatternLink.State.CONFIRMED,
+                  PatternLink.State.SAMPLED, PatternLink.State.CANDIDATE)
+
+
+def links_follow_merge(*, merged: list[int], survivor: int, **_signal) -> None:
+    """Carry the merged patterns' lesson links to their survivor, in the merge's transaction
+    (failures.signals.patterns_merged). A lesson linked to a merged pattern otherwise (a sample
+    message, an older merge) is linked to the survivor. A lesson's PatternLinks become one
+    link of the survivor holding all their evidence, each report and each key's wording once
+    (unless the survivor answers the lesson already without a link: then they are moot);
+    its state is the survivor's own when a curator or the evidence decided it (confirmed or
+    removed), else the strongest of theirs (_MERGED_STATES); then it is counted, and confirmed
+    when the evidence now suffices. ``Lesson.patterns`` follows the link's state."""
+    through = Lesson.patterns.through
+    # Lessons the survivor answered already without a link of their own: nothing to learn.
+    answered = set(through.objects.filter(failurepattern_id=survivor).values_list(
+        "lesson_id", flat=True)) - set(PatternLink.objects.filter(pattern_id=survivor)
+                                       .values_list("lesson_id", flat=True))
+    linked = set(through.objects.filter(failurepattern_id__in=merged)
+                 .values_list("lesson_id", flat=True))
+    through.objects.bulk_create([through(lesson_id=lesson_id, failurepattern_id=survivor)
+                                 for lesson_id in sorted(linked, key=str)],
+                                ignore_conflicts=True)
+    carried = defaultdict(list)
+    for link in PatternLink.objects.select_for_update().filter(
+            pattern_id__in=merged).order_by("lesson_id", "pattern_id"):
+        carried[link.lesson_id].append(link)
+    confirmed = False
+    for lesson_id, links in carried.items():
+        if lesson_id in answered:
+            continue
+        PatternLink.objects.bulk_create([PatternLink(lesson_id=lesson_id, pattern_id=survivor)],
+                                        ignore_conflicts=True)
+        target = PatternLink.objects.select_for_update().get(lesson_id=lesson_id,
+                                                             pattern_id=survivor)
+        PatternLinkEvidence.objects.bulk_create([
+            PatternLinkEvidence(link=target, application_id=row.application_id, agent=row.agent,
+                                seen_at=row.seen_at, api_key_id=row.api_key_id)
+            for row in PatternLinkEvidence.objects.filter(link__in=links).order_by("pk")],
+            ignore_conflicts=True)
+        if target.state not in (PatternLink.State.CONFIRMED, PatternLink.State.REMOVED):
+            states = {target.state} | {link.state for link in links}
+            target.state = next(state for state in _MERGED_STATES if state in states)
+            target.save(update_fields=["state"])
+        _recount(target)
+        confirmed |= _confirm_if_enough(target)
+        if target.state == PatternLink.State.REMOVED:
+            through.objects.filter(lesson_id=lesson_id, failurepattern_id=survivor).delete()
+        elif target.state != PatternLink.State.CANDIDATE:
+            through.objects.bulk_create([through(lesson_id=lesson_id, failurepattern_id=survivor)],
+                                        ignore_conflicts=True)
+    PatternLink.objects.filter(pattern_id__in=merged).delete()
+    if confirmed:
+        match_index_bump()

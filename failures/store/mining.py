@@ -19,6 +19,7 @@ from failures.patterns import PatternGrouper, fingerprint_of
 from failures.patterns.tokens import split
 from failures.records.counts import patterns_recount
 from failures.records.services import pattern_head
+from failures.signals import patterns_merged
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def patterns_merge(*, pattern_ids: set[int], template: str) -> tuple[FailurePatt
         Failure.objects.filter(pattern_id__in=others).update(pattern=survivor)
         # The ledger's copy of each failed outcome's pattern, which history relates by.
         Outcome.objects.filter(pattern_id__in=others).update(pattern=survivor)
-        _relink_lessons(others, survivor)
+        patterns_merged.send(sender=FailurePattern, merged=others, survivor=survivor.pk)
         # Aliases of an alias too: every alias stays one hop from its live pattern (failures.live).
         FailurePattern.objects.filter(Q(pk__in=others) | Q(merged_into_id__in=others)).update(
             merged_into=survivor)
@@ -76,29 +77,3 @@ def patterns_merge(*, pattern_ids: set[int], template: str) -> tuple[FailurePatt
         head=pattern_head(tokens))
     patterns_recount(pattern_ids=[survivor.pk])
     return survivor, len(others)
-
-
-def _relink_lessons(old_ids: list[int], survivor: FailurePattern) -> None:
-    links = FailurePattern.lessons.through
-    linked = set(links.objects.filter(failurepattern_id=survivor.pk)
-                 .values_list("lesson_id", flat=True))
-    lesson_ids = set(links.objects.filter(failurepattern_id__in=old_ids)
-                     .values_list("lesson_id", flat=True))
-    links.objects.bulk_create([links(lesson_id=i, failurepattern_id=survivor.pk)
-                               for i in lesson_ids], ignore_conflicts=True)
-    _carry_sampled(old_ids, survivor, lesson_ids - linked)
-
-
-def _carry_sampled(old_ids: list[int], survivor: FailurePattern, relinked: set) -> None:
-    """A lesson the merge links to the survivor that was linked to the merged patterns only on
-    its writer's wording (a sampled link, see lessons.links) is linked so to the survivor: a
-    merge vouches for no link, and the check ranks such a link after approved lessons."""
-    link_model = FailurePattern.lesson_links.rel.related_model  # lessons' PatternLink
-    sampled = link_model.State.SAMPLED
-    theirs = link_model.objects.filter(pattern_id__in=old_ids, lesson_id__in=relinked)
-    only_sampled = set(theirs.filter(state=sampled).values_list("lesson_id", flat=True)) - set(
-        theirs.exclude(state=sampled).values_list("lesson_id", flat=True))
-    link_model.objects.bulk_create([
-        link_model(lesson_id=i, pattern_id=survivor.pk, state=sampled)
-        for i in sorted(only_sampled, key=str)], ignore_conflicts=True)
-

@@ -224,6 +224,64 @@ def test_merging_lessons_carries_their_candidates(api, other_api, lesson, curato
     assert link.pattern in lesson.patterns.all() and other not in lesson.patterns.all()
 
 
+# MySQL's wording as another driver prints it: a pattern of its own until the engine merges it.
+MYSQL_DRIVER = "(1213, 'Deadlock found when trying to get lock; try restarting transaction')"
+
+
+def test_evidence_on_patterns_a_merge_joins_adds_up_on_the_survivor(api, other_api, lesson,
+                                                                     curator):
+    """Reports of one lesson that landed on two patterns the engine later finds one fault:
+    neither link had enough evidence alone; together on the survivor they do."""
+    from failures.store.mining import patterns_merge
+
+    worked(api, lesson, "agent-a")
+    worked(api, lesson, "agent-a")
+    failure_id = api.post("/api/v1/failures", {
+        "agent": "agent-b", "task": "t-driver", "error": MYSQL_DRIVER,
+        "error_type": "OperationalError"}, format="json").json()["id"]
+    assert other_api.post(f"/api/v1/lessons/{lesson.pk}/applications", {
+        "worked": True, "agent": "agent-b", "failure_id": failure_id},
+        format="json").status_code == 201
+    links = PatternLink.objects.filter(lesson=lesson, state="candidate")
+    assert sorted(link.successes for link in links) == [1, 2]
+    mysql, driver = sorted(links, key=lambda link: -link.successes)
+    assert pattern_matches(api, MYSQL.format(9)) == []
+
+    survivor, folded = patterns_merge(pattern_ids={mysql.pattern_id, driver.pattern_id},
+                                      template=mysql.pattern.template)
+    assert folded == 1
+    [link] = PatternLink.objects.filter(lesson=lesson, pattern=survivor)
+    assert (link.state, link.successes, link.agents, link.keys) == ("confirmed", 3, 2, 2)
+    assert not PatternLink.objects.filter(pattern_id=driver.pattern_id).exists()
+    assert pattern_matches(api, MYSQL.format(9)) == [str(lesson.pk)]
+
+
+def test_a_merge_keeps_decisions_and_a_writers_wording_as_they_were(api, curator):
+    """The survivor's own decided link stands; else a link a curator removed from a merged
+    pattern stays removed on the survivor, and a link on the writer's wording alone stays
+    sampled (a merge vouches for nothing)."""
+    from failures.store.mining import patterns_merge
+
+    kept = LessonFactory(error_pattern="lock wait", error_type="deadlock")
+    removed = LessonFactory(error_pattern="lock waits", error_type="deadlock")
+    sampled = LessonFactory(error_pattern="waits for lock", error_type="deadlock")
+    first = failure_record(agent="a", task="t-1", error=MYSQL.format(1)).pattern
+    second = failure_record(agent="a", task="t-2", error=MYSQL_DRIVER).pattern
+    kept.patterns.add(first)
+    PatternLink.objects.create(lesson=kept, pattern=first, state="confirmed")
+    PatternLink.objects.create(lesson=kept, pattern=second, state="removed")
+    removed.patterns.add(first)  # linked to the survivor by a sample, removed from the other
+    PatternLink.objects.create(lesson=removed, pattern=second, state="removed")
+    PatternLink.objects.create(lesson=removed, pattern=first, state="candidate")
+    PatternLink.objects.create(lesson=sampled, pattern=second, state="sampled")
+    sampled.patterns.add(second)
+    survivor, _ = patterns_merge(pattern_ids={first.pk, second.pk}, template=first.template)
+    assert survivor.pk == first.pk
+    states = dict(PatternLink.objects.filter(pattern=survivor).values_list("lesson_id", "state"))
+    assert states == {kept.pk: "confirmed", removed.pk: "removed", sampled.pk: "sampled"}
+    assert set(survivor.lessons.all()) == {kept, sampled}
+
+
 # --- recording a lesson with several wordings ---------------------------------------------------
 
 WORDINGS = [
