@@ -39,6 +39,24 @@ chance near ``2 * TOLERANCE / week`` (about 1e-3): linked at its first occurrenc
 trickles has many coincidences, but as many as their rates predict: not linked. On an install a
 few hours old, a single coincidence is not rare enough; a second one links.
 
+**Outages.** One coincidence carries more evidence than its pair test uses when several
+patterns burst together, seen by the same agents. For each burst ``a`` (an anchor), the other
+patterns that burst with it are counted: a burst of B starting within TOLERANCE of ``a``'s
+start, continued by B's later bursts that start before ``a`` ends (a symptom that pauses
+mid-outage resumes it), ending within TOLERANCE of ``a``'s end, with at least ``m`` of ``a``'s
+agents failing in it. By chance, B starts a burst within TOLERANCE of ``a``'s start with the
+chance its bursts' start rate gives (overall or local, as above; a burst's length is not used,
+which only makes the chance larger), and one of those shares ``m`` agents with ``a`` with the
+hypergeometric chance of drawing them among the fleet's agents (B's bursts at their largest).
+The count of such patterns is Poisson with the sum of those chances; the p-value of the count
+seen is its tail, for the ``m`` that makes it smallest, times the number of ``m`` tried. Only
+three or more patterns together are judged so (a pair keeps the test above), and the anchor
+passes at FALSE_LINKS divided by the number of anchors there are (every burst of the
+observation), at most MAX_P_VALUE: a three-way burst of four agents in six, on an install
+three hours old, has a chance near 1e-5 and is grouped at its first occurrence; independent
+faults that happen to burst in the same minutes share too few agents, or too few of them do.
+Its patterns are linked pairwise, with the anchor's p-value.
+
 ``components`` turns links into groups with a union-find that refuses any union putting a
 forbidden pair (a human's split) into one group.
 """
@@ -47,8 +65,8 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from itertools import accumulate
-from math import exp
+from itertools import accumulate, combinations
+from math import comb, exp
 
 # Failures of one pattern closer than this belong to one burst: agents retry within a minute or
 # two while a dependency is down, and a quiet spell longer than this ends the burst.
@@ -268,6 +286,171 @@ def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: date
                 _coincidence(series[a].bursts[x], series[b].bursts[y])
                 for x, y in sorted(pairs))))
     return sorted(links, key=lambda link: (link.p_value, link.a, link.b))
+
+
+# Fewest patterns bursting together that the outage test judges (fewer: the pair test).
+OUTAGE_PATTERNS = 3
+
+
+def outage_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
+                 until: datetime, tolerance: timedelta = TOLERANCE,
+                 near: timedelta = NEIGHBOURHOOD, min_agents: int = MIN_AGENTS,
+                 max_p_value: float = MAX_P_VALUE,
+                 false_links: float = FALSE_LINKS) -> list[Link]:
+    """Pairs of patterns that burst together with OUTAGE_PATTERNS or more, seen by the same
+    agents, beyond chance (see the module), most significant first. Arguments as for
+    ``coincidence_links``; a burst of unknown start is no anchor."""
+    series = {pattern: _Series(found) for pattern, found in bursts.items() if found}
+    tol, span = tolerance.total_seconds(), max((until - since).total_seconds(),
+                                               2 * tolerance.total_seconds())
+    observed_from = since.timestamp() + tol
+    fleet = len({agent for s in series.values() for b in s.bursts for agent in b.agents})
+    widest = {pattern: max(len(b.agents) for b in s.bursts) for pattern, s in series.items()}
+    # Every burst start, in order: the patterns that may burst with an anchor start near it.
+    starts = sorted((s.starts[i], pattern) for pattern, s in series.items()
+                    for i in range(len(s.starts)))
+    times = [start for start, _ in starts]
+    # Only a burst that two or more agents failed in can be an anchor: the test is made (and
+    # its threshold shared) only among those.
+    anchors = [(pattern, i) for pattern, s in series.items()
+               for i in range(len(s.starts))
+               if s.starts[i] > observed_from and len(s.bursts[i].agents) >= min_agents]
+    threshold = min(max_p_value, false_links / max(1, len(anchors)))
+    found: dict[tuple, tuple[float, list[Coincidence]]] = {}
+
+    def joint(pattern, burst: Burst) -> dict:
+        """The other patterns bursting with ``burst``: each one's burst, continued."""
+        start, end = burst.start.timestamp(), burst.end.timestamp()
+        near_by = {other for _, other in starts[bisect_left(times, start - tol):
+                                                bisect_right(times, start + tol)]}
+        return {other: found for other in sorted(near_by - {pattern}, key=str)
+                for found in [_continued(series[other], start, end, tol)]
+                if found is not None and len(found.agents & burst.agents) >= min_agents}
+
+    for pattern, i in anchors:
+        anchor = series[pattern].bursts[i]
+        together = joint(pattern, anchor)
+        if len(together) < OUTAGE_PATTERNS - 1:
+            continue
+        group = {pattern: anchor, **together}
+        judged = _outage_judged(series, group, pattern, joint, fleet=fleet, widest=widest,
+                                span=span, tol=tol, near=near.total_seconds(),
+                                min_agents=min_agents, threshold=threshold)
+        if judged is None:
+            continue
+        p_value, members = judged
+        for a, b in combinations(sorted(members, key=str), 2):
+            best = found.get((a, b))
+            coincidence = _coincidence(group[a], group[b])
+            if best is None or p_value < best[0]:
+                found[(a, b)] = (p_value, [*(best[1] if best else []), coincidence])
+            else:
+                best[1].append(coincidence)
+    links = [Link(a, b, p_value, 0.0, tuple(sorted(set(coincidences), key=lambda c: c.start)))
+             for (a, b), (p_value, coincidences) in found.items()]
+    return sorted(links, key=lambda link: (link.p_value, link.a, link.b))
+
+
+def burst_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
+                until: datetime) -> list[Link]:
+    """Both tests' links (``coincidence_links`` and ``outage_links``), one per pair of
+    patterns: the more significant where both link it."""
+    best: dict[tuple, Link] = {}
+    for link in [*coincidence_links(bursts, since=since, until=until),
+                 *outage_links(bursts, since=since, until=until)]:
+        if (link.a, link.b) not in best or link.p_value < best[(link.a, link.b)].p_value:
+            best[(link.a, link.b)] = link
+    return sorted(best.values(), key=lambda link: (link.p_value, link.a, link.b))
+
+
+def _continued(series: _Series, start: float, end: float, tol: float) -> Burst | None:
+    """A burst of ``series`` starting within ``tol`` of ``start``, continued by its later
+    bursts that start before ``end``, when it ends within ``tol`` of ``end``; else None."""
+    first = bisect_left(series.starts, start - tol)
+    if first == len(series.starts) or series.starts[first] > start + tol:
+        return None
+    last = max(first, bisect_right(series.starts, end) - 1)
+    if abs(max(series.ends[first:last + 1]) - end) > tol:
+        return None
+    parts = series.bursts[first:last + 1]
+    return Burst(parts[0].start, max(part.end for part in parts),
+                 sum(part.failures for part in parts),
+                 frozenset(agent for part in parts for agent in part.agents))
+
+
+def _outage_judged(series: Mapping[Hashable, _Series], group: Mapping[Hashable, Burst], anchor,
+                   joint, *, threshold: float, **chances) -> tuple[float, set] | None:
+    """(p-value, members) of the patterns that burst together in ``group`` (each pattern's
+    burst, the ``anchor``'s first), or None. The anchor's test picks its members; then each
+    member is tested as an anchor in its turn, over all that bursts with its own burst
+    (``joint``): the members are those every member counts, three or more, each passing. A
+    fault that happened to burst in those minutes sees the outage's new symptoms as rare, but
+    they, seen from their own bursts, count one another and not it. The p-value is the
+    largest of the members'."""
+    p_value, counted = _outage_p_value(series, anchor, group[anchor],
+                                       {p: b for p, b in group.items() if p != anchor},
+                                       **chances)
+    if p_value > threshold:
+        return None
+    members = {anchor, *counted}
+    worst = p_value
+    for member in sorted(members - {anchor}, key=str):
+        if member not in members:
+            continue
+        theirs_p, theirs = _outage_p_value(series, member, group[member],
+                                           joint(member, group[member]), **chances)
+        if theirs_p > threshold:
+            return None
+        members &= {member, *theirs}
+        worst = max(worst, theirs_p)
+        if len(members) < OUTAGE_PATTERNS or anchor not in members:
+            return None
+    return worst, members
+
+
+def _outage_p_value(series: Mapping[Hashable, _Series], pattern, burst: Burst,
+                    joint: Mapping[Hashable, Burst], *, fleet: int, widest: Mapping, span: float,
+                    tol: float, near: float, min_agents: int) -> tuple[float, list]:
+    """(p-value, the patterns counted) of the patterns bursting with ``pattern``'s ``burst``
+    (``joint``), see the module: for each number of shared agents ``m`` and each chance
+    ``t`` of one of them, those as unlikely as ``t`` or less are counted against the sum of
+    the chances of every pattern's doing so; the smallest Poisson tail, times the number of
+    (``m``, ``t``) tried."""
+    start, agents = burst.start.timestamp(), burst.agents
+    # The chance that each other pattern starts a burst within tol of the burst's start.
+    starting = {}
+    for other, s in series.items():
+        if other == pattern:
+            continue
+        local = sum(1 for j in range(bisect_left(s.starts, start - near),
+                                     bisect_right(s.starts, start + near))
+                    if abs(s.starts[j] - start) > tol)
+        rate = max(len(s.starts) / span, local / (2 * (near - tol)))
+        starting[other] = 1.0 - exp(-rate * 2 * tol)
+    shared = {other: len(found.agents & agents) for other, found in joint.items()}
+    best, members, tried = 1.0, [], 0
+    for m in range(min_agents, len(agents) + 1):
+        chances = {other: chance * _sharing(fleet, len(agents), min(widest[other], fleet), m)
+                   for other, chance in starting.items()}
+        seen = sorted((chances[other], str(other), other) for other, n in shared.items()
+                      if n >= m)
+        if len(seen) < OUTAGE_PATTERNS - 1:
+            break
+        every = sorted(chances.values())
+        for k in range(OUTAGE_PATTERNS - 1, len(seen) + 1):
+            tried += 1
+            p_value = poisson_tail(k, sum(every[:bisect_right(every, seen[k - 1][0])]))
+            if p_value < best:
+                best, members = p_value, [other for _, _, other in seen[:k]]
+    return min(1.0, best * max(1, tried)), members
+
+
+def _sharing(fleet: int, drawn: int, other: int, at_least: int) -> float:
+    """The chance that ``other`` agents drawn at random among ``fleet`` include at least
+    ``at_least`` of ``drawn`` given ones (hypergeometric tail)."""
+    total = comb(fleet, other)
+    return sum(comb(drawn, x) * comb(fleet - drawn, other - x)
+               for x in range(at_least, min(drawn, other) + 1)) / total if total else 0.0
 
 
 def _coincidence(x: Burst, y: Burst) -> Coincidence:

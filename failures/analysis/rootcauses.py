@@ -4,9 +4,11 @@ Two live patterns are linked when, over the last WINDOW_DAYS,
 
 * they **start and stop together**: bursts of their failures begin within minutes of each other
   and end within minutes of each other, with two or more agents failing in both, and this
-  happens more often, or more rarely by its kind, than their own rates explain
-  (failures.analysis.coincidence has the rule and its thresholds). Whatever the clock: there are no
-  hourly buckets, only the moments failures happened;
+  happens more often, or more rarely by its kind, than their own rates explain; or three or
+  more of them burst together, seen by the same agents, more rarely than chance allows even
+  once (an outage on an install a few hours old)
+  (failures.analysis.coincidence has the rules and their thresholds). Whatever the clock: there
+  are no hourly buckets, only the moments failures happened;
 * or they **name the same dependency**: a host, endpoint, table or service found in their
   newest messages (failures.analysis.dependencies), unless so many patterns name it that it tells
   nothing (MAX_PATTERNS_PER_DEPENDENCY).
@@ -38,7 +40,7 @@ from django.db.models import Count, F, Min, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from failures.analysis.coincidence import Link, bursts_of, coincidence_links, components
+from failures.analysis.coincidence import Link, burst_links, bursts_of, components
 from failures.analysis.dependencies import dependencies_of
 from failures.live import live_pattern
 from failures.models import (Failure, FailurePattern, RootCauseGroup, RootCauseMembership,
@@ -85,7 +87,7 @@ def root_causes_detect(*, now: datetime | None = None, days: int = WINDOW_DAYS) 
         observed_since = _observed_since(since, now)
         links: dict[tuple, list[dict]] = defaultdict(list)
         bursts = {pattern: bursts_of(rows) for pattern, rows in failures.items()}
-        for link in coincidence_links(bursts, since=observed_since, until=now):
+        for link in burst_links(bursts, since=observed_since, until=now):
             links[(link.a, link.b)].append(_link_evidence(link))
         frequent = {pattern for pattern, rows in failures.items() if len(rows) >= MIN_EVENTS}
         for pair, dependency in _shared_dependencies(frequent, since, now).items():

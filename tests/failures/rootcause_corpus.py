@@ -12,6 +12,8 @@ Two fleets, each a fresh database in its test:
   with backoff; three fall inside one clock hour, three across an hour boundary.
 * ``fresh_fleet``: an install three hours old, eight unrelated faults that all began within
   those hours, each a trickle or a few short episodes at its own rate.
+* ``young_fleet``: such an install of six agents, then its first outage, with unrelated bursts
+  of one agent each in the same minutes (see its docstring).
 
 ``independent_pairs`` and ``incidents`` say which faults must stay apart and which must be
 grouped; every fault is one pattern (its message varies only in numbers).
@@ -149,14 +151,16 @@ def _episode(fleet: Fleet, rng: random.Random, name: str, start: datetime, minut
 
 
 def _outage(fleet: Fleet, rng: random.Random, symptoms: list[str], start: datetime,
-            minutes: float) -> None:
-    """A dependency down for ``minutes``: four agents meet it on every try, each try showing
-    one symptom (the call it was making), tries 20 to 90 seconds apart."""
-    for agent in rng.sample(AGENTS, 4):
+            minutes: float, agents=AGENTS) -> list[str]:
+    """A dependency down for ``minutes``: four of ``agents`` meet it on every try, each try
+    showing one symptom (the call it was making), tries 20 to 90 seconds apart; the four."""
+    chosen = rng.sample(agents, 4)
+    for agent in chosen:
         at = start + timedelta(seconds=rng.uniform(0, 45))
         while at <= start + timedelta(minutes=minutes):
             fleet.fail(rng.choice(symptoms), agent, at)
             at += timedelta(seconds=rng.uniform(20, 90))
+    return chosen
 
 
 def week_fleet(*, seed: int = SEED) -> Fleet:
@@ -244,4 +248,51 @@ def fresh_fleet(*, seed: int = SEED) -> Fleet:
             for at in _poisson(rng, start, NOW, rng.uniform(1, 3)):
                 _episode(fleet, rng, name, at, rng.uniform(2, 12), rng.sample(agents, 2))
     fleet.independent_pairs = list(combinations(FRESH, 2))
+    return fleet
+
+
+CONTROLS = {
+    "control_lint": ("eslint found {} problems in src/app.tsx", "lint"),
+    "control_fixture": ("pytest fixture 'tenant_{}' not found", "test"),
+    "provider_down": ("anthropic.InternalServerError: Error code: 529 - overloaded (request {})",
+                      "provider"),
+}
+
+
+def young_fleet(*, seed: int = SEED) -> Fleet:
+    """An install three hours old with six agents and the fresh fleet's kinds of background
+    faults; then a shared dependency goes down for six to ten minutes and four of the agents
+    meet it as three symptoms that share no word (one of INCIDENTS' outages, new to the fleet).
+    In the same minutes two unrelated faults each burst for one of those agents, and another of
+    them meets its model provider's outage alone. ``now`` is 15 minutes after the outage's
+    start: it must be grouped by then, at its first occurrence."""
+    rng = random.Random(seed)
+    agents = AGENTS[:6]
+    start = NOW - timedelta(minutes=15)
+    born = start - timedelta(hours=3)
+    fleet = Fleet(now=NOW)
+    for table in (FRESH, CONTROLS):
+        for name, (template, error_type) in table.items():
+            fleet.fault(name, template, error_type)
+    for name in FRESH:
+        begun = born + timedelta(minutes=rng.uniform(0, 90))
+        hit = rng.sample(agents, rng.randint(2, 5))
+        if rng.random() < 0.5:  # a trickle
+            for at in _poisson(rng, begun, NOW, rng.uniform(3, 20)):
+                fleet.fail(name, rng.choice(hit), at)
+        else:  # a few episodes
+            for at in _poisson(rng, begun, NOW, rng.uniform(1, 3)):
+                _episode(fleet, rng, name, at, rng.uniform(2, 12), rng.sample(hit, 2))
+    symptoms = INCIDENTS[seed % len(INCIDENTS)]
+    for name, (template, error_type) in symptoms.items():
+        fleet.fault(name, template, error_type)
+    seen = _outage(fleet, rng, list(symptoms), start, rng.uniform(6, 10), agents)
+    for name, agent in zip(CONTROLS, seen):
+        _episode(fleet, rng, name, start + timedelta(seconds=rng.uniform(0, 90)),
+                 rng.uniform(5, 10), [agent])
+    fleet.incidents.append(tuple(symptoms))
+    fleet.incident_starts.append(start)
+    others = [*FRESH, *CONTROLS]
+    fleet.independent_pairs = [*combinations(others, 2),
+                               *((other, symptom) for other in others for symptom in symptoms)]
     return fleet

@@ -6,11 +6,12 @@ from datetime import timedelta
 
 import pytest
 
-from failures.analysis.coincidence import bursts_of, coincidence_links, components
+from failures.analysis.coincidence import burst_links, bursts_of, components
 from failures.models import Failure, FailurePattern
 from failures.analysis.rootcauses import root_causes_detect
 from failures.records.services import failures_record_many
-from tests.failures.rootcause_corpus import INCIDENT_MINUTES, WEEK, fresh_fleet, week_fleet
+from tests.failures.rootcause_corpus import (INCIDENT_MINUTES, WEEK, fresh_fleet, week_fleet,
+                                             young_fleet)
 
 
 def record(fleet, *, until=None) -> dict[str, int]:
@@ -77,6 +78,22 @@ def test_an_incident_is_grouped_within_15_minutes_of_its_start(incident):
     assert together(group_of(ids), week.incidents[incident])
 
 
+@pytest.mark.django_db
+def test_a_first_outage_on_a_young_install_is_grouped_by_the_job():
+    """Through the job on the database: the outage of a three-hour-old install of six agents,
+    with the data written until 15 minutes after its start; the unrelated bursts of one agent
+    each in the same minutes stay out."""
+    young = young_fleet()
+    ids = record(young)
+    root_causes_detect(now=young.incident_starts[0] - timedelta(minutes=1))
+    assert not any(group_of(ids).values())
+    root_causes_detect(now=young.now)
+    groups = group_of(ids)
+    assert together(groups, young.incidents[0])
+    assert [pair for pair in young.independent_pairs if together(groups, pair)] == []
+    assert len({group for group in groups.values() if group}) == 1
+
+
 DRAWS = 40
 
 
@@ -86,8 +103,8 @@ def groups_pure(fleet) -> dict[str, int]:
     for name, agent, at in sorted(fleet.failures, key=lambda f: f[2]):
         failures[name].append((at, agent))
     first = min(at for _, _, at in fleet.failures)
-    links = coincidence_links({name: bursts_of(rows) for name, rows in failures.items()},
-                              since=max(first, fleet.now - WEEK), until=fleet.now)
+    links = burst_links({name: bursts_of(rows) for name, rows in failures.items()},
+                        since=max(first, fleet.now - WEEK), until=fleet.now)
     return {name: number for number, members in enumerate(components(
         (link.a, link.b) for link in links)) for name in members}
 
@@ -106,3 +123,19 @@ def test_over_many_draws_of_the_fleets():
     print(f"\n{DRAWS} draws: true incidents grouped {incidents} of {total}, independent pairs "
           f"grouped {independent} of {pairs}")
     assert incidents >= 0.85 * total and independent == 0
+
+
+def test_a_first_outage_on_a_young_install_over_many_draws():
+    """Six agents, three hours of unrelated failures, then a dependency down: its three
+    symptoms, seen by four agents, are grouped within 15 minutes of its start, at its first
+    occurrence; unrelated bursts of one agent in the same minutes stay apart."""
+    grouped = independent = pairs = 0
+    for seed in range(DRAWS):
+        fleet = young_fleet(seed=seed)
+        groups = groups_pure(fleet)
+        grouped += together(groups, fleet.incidents[0])
+        independent += sum(together(groups, pair) for pair in fleet.independent_pairs)
+        pairs += len(fleet.independent_pairs)
+    print(f"\n{DRAWS} young installs: first outages grouped within 15 minutes {grouped} of "
+          f"{DRAWS}, independent pairs grouped {independent} of {pairs}")
+    assert grouped >= 0.95 * DRAWS and independent == 0

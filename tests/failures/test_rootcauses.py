@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from failures.analysis import rootcauses
 from failures.analysis.coincidence import (MAX_P_VALUE, Burst, bursts_of, coincidence_links, components,
-                                  poisson_tail)
+                                  outage_links, poisson_tail)
 from failures.analysis.dependencies import dependencies_of
 from failures.analysis.rootcauses import (root_cause_group_confirm, root_cause_group_split,
                                  root_causes_detect)
@@ -49,6 +49,53 @@ def test_failures_closer_than_the_gap_form_one_burst():
 ])
 def test_poisson_tail(k, mu, expected):
     assert poisson_tail(k, mu) == pytest.approx(expected, rel=1e-3)
+
+
+def young_install(symptoms: dict[str, list[Burst]]) -> dict[str, list[Burst]]:
+    """Three hours of unrelated bursts among six agents (a to f), then ``symptoms``."""
+    rng = Random(3)
+    background = {f"background-{n}": [burst(-rng.uniform(20, 180), 0, rng.sample("abcdef", 2))
+                                      for _ in range(4)] for n in range(5)}
+    for bursts in background.values():
+        for i, found in enumerate(bursts):
+            bursts[i] = Burst(found.start, found.start + timedelta(minutes=rng.uniform(1, 9)),
+                              found.failures, found.agents)
+        bursts.sort(key=lambda found: found.start)
+    return {**background, **symptoms}
+
+
+def outage_groups(bursts) -> set[frozenset]:
+    links = outage_links(bursts, since=at(-180), until=at(15))
+    return {frozenset(group) for group in components((link.a, link.b) for link in links)}
+
+
+def test_three_symptoms_of_four_agents_are_grouped_at_their_first_occurrence():
+    symptoms = {"cache": [burst(0.2, 8, "abcd")], "broker": [burst(0.5, 7.6, "abcd")],
+                "session": [burst(1.0, 8.3, "abcd")]}
+    assert outage_groups(young_install(symptoms)) == {frozenset(symptoms)}
+    # Two symptoms alone are the pair test's: one coincidence on a young install is not enough.
+    two = {name: found for name, found in symptoms.items() if name != "session"}
+    assert outage_groups(young_install(two)) == set()
+    assert coincidence_links(young_install(two), since=at(-180), until=at(15)) == []
+
+
+def test_a_symptom_that_pauses_mid_outage_resumes_its_burst():
+    symptoms = {"cache": [burst(0.2, 8, "abcd")],
+                "broker": [burst(0.5, 2.0, "abcd"), burst(7.5, 7.9, "ab")],  # silent 5.5 min
+                "session": [burst(1.0, 8.3, "abcd")]}
+    assert outage_groups(young_install(symptoms)) == {frozenset(symptoms)}
+
+
+def test_bursts_of_one_agent_in_the_same_minutes_stay_out_of_the_outage():
+    symptoms = {"cache": [burst(0.2, 8, "abcd")], "broker": [burst(0.5, 7.6, "abcd")],
+                "session": [burst(1.0, 8.3, "abcd")],
+                # An unrelated fault of agent a, and agent b's model provider down, meanwhile.
+                "lint": [burst(0.4, 7.0, "a")], "provider": [burst(0.3, 8.1, "b")]}
+    assert outage_groups(young_install(symptoms)) == {frozenset({"cache", "broker", "session"})}
+    # Two unrelated one-agent bursts together are nothing.
+    alone = {"lint": [burst(0.4, 7.0, "a")], "provider": [burst(0.3, 8.1, "b")],
+             "fixture": [burst(0.1, 7.5, "c")]}
+    assert outage_groups(young_install(alone)) == set()
 
 
 def outage(shift: float = 0.0) -> dict[str, list[Burst]]:
