@@ -95,6 +95,32 @@ def _accept_named(match: re.Match[str], text: str) -> str | None:
     return kind if strong or not plainly_no_credential(value) else None
 
 
+def _accept_config_line(match: re.Match[str], text: str) -> str | None:
+    """``requirepass x``, ``LicenseKey x``, a .netrc's ``password x`` line, Cisco's ``password
+    0 x``: a name that names a secret starting its line, then the value and nothing more. A
+    lowercase word there is a sentence ("password required"), a word ending in a colon a
+    label, not a value."""
+    key_start = key_start_of(text, match.start("word"))
+    line_start = text.rfind("\n", 0, key_start) + 1
+    if text[line_start:key_start].strip(" \t-#;") or text[line_start:key_start].count("#"):
+        return None
+    judged = key_judgement(text[key_start:match.end("tail")])
+    value = match.group("secret")
+    if judged is None or value.startswith(MARKER_PREFIX) or names_no_secret(value):
+        return None
+    kind, strong = judged
+    # Only a name that names a secret itself ("key file:" is a label, "password required" a
+    # sentence).
+    if not strong or value.endswith(":") or (value.isalpha() and value.islower()):
+        return None
+    return kind
+
+
+# A quoted value after a word that names a password, with a space: nmcli's ``password "x"``,
+# SQL's ``PASSWORD 'x'`` and ``IDENTIFIED BY 'x'``.
+_QUOTED_AFTER = (r"(?:\"(?P<secret_dq>[^\"\r\n]+)\"|'(?P<secret_sq>[^'\r\n]+)')")
+
+
 COMMAND_RULES: tuple[Rule, ...] = (
     Rule(
         # Tools whose short flag takes the password: MySQL/MariaDB "-p" (glued, as the tool
@@ -106,10 +132,13 @@ COMMAND_RULES: tuple[Rule, ...] = (
             + r"-p[ \t]*|(?:mongo(?:sh|dump|restore|export|import)?|sshpass|twine)" + _ARGS
             + r"-p[ \t]*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:[ \t]+registry)?)"
             r"[ \t]+login" + _ARGS + r"-p[ \t]+|redis-cli" + _ARGS + r"-a[ \t]+|(?:sqlcmd|bcp)"
-            + _ARGS + r"-P[ \t]*)" + _FLAG_VALUE
+            + _ARGS + r"-P[ \t]*|(?:cqlsh|psql-cli)" + _ARGS + r"-p[ \t]+|ipmitool"
+            + _ARGS + r"-P[ \t]+|(?:snyk[ \t]+auth|ngrok[ \t]+(?:config[ \t]+add-)?authtoken)"
+            r"[ \t]+)" + _FLAG_VALUE
         ),
         triggers=("mysql", "mariadb", "mongo", "sshpass", "twine", "docker", "podman", "nerdctl",
-                  "buildah", "skopeo", "oras", "helm", "redis-cli", "sqlcmd", "bcp"),
+                  "buildah", "skopeo", "oras", "helm", "redis-cli", "sqlcmd", "bcp", "cqlsh",
+                  "psql-cli", "ipmitool", "snyk", "ngrok"),
         accept=_accept_flag_value,
     ),
     Rule(
@@ -157,6 +186,85 @@ COMMAND_RULES: tuple[Rule, ...] = (
                          r"(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"),
         triggers=("auth",),
         accept=lambda match, text: None if names_no_secret(match.group("secret")) else "basic_auth",
+    ),
+    Rule(
+        # A user and password joined by a tool's own separator: smbclient's "-U user%password",
+        # Windows "net use ... /user:name password", sqlplus "user/password@db", and Go's
+        # MySQL driver "user:password@tcp(host)".
+        name="password",
+        regex=re.compile(
+            r"(?:(?:smb|rpc)client" + _ARGS + r"-U[ \t]+[\"']?[^\s%\"']+%"
+            r"|(?i:net[ \t]+use)[^\r\n]{0,200}?/user:[^\s]+[ \t]+"
+            r"|sqlplus" + _ARGS + r"(?:-[sSL][ \t]+)*[A-Za-z_]\w*/"
+            r"|(?<=[\"'`\s=])[A-Za-z_][\w.\-]*:(?=[^\s@\"']+@(?:tcp|unix)\())"
+            r"(?P<secret>[^\s\"'@]+)"
+        ),
+        triggers=("smbclient", "rpcclient", "net use", "sqlplus", "@tcp(", "@unix("),
+        accept=lambda match, text: (None if names_no_secret(match.group("secret"))
+                                    or match.group("secret").startswith("/") else "password"),
+        anchored=False,
+    ),
+    Rule(
+        # A name that names a secret starting a config line, its value after a space and
+        # nothing after it (redis.conf, GeoIP.conf, .netrc lines, router configs).
+        name="secret_pair",
+        regex=re.compile(rf"(?i:(?P<word>{PAIR_WORDS}))(?P<tail>[A-Za-z0-9_\-]{{0,40}})"
+                         r"[ \t]+(?:\d[ \t]+)?(?P<secret>[^\s\"']+)[ \t]*(?=\r?\n|$)"),
+        triggers=PAIR_TRIGGERS,
+        accept=_accept_config_line,
+    ),
+    Rule(
+        # A quoted password after its word and a space (see _QUOTED_AFTER).
+        name="password",
+        regex=re.compile(r"(?i:\bpass(?:word|wd|phrase)|\bidentified[ \t]+by)[ \t]+"
+                         + _QUOTED_AFTER),
+        triggers=("password", "passwd", "passphrase", "identified"),
+        accept=lambda match, text: (None if names_no_secret(_value(match)) else "password"),
+        anchored=False,
+    ),
+    Rule(
+        # Passwords a tool prints or takes in its own words: Cisco IOS "password 0 x" and
+        # "secret 0 x" (type 0 is clear text), Vault's "Unseal Key 1: x", Bundler's credentials
+        # for a gem server ("BUNDLE_GEMS__ACME__COM=user:password").
+        name="password",
+        regex=re.compile(r"(?:(?<![\w\-])(?:password|secret)[ \t]+0[ \t]+"
+                         r"|(?i:unseal|recovery)[ \t]+(?i:key)[ \t]+\d+:[ \t]+"
+                         r"|(?<![\w\-])BUNDLE_[A-Z0-9_]+__[A-Z0-9_]+=[^\s:=]+:)"
+                         r"(?P<secret>[^\s\"']+)"),
+        triggers=("password", "secret", "unseal", "recovery", "bundle_"),
+        accept=lambda match, text: (None if names_no_secret(match.group("secret"))
+                                    or match.group("secret").isalpha()
+                                    and match.group("secret").islower() else "password"),
+        anchored=False,
+    ),
+    Rule(
+        # A CLI's "configure set <name> <value>" (aws, tccli, aliyun) when the name names a
+        # secret.
+        name="secret_pair",
+        regex=re.compile(r"configure[ \t]+set[ \t]+(?P<name>[\w.\-]+)[ \t]+"
+                         r"(?P<secret>[^\s\"']+)"),
+        triggers=("configure",),
+        accept=lambda match, text: (
+            None if (key_judgement(match.group("name")) or ("", False))[1] is False
+            or names_no_secret(match.group("secret"))
+            else (key_judgement(match.group("name")) or ("secret",))[0]),
+    ),
+    Rule(
+        # A JSON Web Key's private members ("d", and "p", "q", "dp", "dq", "qi" of RSA, "k" of
+        # a symmetric key), in a text that holds a JWK ("kty").
+        name="private_key",
+        regex=re.compile(r"\"(?:d|p|q|dp|dq|qi|k)\"[ \t]*:[ \t]*\"(?P<secret>[A-Za-z0-9_\-]{16,})\""),
+        triggers=('"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"', '"k"'),
+        accept=lambda match, text: "private_key" if '"kty"' in text else None,
+    ),
+    Rule(
+        # A login call's password, its second argument: smtplib, ftplib, imaplib, pexpect
+        # scripts ("server.login("user", "pw")").
+        name="password",
+        regex=re.compile(r"\.login\([ \t]*(?:\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*,[ \t]*"
+                         + _QUOTED_AFTER),
+        triggers=(".login(",),
+        accept=lambda match, text: (None if names_no_secret(_value(match)) else "password"),
     ),
     Rule(
         # PowerShell: ConvertTo-SecureString "secret" -AsPlainText.

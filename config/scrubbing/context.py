@@ -75,11 +75,16 @@ def _accept_pair(match: re.Match[str], text: str) -> str | None:
     if is_pwd_path(key, value) or not strong and plainly_no_credential(value):
         return None
     if match.group("secret_bare") is not None:
-        # "os.environ.get(" / "settings.TOKEN[" are code, not values; "${API_KEY}" a reference.
+        # "os.environ.get(" / "settings.TOKEN[" are code, not values; "${API_KEY}" a reference;
+        # "token=token" passes a variable on.
         if text[match.end():match.end() + 1] in ("(", "[") or value == "$":
+            return None
+        if value.lower() in (key.lower(), key.lower().rsplit("_", 1)[-1]):
             return None
         if ":" in match.group("sep") and _PROSE_WORD.fullmatch(value):
             return _prose_check(match, text, key_start, kind)
+        if value.isdigit() and text.startswith(" bytes", match.end()):
+            return None  # a secret's size ("kubectl describe secret": "password:  24 bytes")
     return kind
 
 
@@ -168,14 +173,16 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
 PAIR_WORDS = (
     r"passwords|password|passwd|passphrase|passcode|pass|pwd|pw|pswd|psw|secret|token|key|"
     r"oauth|auth|cookie|credentials|credential|creds|[_\-]pat(?![a-z])|"
-    r"session[_\-]?id|session[_\-]?key|jsessionid|phpsessid|session"
+    r"session[_\-]?id|session[_\-]?key|jsessionid|phpsessid|session|"
+    r"mnemonic|seed[_\-]?phrase|dockerconfigjson|dockercfg"
 )
 
 # Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
 # passphrase/pass, "pw" pwd and pw, "cred" credentials and creds, "key" every "*key" such as
 # api_key or secretkey, "_pat" a personal access token's last word but not "file_path").
 PAIR_TRIGGERS = ("pass", "pw", "psw", "secret", "token", "key", "oauth", "auth", "cookie", "cred",
-                 "session", "jsessionid", "phpsessid", "_pat", "-pat")
+                 "session", "jsessionid", "phpsessid", "_pat", "-pat", "mnemonic", "seed",
+                 "dockerconfigjson", "dockercfg")
 
 # Characters that end an unquoted value: whitespace, quotes, , ; and brackets.
 _VALUE_END = r"\s\"'&,;<>()\[\]{}\\"
@@ -196,6 +203,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
             r"(?!\[REDACTED:)(?P<secret>[^\s/?#\"'<>]+)(?=@)"
         ),
         triggers=("://",),
+        # A masked or placeholder password ("app:***@db", "USER:PASSWORD@HOST") is none.
+        accept=lambda match, text: None if names_no_secret(match.group("secret")) else "url_password",
     ),
     Rule(
         # Azure shared access signatures: the "sig=" query parameter of a SAS
@@ -226,6 +235,10 @@ CONTEXT_RULES: tuple[Rule, ...] = (
             r"(?P<secret>[^\s\"'\\,;]+)"
         ),
         triggers=("authorization",),
+        # No credential: one character (the "f" of a Python f-string) or a placeholder.
+        accept=lambda match, text: (None if len(match.group("secret")) == 1
+                                    or names_no_secret(match.group("secret"))
+                                    else "authorization"),
     ),
     Rule(
         # "Bearer <token>" in free text (logs, prose, curl lines without the

@@ -4,6 +4,7 @@ rules (``key=value``, ``--flag value``) and by ``scrub_value``'s dict walk."""
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 # Last word of a key -> kind of secret.  Only the last word counts (see the
 # package docstring): "token" in "token_count" qualifies "count".
@@ -34,6 +35,12 @@ _SECRET_LAST_WORDS = {
     "sessionid": "session",
     "jsessionid": "session",  # Java servlet session cookie
     "phpsessid": "session",  # PHP session cookie
+    "requirepass": "password",  # Redis's own setting, and its replicas' masterauth
+    "masterauth": "password",
+    "mnemonic": "secret",  # a wallet's seed words
+    "seedphrase": "secret",
+    "dockerconfigjson": "credentials",  # a registry's auths, base64 (Kubernetes secrets)
+    "dockercfg": "credentials",
 }
 
 # Last two words joined -> kind, for keys whose last word alone ("key", "id")
@@ -57,6 +64,9 @@ _SECRET_LAST_PAIRS = {
     "subscriptionkey": "api_key",  # Azure API Management's Ocp-Apim-Subscription-Key
     "adminkey": "api_key",
     "serverkey": "api_key",
+    "seedphrase": "secret",
+    "unsealkey": "secret",  # Vault's unseal and recovery keys
+    "recoverykey": "secret",
 }
 
 # A key written as one word ("secretkey", "accesstoken", "PGPASSWORD", "clientsecret"): the
@@ -89,7 +99,14 @@ _NOT_SECRET_LAST = frozenset({
     "valid", "invalid", "expired", "description", "label", "scope", "scopes", "audience",
     "issuer", "endpoint", "host", "port", "user", "username", "date", "time", "at", "age",
     "rate", "total", "remaining", "left", "cost", "lifetime", "duration", "bytes", "bits",
-    "location", "store", "manager", "hint", "policy", "strategy", "style",
+    "location", "store", "manager", "hint", "policy", "strategy", "style", "reset",
+})
+# Words before "key" that make it the key of a record, a cache or a message, not a secret
+# ("Idempotency-Key", "cache_key", "partition key", reCAPTCHA's "data-sitekey").
+_RECORD_KEYS = frozenset({
+    "idempotency", "cache", "partition", "sort", "primary", "foreign", "dedup",
+    "dedupe", "deduplication", "lookup", "object", "row", "site", "group", "message", "hash",
+    "map", "index", "unique", "composite", "shard", "bucket", "ordering", "natural",
 })
 
 # Keys about a public key: its value is meant to be shown.
@@ -127,10 +144,20 @@ MASKED_VALUE = re.compile(r"[*xX•.]{3,}|[*•]+|<[^<>]*>|\$?\{\{[^{}]*\}\}|\$\
                           r"|(?:process\.env|os\.environ|ENV|env)\.[A-Za-z_][A-Za-z0-9_]*"
                           r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
                           r"\.(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
-                          r"|![A-Za-z][\w:.\-]*")
+                          r"|![A-Za-z][\w:.\-]*"
+                          # A token's prefix shown before a mask ("gho_*****", "sk-...****").
+                          r"|[A-Za-z0-9]{1,12}[_\-][*•.]{3,}[A-Za-z0-9]{0,4}"
+                          # A token's prefix alone, as code builds one ("hsk_" + ...).
+                          r"|[A-Za-z]{2,8}[_\-]"
+                          # A template or a command's output ("{{ .Values.x }}", "$(cat f)").
+                          r"|\{\{.*|\$\(.*"
+                          # A secret's name in capitals standing for it ("USER:PASSWORD@HOST").
+                          r"|PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|APIKEY|KEY")
 # Keys their provider publishes by design, to be embedded in web pages: Stripe's publishable
 # keys and Mapbox's public tokens (a Mapbox secret token starts "sk.").
-PUBLISHED_VALUE = re.compile(r"pk_(?:live|test)_[A-Za-z0-9]+|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+# Razorpay's key ids (its key secret is another value) are given to the browser as well.
+PUBLISHED_VALUE = re.compile(r"pk_(?:live|test)_[A-Za-z0-9]+|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"
+                             r"|rzp_(?:live|test)_[A-Za-z0-9]{14}")
 
 
 def secret_key_kind(key: str) -> str | None:
@@ -165,11 +192,17 @@ def key_judgement(key: str) -> tuple[str, bool] | None:
     if not words or words[-1] in _NOT_SECRET_LAST:
         return None
     found = part.group().lower()
+    if found == "key" and (words[-1][:-3] in _RECORD_KEYS or (
+            words[-1] == "key" and len(words) > 1 and words[-2] in _RECORD_KEYS)):
+        return None
     return ("password" if found in ("pass", "pwd") else found, False)
 
 
 # A number, possibly with a unit ("4096", "1.5", "30s", "512MB", "-1").
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?[A-Za-z%]{0,3}")
+# A date, or a date and time ("2024-05-17T10:13:00Z").
+_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                     r"(?:Z|[+-]\d{2}:?\d{2})?)?")
 # Words (with at most two digits at their end: "gpt2", "v1") or numbers, joined by the
 # separators of identifiers, paths and prose ("strict", "Bearer", "created_at", "user:42:name",
 # "prod/db-creds"): names and settings, not random strings, whose digits sit inside words.
@@ -187,9 +220,10 @@ _PLAIN_WORDS = frozenset({"yes", "no", "on", "off", "enabled", "disabled"})
 
 def plainly_no_credential(value: str) -> bool:
     """Whether a value under a secret-like (weak) name is plainly no credential: a number, a
-    boolean or placeholder, words, a path, a URL, an ARN or a public SSH key."""
+    date, a boolean or placeholder, words, a path, a URL, an ARN or a public SSH key."""
     return (names_no_secret(value) or value.lower() in _PLAIN_WORDS
             or _NUMBER.fullmatch(value) is not None or _WORDS.fullmatch(value) is not None
+            or _MOMENT.fullmatch(value) is not None
             or _PATH_START.match(value) is not None or _RELATIVE_PATH.fullmatch(value) is not None
             or _PUBLIC_SSH.match(value) is not None)
 
@@ -215,11 +249,14 @@ _COOKIE_ATTRIBUTES = frozenset({"expires", "max-age", "domain", "path", "samesit
 def cookie_holds_secret(header: str) -> bool:
     """Whether a Cookie or Set-Cookie header's value may hold a credential: it is redacted
     whole unless every cookie in it is plainly a preference (``theme=dark``, ``lang=en-US``),
-    a name that names no secret with a value that is plainly no credential."""
+    a name that names no secret with a value (percent-decoded, each of its comma-separated
+    parts) that is plainly no credential, or a cookie cleared (no value)."""
     for pair in header.split(";"):
         name, _, value = pair.strip().partition("=")
-        if name.lower() in _COOKIE_ATTRIBUTES:
+        value = unquote(value.strip('"'))
+        if name.lower() in _COOKIE_ATTRIBUTES or not value:  # an attribute, or a cleared cookie
             continue
-        if key_judgement(name) is not None or not plainly_no_credential(value.strip('"')):
+        if key_judgement(name) is not None or not all(
+                plainly_no_credential(part) for part in value.split(",")):
             return True
     return False

@@ -21,6 +21,21 @@ _G = GLUE_BEFORE
 _END = r"(?![A-Za-z0-9_\-])"
 
 _PREFIXED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    # Password hashes in crypt(3) form (/etc/shadow, htpasswd): MD5 "$1$", Apache "$apr1$",
+    # SHA-256/512 "$5$"/"$6$", yescrypt "$y$" (salt, then hash), bcrypt "$2b$" + cost + 53.
+    ("password_hash", r"\$(?:1|apr1|5|6)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}"
+     r"|\$y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{1,64}\$[./A-Za-z0-9]{43}"
+     r"|\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}",
+     ("$1$", "$apr1$", "$5$", "$6$", "$y$", "$2a$", "$2b$", "$2x$", "$2y$")),
+    # Mandrill (Mailchimp Transactional) API keys: "md-" + 22.
+    ("mandrill_key", rf"{_G}md-[A-Za-z0-9_\-]{{22}}{_END}", ("md-",)),
+    # Statsig server secret keys: "secret-" + 40 and more.
+    ("statsig_secret", rf"{_G}secret-[A-Za-z0-9]{{40,}}{_END}", ("secret-",)),
+    # Checkout.com sandbox secret keys: "sk_sbox_" + 26.
+    ("checkout_secret_key", rf"{_G}sk_sbox_[a-z0-9]{{26}}{_END}", ("sk_sbox_",)),
+    # Mollie API keys: "live_" or "test_" + 30 letters and digits (a digit among them).
+    ("mollie_key", rf"{_G}(?:live|test)_(?=[A-Za-z]*\d)[A-Za-z0-9]{{30}}{_END}",
+     ("live_", "test_")),
     # Hindsight's own API keys (config/api/keys.py): "hsk_" + token_urlsafe(32), 43 characters.
     # 32 at least: the admin shows "hsk_" + 8 characters, which is no secret.  No upper
     # bound: a longer run is redacted whole, and a failed try never scans past its own run.

@@ -38,12 +38,17 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # (truncated output) runs to the end of the text: see package doc.
         # The body may contain real or JSON-escaped ("\n") newlines, so DOTALL.
         name="private_key",
+        # The SSH2 (RFC 4716, PuTTY's export) form has four dashes and spaces, and an OpenVPN
+        # static key ("-----BEGIN OpenVPN Static key V1-----") is a shared secret too.
         regex=re.compile(
             r"(?P<secret>-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:.*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|.*))",
+            r"(?:.*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|.*)"
+            r"|---- BEGIN[ A-Z0-9]*PRIVATE KEY ----(?:.*?---- END[ A-Z0-9]*PRIVATE KEY ----|.*)"
+            r"|-----BEGIN OpenVPN Static key V\d-----"
+            r"(?:.*?-----END OpenVPN Static key V\d-----|.*))",
             re.DOTALL,
         ),
-        triggers=("private key",),
+        triggers=("private key", "static key"),
         # The trigger is not where the match starts ("-----BEGIN"), and the
         # regex starts with a literal, so re's own prefix search is fast.
         anchored=False,

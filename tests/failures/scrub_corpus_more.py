@@ -206,8 +206,30 @@ STRUCTURES = [
     # password, a session cookie among preferences, a secret cookie's name with a word value.
     f("quoted_label_then_value", '"password: "', PW, '""'),
     f("dotted_password", "password = ", "hunter2." + fake(ALNUM, 8, "m-dot"), ""),
-    f("session_cookie_among_preferences", "Cookie: theme=dark; sid=", fake(ALNUM, 24, "m-sid"), "; lang=en"),
-    f("session_cookie_word_value", "Set-Cookie: sessionid=", "correcthorse", "; Path=/"),
+    f("session_cookie_among_preferences", "Cookie: ", "theme=dark; sid=" + fake(ALNUM, 24, "m-sid")
+      + "; lang=en", ""),
+    f("session_cookie_word_value", "Set-Cookie: ", "sessionid=correcthorse; Path=/", ""),
+    # A config file's own line, SQL, a login call, a tool's user%password, a crypt hash.
+    f("redis_requirepass_line", "bind 0.0.0.0\nrequirepass ", fake(ALNUM, 32, "m-rp"), "\nmaxmemory 2gb"),
+    f("license_key_line", "AccountID 1029384\nLicenseKey ", fake(ALNUM, 40, "m-lk"), "\n"),
+    f("sql_identified_by", "CREATE USER 'etl'@'%' IDENTIFIED BY '", PW, "';"),
+    f("sql_with_password", "ALTER USER app WITH PASSWORD '", PW, "';"),
+    f("login_call_password", 'server.login("alerts@acme.io", "', PW, '")'),
+    f("smbclient_user_percent", "smbclient //fs01/share -U 'ACME\\jdoe%", PW, "' -c 'ls'"),
+    f("sqlplus_user_slash", "sqlplus -s system/", PW, "@//ora01:1521/ORCL @x.sql"),
+    f("go_mysql_dsn", 'dsn := "shop:', PW, '@tcp(mysql:3306)/shop"'),
+    f("nmcli_password_quoted", 'nmcli dev wifi connect "office" password "', PW, '" ifname wlan0'),
+    f("shadow_sha512", "jdoe:", "$6$" + fake(ALNUM, 16, "m-salt") + "$" + fake(ALNUM, 86, "m-sha"), ":19860:0:99999:7:::"),
+    f("bcrypt_hash", "admin:", "$2y$10$" + fake(ALNUM, 53, "m-bc"), ""),
+    f("mandrill_key", "mandrill.Mandrill('", "md-" + fake(ALNUM, 22, "m-md"), "')"),
+    f("statsig_secret", 'Statsig.initialize("', "secret-" + fake(ALNUM, 43, "m-ss"), '")'),
+    f("checkout_sandbox_key", 'secret_key("', "sk_sbox_" + fake("abcdefghijklmnopqrstuvwxyz0123456789", 26, "m-ck"), '")'),
+    f("mollie_key", '$mollie->setApiKey("', "live_" + fake(ALNUM, 29, "m-ml") + "7", '");'),
+    f("mnemonic_env", 'MNEMONIC="', "air art announce anger aisle alert artefact ability", '"'),
+    f("ssh2_private_key", "", "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n" + fake(B64, 64, "m-ssh2")
+      + "\n---- END SSH2 ENCRYPTED PRIVATE KEY ----", "\n"),
+    f("openvpn_static_key", "", "-----BEGIN OpenVPN Static key V1-----\n" + fake(HEX, 32, "m-ovpn")
+      + "\n-----END OpenVPN Static key V1-----", "\n"),
     f("mapbox_secret_under_token_name", "accessToken = '", "sk.eyJ" + fake(B64URL, 60, "m-mbs") + "."
       + fake(B64URL, 22, "m-mbs2"), "'"),
 ]
@@ -264,7 +286,7 @@ LOOKALIKES_MORE = [
     ("kube_ca_data", "certificate-authority-data: " + base64.b64encode(
         b"-----BEGIN CERTIFICATE-----\nMIIC" + fake(B64, 60, "l-ca").encode()).decode()),
     ("file_path_json", '{"file_path": "src/auth/token_store.py", "files": ["src/keys.py"]}'),
-    ("getpass_prompt", 'password = getpass.getpass("Password: ")'),
+    ("getpass_prompt_call", 'password = getpass.getpass("Password: ")'),
     ("input_prompt", "token = input('API token: ').strip()"),
     ("settings_reference", "SECRET_KEY = settings.SECRET_KEY"),
     ("attribute_reference", "client = Client(api_key=self.api_key, timeout=30)"),
@@ -273,4 +295,19 @@ LOOKALIKES_MORE = [
      + fake(B64URL, 22, "l-mbp2") + "';"),
     ("preference_cookies", "Set-Cookie: theme=dark; Path=/; Max-Age=31536000; SameSite=Lax"),
     ("analytics_cookie", "Cookie: lang=en-US; _ga=GA1.2.1234567890.1700000000"),
+    ("cleared_session_cookie", "Set-Cookie: session=; Path=/; Max-Age=0; HttpOnly"),
+    ("masked_token_prefix", "  - Token: gho_************"),
+    ("masked_url_password", "url=postgresql+psycopg://app:***@pg-primary:5432/orders"),
+    ("placeholder_url_password", "DATABASE_URL=postgres://USER:PASSWORD@HOST:5432/DB"),
+    ("helm_template_value", "    value: {{ .Values.openai.apiKey | quote }}"),
+    ("command_substitution", 'export GITHUB_TOKEN="$(cat /run/secrets/github_token)"'),
+    ("fstring_bearer", 'headers = {"Authorization": f"Bearer {settings.api_key}"}'),
+    ("ratelimit_reset_time", "anthropic-ratelimit-tokens-reset: 2024-05-17T10:13:00Z"),
+    ("token_prefix_in_code", 'api_key = "hsk_" + secrets.token_urlsafe(30)'),
+    ("variable_passed_on", "return Settings(token=token)"),
+    ("idempotency_key_header", "Idempotency-Key: 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"),
+    ("recaptcha_site_key", '<div class="g-recaptcha" data-sitekey="6LcR4xwpAAAAAJq9Xk3mN7pQ2sT5vW8y"></div>'),
+    ("razorpay_key_id", "var options = { key: 'rzp_live_Lk8Jh3Gf2Ds1Aq', amount: 50000 };"),
+    ("password_prose_line", "Password required\npassword: required for this step"),
+    ("key_file_label", "key file:\n/etc/ssl/private/app.key"),
 ]
