@@ -72,14 +72,15 @@ def test_make_run_then_curl_the_lesson_endpoints(embedded):
 
 def _a_message_check_ranks_embedded(base: str, key: str) -> None:
     """The message check runs on the embedded database too: it finds lessons by message and
-    ranks them by fit (the template before the approved words fit)."""
+    ranks them (the seeded approved lesson's words fit before the template of the lesson this
+    key wrote, which is unverified: a key's own words never rank its lesson first)."""
     query = urllib.parse.urlencode({
         "error_message": "test_error: HTTP 429 from the API: rate limit reached",
         "error_type": "rate_limit", "skill_name": "sync", "limit": 3})
     status, body = call("GET", f"{base}/api/v1/lessons/check?{query}", key)
     assert status == 200
     assert [(found["error_pattern"], found["match"]) for found in body["lessons"]] == [
-        ("test_error", "template"), ("api_429_rate_limit", "words")]
+        ("api_429_rate_limit", "words"), ("test_error", "template")]
     assert body["related"] == []
 
 

@@ -167,3 +167,34 @@ def test_the_check_is_right_on_the_labelled_set(api, admin_user):
     assert tally.precision() >= MIN_PRECISION
     assert tally.recall() >= MIN_RECALL
     assert tally.top1() >= MIN_TOP1
+
+
+# Floors for the cases written blind (cases_blind.json: 258 messages by a writer who had read
+# neither the matcher nor cases.json, labelled by root cause and fix, a third with no right
+# lesson), alone and with cases.json: the figures this check reached on first contact (blind:
+# precision 0.877, recall 0.581, first lesson 0.581; whole set of 734: 0.939, 0.787, 0.787), so
+# a change that makes them worse fails. The targets are higher (precision 0.97, recall and
+# first lesson 0.93 over the whole set) and not met: most blind misses share no word with the
+# lesson (libGL.so.1 for a missing cv2, Bedrock's ThrottlingException for a rate limit).
+BLIND_FLOORS = {"precision": 0.87, "recall": 0.58, "top1": 0.58}
+WHOLE_FLOORS = {"precision": 0.93, "recall": 0.78, "top1": 0.78}
+
+
+def test_the_check_on_cases_written_blind(api, admin_user):
+    """The blind cases' figures apart, then over the whole labelled set."""
+    lessons = labelled("lessons.json")
+    blind, known = labelled("cases_blind.json"), labelled("cases.json")
+    assert all(case["lesson"] in {lesson["key"] for lesson in lessons} or case["lesson"] is None
+               for case in blind)
+    keys = record_lessons(api, admin_user, lessons)
+    approved = {lesson["key"] for lesson in lessons if lesson["status"] == "approved"}
+    print("\n--- written blind ---")
+    blind_tally = check_cases(api, blind, keys, approved)
+    report(blind_tally, len(lessons))
+    print("\n--- the whole set ---")
+    whole = check_cases(api, known + blind, keys, approved)
+    report(whole, len(lessons))
+    for tally, floors in ((blind_tally, BLIND_FLOORS), (whole, WHOLE_FLOORS)):
+        assert tally.precision() >= floors["precision"]
+        assert tally.recall() >= floors["recall"]
+        assert tally.top1() >= floors["top1"]
