@@ -316,7 +316,8 @@ def outage_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
                for i in range(len(s.starts))
                if s.starts[i] > observed_from and len(s.bursts[i].agents) >= min_agents]
     threshold = min(max_p_value, false_links / max(1, len(anchors)))
-    found: dict[tuple, tuple[float, list[Coincidence]]] = {}
+    # (a, b) -> (p-value, patterns expected to burst so by chance, coincidences)
+    found: dict[tuple, tuple[float, float, list[Coincidence]]] = {}
 
     def joint(pattern, burst: Burst) -> dict:
         """The other patterns bursting with ``burst``: each one's burst, continued."""
@@ -338,16 +339,17 @@ def outage_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
                                 min_agents=min_agents, threshold=threshold)
         if judged is None:
             continue
-        p_value, members = judged
+        p_value, members, expected = judged
         for a, b in combinations(sorted(members, key=str), 2):
             best = found.get((a, b))
             coincidence = _coincidence(group[a], group[b])
             if best is None or p_value < best[0]:
-                found[(a, b)] = (p_value, [*(best[1] if best else []), coincidence])
+                found[(a, b)] = (p_value, expected, [*(best[2] if best else []), coincidence])
             else:
-                best[1].append(coincidence)
-    links = [Link(a, b, p_value, 0.0, tuple(sorted(set(coincidences), key=lambda c: c.start)))
-             for (a, b), (p_value, coincidences) in found.items()]
+                best[2].append(coincidence)
+    links = [Link(a, b, p_value, round(expected, 4),
+                  tuple(sorted(set(coincidences), key=lambda c: c.start)))
+             for (a, b), (p_value, expected, coincidences) in found.items()]
     return sorted(links, key=lambda link: (link.p_value, link.a, link.b))
 
 
@@ -379,39 +381,39 @@ def _continued(series: _Series, start: float, end: float, tol: float) -> Burst |
 
 
 def _outage_judged(series: Mapping[Hashable, _Series], group: Mapping[Hashable, Burst], anchor,
-                   joint, *, threshold: float, **chances) -> tuple[float, set] | None:
-    """(p-value, members) of the patterns that burst together in ``group`` (each pattern's
+                   joint, *, threshold: float, **chances) -> tuple[float, set, float] | None:
+    """(p-value, members, expected) of the patterns that burst together in ``group`` (each pattern's
     burst, the ``anchor``'s first), or None. The anchor's test picks its members; then each
     member is tested as an anchor in its turn, over all that bursts with its own burst
     (``joint``): the members are those every member counts, three or more, each passing. A
     fault that happened to burst in those minutes sees the outage's new symptoms as rare, but
     they, seen from their own bursts, count one another and not it. The p-value is the
-    largest of the members'."""
-    p_value, counted = _outage_p_value(series, anchor, group[anchor],
+    largest of the members', with the patterns that test expected by chance."""
+    p_value, counted, expected = _outage_p_value(series, anchor, group[anchor],
                                        {p: b for p, b in group.items() if p != anchor},
                                        **chances)
     if p_value > threshold:
         return None
     members = {anchor, *counted}
-    worst = p_value
+    worst = (p_value, expected)
     for member in sorted(members - {anchor}, key=str):
         if member not in members:
             continue
-        theirs_p, theirs = _outage_p_value(series, member, group[member],
-                                           joint(member, group[member]), **chances)
+        theirs_p, theirs, theirs_expected = _outage_p_value(
+            series, member, group[member], joint(member, group[member]), **chances)
         if theirs_p > threshold:
             return None
         members &= {member, *theirs}
-        worst = max(worst, theirs_p)
+        worst = max(worst, (theirs_p, theirs_expected))
         if len(members) < OUTAGE_PATTERNS or anchor not in members:
             return None
-    return worst, members
+    return worst[0], members, worst[1]
 
 
 def _outage_p_value(series: Mapping[Hashable, _Series], pattern, burst: Burst,
                     joint: Mapping[Hashable, Burst], *, fleet: int, widest: Mapping, span: float,
-                    tol: float, near: float, min_agents: int) -> tuple[float, list]:
-    """(p-value, the patterns counted) of the patterns bursting with ``pattern``'s ``burst``
+                    tol: float, near: float, min_agents: int) -> tuple[float, list, float]:
+    """(p-value, the patterns counted, the count chance expected) of the patterns bursting with ``pattern``'s ``burst``
     (``joint``), see the module: for each number of shared agents ``m`` and each chance
     ``t`` of one of them, those as unlikely as ``t`` or less are counted against the sum of
     the chances of every pattern's doing so; the smallest Poisson tail, times the number of
@@ -428,7 +430,7 @@ def _outage_p_value(series: Mapping[Hashable, _Series], pattern, burst: Burst,
         rate = max(len(s.starts) / span, local / (2 * (near - tol)))
         starting[other] = 1.0 - exp(-rate * 2 * tol)
     shared = {other: len(found.agents & agents) for other, found in joint.items()}
-    best, members, tried = 1.0, [], 0
+    best, members, expected, tried = 1.0, [], 0.0, 0
     for m in range(min_agents, len(agents) + 1):
         chances = {other: chance * _sharing(fleet, len(agents), min(widest[other], fleet), m)
                    for other, chance in starting.items()}
@@ -439,10 +441,11 @@ def _outage_p_value(series: Mapping[Hashable, _Series], pattern, burst: Burst,
         every = sorted(chances.values())
         for k in range(OUTAGE_PATTERNS - 1, len(seen) + 1):
             tried += 1
-            p_value = poisson_tail(k, sum(every[:bisect_right(every, seen[k - 1][0])]))
+            mu = sum(every[:bisect_right(every, seen[k - 1][0])])
+            p_value = poisson_tail(k, mu)
             if p_value < best:
-                best, members = p_value, [other for _, _, other in seen[:k]]
-    return min(1.0, best * max(1, tried)), members
+                best, members, expected = p_value, [other for _, _, other in seen[:k]], mu
+    return min(1.0, best * max(1, tried)), members, expected
 
 
 def _sharing(fleet: int, drawn: int, other: int, at_least: int) -> float:

@@ -232,21 +232,26 @@ FRESH = {
 }
 
 
-def fresh_fleet(*, seed: int = SEED) -> Fleet:
-    """An install three hours old: eight unrelated faults, all begun within those hours."""
-    rng = random.Random(seed)
-    fleet = Fleet(now=NOW)
-    born = NOW - timedelta(hours=3)
+def _unrelated_faults(fleet: Fleet, rng: random.Random, born: datetime) -> None:
+    """FRESH's eight faults, each begun in the first 90 minutes after ``born`` for two to five of
+    the first six agents, then a trickle or a few short episodes at its own rate until now."""
     for name, (template, error_type) in FRESH.items():
         fleet.fault(name, template, error_type)
         start = born + timedelta(minutes=rng.uniform(0, 90))
         agents = rng.sample(AGENTS[:6], rng.randint(2, 5))
         if rng.random() < 0.5:  # a trickle
-            for at in _poisson(rng, start, NOW, rng.uniform(3, 20)):
+            for at in _poisson(rng, start, fleet.now, rng.uniform(3, 20)):
                 fleet.fail(name, rng.choice(agents), at)
         else:  # a few episodes
-            for at in _poisson(rng, start, NOW, rng.uniform(1, 3)):
+            for at in _poisson(rng, start, fleet.now, rng.uniform(1, 3)):
                 _episode(fleet, rng, name, at, rng.uniform(2, 12), rng.sample(agents, 2))
+
+
+def fresh_fleet(*, seed: int = SEED) -> Fleet:
+    """An install three hours old: eight unrelated faults, all begun within those hours."""
+    rng = random.Random(seed)
+    fleet = Fleet(now=NOW)
+    _unrelated_faults(fleet, rng, NOW - timedelta(hours=3))
     fleet.independent_pairs = list(combinations(FRESH, 2))
     return fleet
 
@@ -271,18 +276,9 @@ def young_fleet(*, seed: int = SEED) -> Fleet:
     start = NOW - timedelta(minutes=15)
     born = start - timedelta(hours=3)
     fleet = Fleet(now=NOW)
-    for table in (FRESH, CONTROLS):
-        for name, (template, error_type) in table.items():
-            fleet.fault(name, template, error_type)
-    for name in FRESH:
-        begun = born + timedelta(minutes=rng.uniform(0, 90))
-        hit = rng.sample(agents, rng.randint(2, 5))
-        if rng.random() < 0.5:  # a trickle
-            for at in _poisson(rng, begun, NOW, rng.uniform(3, 20)):
-                fleet.fail(name, rng.choice(hit), at)
-        else:  # a few episodes
-            for at in _poisson(rng, begun, NOW, rng.uniform(1, 3)):
-                _episode(fleet, rng, name, at, rng.uniform(2, 12), rng.sample(hit, 2))
+    _unrelated_faults(fleet, rng, born)
+    for name, (template, error_type) in CONTROLS.items():
+        fleet.fault(name, template, error_type)
     symptoms = INCIDENTS[seed % len(INCIDENTS)]
     for name, (template, error_type) in symptoms.items():
         fleet.fault(name, template, error_type)

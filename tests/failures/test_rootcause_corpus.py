@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from failures.analysis.coincidence import burst_links, bursts_of, components
-from failures.models import Failure, FailurePattern
+from failures.models import Failure, FailurePattern, RootCauseGroup
 from failures.analysis.rootcauses import root_causes_detect
 from failures.records.services import failures_record_many
 from tests.failures.rootcause_corpus import (INCIDENT_MINUTES, WEEK, fresh_fleet, week_fleet,
@@ -92,6 +92,10 @@ def test_a_first_outage_on_a_young_install_is_grouped_by_the_job():
     assert together(groups, young.incidents[0])
     assert [pair for pair in young.independent_pairs if together(groups, pair)] == []
     assert len({group for group in groups.values() if group}) == 1
+    # Its evidence, which the admin and the reports show, says what chance expected.
+    [group] = RootCauseGroup.objects.all()
+    assert group.evidence["links"] and all(0 < link["expected"] < 1 and link["p_value"] < 0.01
+                                          for link in group.evidence["links"])
 
 
 DRAWS = 40

@@ -73,6 +73,9 @@ def test_three_symptoms_of_four_agents_are_grouped_at_their_first_occurrence():
     symptoms = {"cache": [burst(0.2, 8, "abcd")], "broker": [burst(0.5, 7.6, "abcd")],
                 "session": [burst(1.0, 8.3, "abcd")]}
     assert outage_groups(young_install(symptoms)) == {frozenset(symptoms)}
+    # Each link says how many patterns chance would have put in such a burst: few, not none.
+    links = outage_links(young_install(symptoms), since=at(-180), until=at(15))
+    assert links and all(0 < link.expected < 0.1 and link.p_value < 0.01 for link in links)
     # Two symptoms alone are the pair test's: one coincidence on a young install is not enough.
     two = {name: found for name, found in symptoms.items() if name != "session"}
     assert outage_groups(young_install(two)) == set()

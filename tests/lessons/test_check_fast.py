@@ -20,7 +20,7 @@ from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer, checked_lessons_json
 from tests.factories import LessonFactory
-from tests.lessons.test_match_index import told_apart
+from tests.lessons.oracles import told_apart
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,8 @@ import pytest
 
 from lessons import match_index as match_index_module
 from lessons.match_index import _keys, match_index
-from lessons.matching import TEMPLATE, WORDS, compile_pattern, match_fit, prepare_message
+from lessons.matching import TEMPLATE, WORDS, compile_pattern, match_fit
+from tests.lessons.oracles import told_apart
 from lessons.models import Lesson, MatchIndexVersion
 from lessons.selectors import lesson_check
 from tests.factories import LessonFactory
@@ -20,16 +21,6 @@ VOCABULARY = ["error", "error", "failed", "timeout", "statement", "lock", "api",
               "limit", "limiting", "db", "refused", "token", "expired", "quota", "429", "503",
               "stripe", "'cv2'", "'yaml'", "read_url", "url", "12345", "for", "connection"]
 TYPES = ["timeout", "quota", "", "acme.Timeout"]
-
-
-def told_apart(pattern: str, patterns, message: str) -> bool:
-    """A words fit that misses a word: whether another pattern holds every distinctive word of
-    this one the message holds, but not all of this one's."""
-    own = compile_pattern(pattern).distinctive
-    shared = own & set(prepare_message(message).word_set)
-    return any(shared <= compile_pattern(other).distinctive
-               and not own <= compile_pattern(other).distinctive
-               for other in patterns if other != pattern)
 
 
 def brute_force(lessons, message, error_type):
