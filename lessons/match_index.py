@@ -1,21 +1,31 @@
 """A per-process index of lesson patterns, so a check fits a message without reading every row.
 
-Each process keeps the non-rejected lessons' compiled patterns (lessons.matching) in memory, each
-filed under a few of its words that any message it fits must hold (see ``_keys``), and rebuilds
-them when the version token changes. Writers that add lessons or change what the index holds call
-``match_index_bump`` (see lessons.services, lessons.curation), which gives the one row of
-MatchIndexVersion a new token in the writer's own transaction: other processes see the token
-when they can see the lessons, never before. The index does not depend on the cache: with Redis
-down, a lesson written is found by the next check. The lessons an answer shows are read fresh
-from the database, under the check's own filters.
+Each process keeps, for every non-rejected lesson, a sketch of its compiled pattern
+(lessons.matching): the words each kind of fit needs, in tuples of shared strings, a few hundred
+bytes a lesson. A sketch is filed under a few of its words that any message it fits must hold
+(see ``_keys``), and rules out most of the messages that hold one without the pattern: what the
+set operations on the message's words cannot rule out is fitted in full, the pattern compiled
+again (matching.compile_pattern keeps the most recent ones). So a worker holds 100,000 lessons
+in tens of megabytes, and a message's many near misses (the same wording about another service
+or object) cost a set operation each, not a fit.
+
+Writers that add lessons or change what the index holds call ``match_index_bump`` (see
+lessons.services, lessons.curation), which gives the one row of MatchIndexVersion a new token in
+the writer's own transaction: other processes see the token when they can see the lessons, never
+before. A lesson's error_pattern never changes, so a rebuild reuses the sketches it held and
+compiles only the new patterns. The index does not depend on the cache: with Redis down, a
+lesson written is found by the next check. The lessons an answer shows are read fresh from the
+database, under the check's own filters.
 """
 import math
+import sys
 import threading
 import uuid
+from array import array
 from collections import Counter
 from typing import NamedTuple
 
-from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, WORDS, CompiledPattern, Message,
+from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, WORDS, CompiledPattern, Fit, Message,
                        compile_pattern, fit, prepare_message)
 from .models import Lesson, MatchIndexVersion
 
@@ -25,94 +35,173 @@ BUILD_CHUNK = 2000  # rows read at a time while building: the rows never all sit
 CROSS_TYPE_WORDS = 3
 
 
-class Entry(NamedTuple):
-    pk: object
-    compiled: CompiledPattern
+class Sketch(NamedTuple):
+    """What the index keeps of a compiled pattern: its text, and the words each kind of fit
+    needs, to rule a message out without fitting it."""
+
+    text: str  # the error_pattern, compiled again for a full fit
+    slug: str | None  # a slug fits whole as one message word
+    sequence: tuple[str, ...]  # the distinctive words in order (CompiledPattern.sequence)
+    distinctive: tuple[str, ...]  # the different ones (the same tuple when none repeats)
+    generic: tuple[str, ...]  # the other words a template fit finds whole
+    required: tuple[str, ...]  # the words of its names, codes and quoted names: in every fit
+    classes: tuple[str, ...]  # CamelCase names, which may be the start of a message word
+    kinds: frozenset[tuple[str, str]]
+    strong: bool  # a template fit of it holds across error types (see ``strong``)
+
+    @property
+    def anchored(self) -> tuple[str, ...]:
+        """The words a template fit finds whole (of a slug, its words)."""
+        return tuple(word for word in self.distinctive if word not in self.classes) + self.generic
+
+
+def sketch_of(text: str, compiled: CompiledPattern, shared: dict) -> Sketch:
+    """The sketch of ``text``'s compiled pattern. Its words, and its tuples of words, are the
+    ones ``shared`` holds when equal (many patterns share their generic words)."""
+    def one(words) -> tuple[str, ...]:
+        words = tuple(sys.intern(word) for word in words)
+        return shared.setdefault(words, words)
+
+    sequence = one(compiled.sequence)
+    different = tuple(dict.fromkeys(sequence))
+    required = {word for token in compiled.names + compiled.codes + compiled.quoted
+                for word in _WORD.findall(token) if not word.startswith("<")}
+    generic = compiled.anchored - {compiled.slug} - set(compiled.classes) - set(sequence)
+    return Sketch(text, compiled.slug and sys.intern(compiled.slug), sequence,
+                  sequence if len(different) == len(sequence) else one(different),
+                  one(sorted(generic)), one(sorted(required)), one(compiled.classes),
+                  compiled.kinds, strong(compiled))
+
+
+class Found(NamedTuple):
+    """A lesson whose pattern fits a message: how, and what the check needs of it."""
+
+    fit: Fit
     error_type: str
-    skill_name: str | None
     approved: bool
 
 
 class MatchIndex:
     """The non-rejected lessons' patterns, as of ``version`` (the token it was built for)."""
 
-    def __init__(self, version: str | None, entries: list[Entry]):
-        self.version, self.entries = version, entries
-        self._types = {entry.pk: entry.error_type for entry in entries}
-        self._approved = {entry.pk for entry in entries if entry.approved}
-        frequency = Counter(word for entry in entries for word in set(entry.compiled.words))
+    def __init__(self, version: str | None, rows: list[tuple]):
+        """``rows``: (pk, Sketch, error type, skill name, approved) of each lesson."""
+        self.version = version
+        self.sketches = [row[1] for row in rows]
+        self._pks = b"".join(row[0].bytes for row in rows)  # 16 bytes each
+        self._types = [sys.intern(row[2]) for row in rows]
+        self._type_names = [sys.intern(type_name(row[2])) for row in rows]
+        self._skills = [row[3] and sys.intern(row[3]) for row in rows]
+        self._approved = bytearray(bool(row[4]) for row in rows)
+        frequency = Counter(word for sketch in self.sketches
+                            for word in {*sketch.anchored, *sketch.required, *sketch.distinctive})
         self._frequency = frequency
-        self._holders: dict[str, frozenset[int]] = {}  # filled as words fits need them
-        self._filed: dict[str, list[int]] = {}
-        self._always: list[int] = []  # patterns without a key: tried on every message
-        for i, entry in enumerate(entries):
-            keys = _keys(entry.compiled, frequency)
-            if not keys:
+        self._holders: dict[str, array] = {}  # entries by each of their distinctive words
+        self._filed: dict[str, array] = {}
+        self._always = array("i")  # patterns without a key: tried on every message
+        for i, sketch in enumerate(self.sketches):
+            for word in sketch.distinctive:
+                self._holders.setdefault(word, array("i")).append(i)
+            keys = _keys(sketch, frequency)
+            if keys is None:
                 self._always.append(i)
+                continue
             for key in keys:
-                self._filed.setdefault(key, []).append(i)
-
-    def error_type(self, pk) -> str:
-        return self._types[pk]
-
-    def approved(self, pk) -> bool:
-        return pk in self._approved
+                self._filed.setdefault(key, array("i")).append(i)
 
     def fits(self, message: str | Message, *, error_type: str | None, skill_name: str | None,
-             approved_only: bool) -> dict:
-        """``{pk: Fit}`` of the lessons whose pattern fits ``message``, of the skill or generic
+             approved_only: bool) -> dict[uuid.UUID, Found]:
+        """The lessons whose pattern fits ``message``, by primary key, of the skill or generic
         ones, approved ones only when asked. A lesson of another error type than ``error_type``
         fits only by a strong template (see ``strong``)."""
         prepared = message if isinstance(message, Message) else prepare_message(message)
+        words = prepared.word_set
         tried = set(self._always)
-        for word in prepared.word_set:
+        for word in words:
             tried.update(self._filed.get(word, ()))
-        found: dict = {}
+        asked = type_name(error_type) if error_type else ""
+        holders: dict = {}  # the holders of each set of shared words, for this message
+        begun: dict = {}  # whether each CamelCase class begins a word of this message
+        found = {}
         for i in tried:
-            entry = self.entries[i]
-            if approved_only and not entry.approved:
+            if approved_only and not self._approved[i]:
                 continue
-            if skill_name and entry.skill_name not in (None, skill_name):
+            if skill_name and self._skills[i] not in (None, skill_name):
                 continue
-            fitted = fit(entry.compiled, prepared)
-            if fitted is None or not (_same_type(entry.error_type, error_type)
-                                      or (fitted.kind == TEMPLATE and strong(entry.compiled))):
+            # The same type: the check or the lesson names none, or the same class
+            # (``openai.RateLimitError`` is a ``RateLimitError``).
+            sketch, named = self.sketches[i], self._type_names[i]
+            same = not asked or not named or named == asked
+            could = _could_fit(sketch, prepared, begun)
+            if could is None or (could == WORDS and not same):
+                continue  # across types only a template fits
+            missing = [word for word in sketch.distinctive if word not in words]
+            if could == WORDS and any(word not in sketch.classes for word in missing) and \
+                    self._told_apart(i, missing, prepared, holders):
+                continue  # at best a words fit short of a word that tells it apart
+            fitted = fit(compile_pattern(sketch.text), prepared)
+            if fitted is None or not (same or (fitted.kind == TEMPLATE and sketch.strong)):
                 continue
-            if fitted.kind == WORDS and fitted.score < 1 and self._told_apart_by_missing(
-                    i, prepared):
+            if fitted.kind == WORDS and fitted.score < 1 and self._told_apart(
+                    i, missing, prepared, holders):
                 continue
-            found[entry.pk] = fitted
+            pk = uuid.UUID(bytes=self._pks[16 * i:16 * i + 16])
+            found[pk] = Found(fitted, self._types[i], bool(self._approved[i]))
         return found
 
-    def _told_apart_by_missing(self, i: int, message: Message) -> bool:
+    def _told_apart(self, i: int, missing: list[str], message: Message, holders: dict) -> bool:
         """Whether a words fit of entry ``i`` misses the words that tell its fault from
         another's: another lesson's pattern holds every word the message shares with this one,
         and lacks one of those the message misses (``connect timeout`` against a lesson on a
         read timeout beside one on ``connect``, a Docker socket's permission error against a
         lesson on a stopped daemon beside one on the socket). Then the words found fit both
-        faults alike: no resolution, at most related."""
-        own = self.entries[i].compiled.distinctive
-        shared = [word for word in own if word in message.word_set]
+        faults alike: no resolution, at most related. ``holders`` keeps, for one message, the
+        entries holding each set of shared words."""
+        shared = frozenset(word for word in self.sketches[i].distinctive
+                           if word in message.word_set)
         if not shared or any(self._frequency[word] <= 1 for word in shared):
             return False  # a word only this lesson has: the message names its fault
-        holders = frozenset.intersection(*(self._holders_of(word) for word in shared))
-        return any(j != i and not own <= self.entries[j].compiled.distinctive for j in holders)
-
-    def _holders_of(self, word: str) -> frozenset[int]:
-        """The entries whose pattern has ``word`` among its distinctive words."""
-        holders = self._holders.get(word)
-        if holders is None:
-            holders = frozenset(j for j, entry in enumerate(self.entries)
-                                if word in entry.compiled.distinctive)
-            self._holders[word] = holders
-        return holders
+        held = holders.get(shared)
+        if held is None:
+            lists = sorted((self._holders[word] for word in shared), key=len)
+            held = set(lists[0])
+            for other in lists[1:]:
+                held.intersection_update(other)
+            holders[shared] = held
+        return any(j != i and any(word not in self.sketches[j].distinctive for word in missing)
+                   for j in held)
 
 
-def _same_type(lesson_type: str, error_type: str | None) -> bool:
-    """Whether a fit needs no more than it has: the check or the lesson names no type, or the
-    same class (``openai.RateLimitError`` is a ``RateLimitError``). Across types only a template
-    fit with a distinctive word counts."""
-    return not error_type or not lesson_type or type_name(lesson_type) == type_name(error_type)
+def _could_fit(sketch: Sketch, message: Message, begun: dict) -> str | None:
+    """The strongest fit the sketch allows (TEMPLATE, WORDS or None), from the message's words
+    alone. A CamelCase class counts as found when it begins a message word, as fit reads it
+    (``begun`` keeps, for one message, whether each class does)."""
+    words = message.word_set
+    whole_slug = sketch.slug is not None and sketch.slug in words
+    if whole_slug:
+        return TEMPLATE
+    if not words.issuperset(sketch.required):
+        return None
+    for name in sketch.classes:
+        if name not in begun:
+            begun[name] = any(word.startswith(name) for word in message.words)
+        if not begun[name]:
+            return None
+    if sketch.classes:
+        found = sum(word in words or word in sketch.classes for word in sketch.sequence)
+        all_held = all(word in words or word in sketch.classes for word in sketch.distinctive)
+    elif sketch.distinctive is sketch.sequence:
+        found = len(words.intersection(sketch.sequence))
+        all_held = found == len(sketch.sequence)
+    else:
+        found = sum(map(words.__contains__, sketch.sequence))
+        all_held = words.issuperset(sketch.distinctive)
+    if all_held and words.issuperset(sketch.generic):
+        return TEMPLATE
+    if sketch.sequence and sketch.kinds <= message.kinds and \
+            found >= MIN_WORD_SHARE * len(sketch.sequence):
+        return WORDS
+    return None
 
 
 def strong(compiled: CompiledPattern) -> bool:
@@ -126,31 +215,33 @@ def type_name(error_type: str) -> str:
     return error_type.rsplit(".", 1)[-1].lower()
 
 
-def _keys(compiled: CompiledPattern, frequency: Counter) -> set[str]:
-    """Words one of which every message the pattern fits holds (none: try it on every message).
+def _keys(sketch: Sketch, frequency: Counter) -> set[str] | None:
+    """Words one of which every message the pattern fits holds (None: try it on every message).
 
     A fit needs every literal distinctive token whole, so one of their words does. Without
     those, a template fit needs every anchored word, so the rarest one does; a words fit holds
     at least ceil(MIN_WORD_SHARE * n) of its n distinctive words in order, so at least that
     many less the repeated ones of its d different words, missing at most the rest: one of the
-    rarest (that many + 1) does.
+    rarest (that many + 1) does. A CamelCase class may be found as the start of a message word,
+    so it is never a key, and a words fit needs one word fewer of the others for each.
     """
     def rarest(words):
         return sorted(words, key=lambda word: (frequency[word], word))
 
-    keys = {compiled.slug} if compiled.slug else set()  # a slug may fit whole, as one word
-    required = {word for token in compiled.names + compiled.codes + compiled.quoted
-                for word in _WORD.findall(token) if not word.startswith("<")}
-    if required:
-        return keys | set(rarest(required)[:1])
-    anchored = compiled.anchored - keys
-    if not anchored:
-        return keys
-    keys |= set(rarest(anchored)[:1])
-    n, different = len(compiled.sequence), compiled.distinctive
+    keys = {sketch.slug} if sketch.slug else set()  # a slug may fit whole, as one word
+    if sketch.required:
+        return keys | set(rarest(sketch.required)[:1])
+    if not sketch.anchored:
+        return None  # a template of classes or word parts alone
+    keys.add(rarest(sketch.anchored)[0])
+    n, different = len(sketch.sequence), sketch.distinctive
     if n:
+        plain = [word for word in different if word not in sketch.classes]
         needed = max(1, math.ceil(MIN_WORD_SHARE * n - 1e-9) - (n - len(different)))
-        keys |= set(rarest(different)[:len(different) - needed + 1])
+        needed -= len(different) - len(plain)
+        if needed < 1:
+            return None  # its classes alone may make a words fit
+        keys |= set(rarest(plain)[:len(plain) - needed + 1])
     return keys
 
 
@@ -196,7 +287,7 @@ def match_index_of(version: str | None) -> MatchIndex:
             return _state["index"]
     if version is None:
         return match_index()
-    index = _build(version)
+    index = _build(version, _state["index"])
     with _lock:
         _state["index"] = index
     return index
@@ -209,12 +300,15 @@ def match_index_forget() -> None:
         _state["index"] = MatchIndex(None, [])
 
 
-def _build(version) -> MatchIndex:
+def _build(version, held: MatchIndex) -> MatchIndex:
+    """The index of the lessons as they are, reusing the sketches ``held`` has (a lesson's
+    error_pattern never changes); new patterns are compiled without filling compile_pattern's
+    cache, which keeps the patterns checks fit."""
+    known = {sketch.text: sketch for sketch in held.sketches}
+    shared: dict = {}
     rows = Lesson.objects.exclude(status=Lesson.Status.REJECTED).order_by("pk").values_list(
         "pk", "error_pattern", "error_type", "skill_name", "status")
-    entries = [Entry(pk, compile_pattern(error_pattern), error_type, skill_name,
-                     status == Lesson.Status.APPROVED)
-               for pk, error_pattern, error_type, skill_name, status
-               in rows.iterator(chunk_size=BUILD_CHUNK)]
-    return MatchIndex(version, entries)
-
+    return MatchIndex(version, [
+        (pk, known.get(text) or sketch_of(text, compile_pattern.__wrapped__(text), shared), error_type,
+         skill_name, status == Lesson.Status.APPROVED)
+        for pk, text, error_type, skill_name, status in rows.iterator(chunk_size=BUILD_CHUNK)])

@@ -86,10 +86,11 @@ MIN_WORD_SHARE = 0.6
 GENERIC_WEIGHT = 0.25
 
 TEMPLATE, WORDS = "template", "words"
+NO_KINDS: frozenset[tuple[str, str]] = frozenset()  # one shared empty set: most patterns name none
 
-# Large enough to hold every lesson's error_pattern of a big installation: patterns are compiled
-# once and kept between checks.
-CACHE_SIZE = 1 << 17
+# The patterns compiled most recently, kept between checks: those of the lessons that messages
+# come close to fitting (lessons.match_index keeps a sketch of every other one).
+CACHE_SIZE = 1 << 12
 
 
 def normalise(text: str) -> str:
@@ -200,7 +201,7 @@ def _kinds(runs) -> frozenset[tuple[str, str]]:
                     break
                 if kind.isalpha():  # a code before it (429) is a literal token already
                     found.add((kind, word))
-    return frozenset(found)
+    return frozenset(found) if found else NO_KINDS
 
 
 def _runs(normal: str) -> tuple[tuple[Run, ...], tuple[int, ...]]:

@@ -125,7 +125,7 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
         parts.append(candidates.filter(patterns=pattern.pk).annotate(
             linked=Value(True), sampled=linked_by_own_words(OuterRef("pk"), pattern.pk)))
     if fits:
-        parts.append(candidates.filter(pk__in=_reaching(fits, limit, index)).annotate(
+        parts.append(candidates.filter(pk__in=_reaching(fits, limit)).annotate(
             linked=Value(False), sampled=Value(False)))
     if not parts:
         return [], {}
@@ -135,7 +135,7 @@ def _matched(candidates, *, error_type, error_message, skill_name, approved_only
         for entry in _ways_found(lesson, fits, message, skill_name):
             if lesson.pk not in found or rank_key(entry) < rank_key(found[lesson.pk]):
                 found[lesson.pk] = entry
-    excluded = {pk: index.error_type(pk) for pk in fits}
+    excluded = {pk: hit.error_type for pk, hit in fits.items()}
     excluded.update((pk, entry.lesson.error_type) for pk, entry in found.items())
     return sorted(found.values(), key=rank_key)[:limit], excluded
 
@@ -149,20 +149,21 @@ def _ways_found(lesson: Lesson, fits: dict, message, skill_name) -> list[Checked
         own_words = lesson.sampled and lesson.status != Lesson.Status.APPROVED
         ways.append(CheckedLesson(lesson, "pattern", 1.0, own_skill=own, own_words=own_words))
     if lesson.pk in fits:
-        fitted = fits[lesson.pk]
+        fitted = fits[lesson.pk].fit
         ways.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own,
                                   own_words=lesson.status != Lesson.Status.APPROVED))
     return ways
 
 
-def _reaching(fits: dict, limit: int, index: MatchIndex) -> list:
+def _reaching(fits: dict, limit: int) -> list:
     """The fits that can be among the best ``limit``: ranked by the first keys of the ranking
     (approved before a writer's own words, then how they fit), the first ``limit`` and those
     that tie with the last of them, at most MESSAGE_CANDIDATES. Equal fits in key order, so that
     every process loads the same ones (``fits`` comes in an order that may differ from one
     process to the next)."""
     def how(item):
-        return index.approved(item[0]), FIT[item[1].kind], item[1].score, item[1].size
+        found = item[1]
+        return found.approved, FIT[found.fit.kind], found.fit.score, found.fit.size
 
     ranked = sorted(sorted(fits.items(), key=lambda item: item[0]), key=how, reverse=True)
     if len(ranked) > limit:

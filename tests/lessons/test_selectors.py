@@ -267,11 +267,10 @@ def test_more_equal_fits_than_are_loaded_are_cut_alike_in_every_process():
     """More lessons than the check loads fit a message equally well: which of them are loaded
     must not hang on the order the index found them in (it may differ between processes)."""
     from lessons.matching import WORDS, Fit
-    from lessons.match_index import MatchIndex
+    from lessons.match_index import Found
     from lessons.selectors import MESSAGE_CANDIDATES, _reaching
 
     keys = [uuid.UUID(int=n) for n in range(MESSAGE_CANDIDATES + 50)]
-    fits = [(key, Fit(WORDS, 0.75, 3.0)) for key in keys]
-    index = MatchIndex(None, [])
-    assert _reaching(dict(fits), 5, index) == _reaching(dict(reversed(fits)), 5, index) \
+    fits = [(key, Found(Fit(WORDS, 0.75, 3.0), "timeout", False)) for key in keys]
+    assert _reaching(dict(fits), 5) == _reaching(dict(reversed(fits)), 5) \
         == keys[:MESSAGE_CANDIDATES]
