@@ -308,7 +308,8 @@ def _build(version, held: MatchIndex) -> MatchIndex:
     shared: dict = {}
     rows = Lesson.objects.exclude(status=Lesson.Status.REJECTED).order_by("pk").values_list(
         "pk", "error_pattern", "error_type", "skill_name", "status")
+    compile_anew = compile_pattern.__wrapped__
     return MatchIndex(version, [
-        (pk, known.get(text) or sketch_of(text, compile_pattern.__wrapped__(text), shared), error_type,
+        (pk, known.get(text) or sketch_of(text, compile_anew(text), shared), error_type,
          skill_name, status == Lesson.Status.APPROVED)
         for pk, text, error_type, skill_name, status in rows.iterator(chunk_size=BUILD_CHUNK)])

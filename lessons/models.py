@@ -65,7 +65,7 @@ class Lesson(models.Model):
         indexes = [
             # The list endpoint pages by recency.
             models.Index(fields=["-last_occurred"], name="lesson_recent_idx"),
-            # Check by type reads each (status, skill) part in rank order (selectors._by_type).
+            # Check by type reads each (type, status, skill) part in rank order (selectors._of_type).
             models.Index(fields=["error_type", "status", "-rank_score", "-occurrences",
                                  "-last_occurred"], name="lesson_type_rank_idx"),
             models.Index(fields=["error_type", "status", "skill_name", "-rank_score",

@@ -107,3 +107,17 @@ def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "",
         name = f"rank_{key.name}" if f"rank_{key.name}" in annotations else prefix + key.name
         order.append(F(name).desc() if key.descending else F(name).asc())
     return queryset.annotate(**annotations).order_by(*order)
+
+
+# The keys that order rows equal in every key before them (one status, one skill or none, found
+# the same way): the lessons' own measures, which the type's rank indexes hold in order
+# (lesson_type_rank_idx, lesson_type_skill_rank_idx).
+OWN_MEASURES = RANKING[[key.name for key in RANKING].index("rank_score"):]
+
+
+def lessons_ranked_within(queryset):
+    """``queryset`` in RANKING's order when its rows differ only in OWN_MEASURES: ordered by
+    those alone, an order an index can give without sorting."""
+    return queryset.order_by(*(F(key.name).desc() if key.descending else F(key.name).asc()
+                               for key in OWN_MEASURES))
+

@@ -13,7 +13,7 @@ from .filters import LessonFilter
 from .match_index import MatchIndex, match_index
 from .matching import compile_pattern, names_held, prepare_message
 from .models import Lesson
-from .ranking import FIT, lessons_ranked, linked_by_own_words, rank_key
+from .ranking import FIT, lessons_ranked, lessons_ranked_within, linked_by_own_words, rank_key
 
 # Most message fits read for the final ranking, best fits first: a generic message can fit many
 # lessons equally, and reading every one would cost a row each.
@@ -99,11 +99,28 @@ def lesson_check(
     if error_type:
         # Of the type, or of its class named without the module (as lessons often record it).
         types = {error_type, error_type.rsplit(".", 1)[-1]}
-        typed = candidates.filter(error_type__in=types).exclude(
-            pk__in=[pk for pk, lesson_type in excluded.items() if lesson_type in types])
-        related = [CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
-                   for lesson in lessons_ranked(typed, skill_name=skill_name)[:limit]]
+        related = _of_type(types, skill_name=skill_name, approved_only=approved_only, limit=limit,
+                           excluded=[pk for pk, lesson_type in excluded.items()
+                                     if lesson_type in types])
     return CheckAnswer(matched, related)
+
+
+def _of_type(types: set[str], *, skill_name, approved_only, limit,
+             excluded) -> list[CheckedLesson]:
+    """The best ``limit`` lessons of ``types`` but the ``excluded`` ones, ranked. The lessons of
+    one type, one status and one skill (or none) differ only in their own measures: each such
+    part is read in the order of its index up to ``limit`` rows, all in one statement, and the
+    parts are merged here, instead of sorting every lesson of the type."""
+    statuses = [Lesson.Status.APPROVED]
+    if not approved_only:
+        statuses.append(Lesson.Status.UNVERIFIED)
+    skills = [Q(skill_name=skill_name), Q(skill_name__isnull=True)] if skill_name else [Q()]
+    parts = [lessons_ranked_within(Lesson.objects.filter(
+        skill, error_type=lesson_type, status=status).exclude(pk__in=excluded))[:limit]
+        for lesson_type in sorted(types) for status in statuses for skill in skills]
+    rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+    return sorted((CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
+                   for lesson in rows), key=rank_key)[:limit]
 
 
 def _matched(candidates, *, error_type, error_message, skill_name, approved_only, limit,

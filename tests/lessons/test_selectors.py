@@ -174,27 +174,35 @@ def test_list_filters():
 
 
 @pytest.mark.parametrize("skill", [None, "fetch"])
-def test_type_ranking_read_in_parts_equals_one_full_sort(skill):
+@pytest.mark.parametrize("asked", ["timeout", "lib.timeout"])
+@pytest.mark.parametrize("approved_only", [False, True])
+def test_type_ranking_read_in_parts_equals_one_full_sort(skill, asked, approved_only):
+    """The related lessons are read per type, status and skill in index order and merged: the
+    same as sorting every lesson of the types (a type with a module path also reads the
+    lessons that name its class alone)."""
     import random
 
     from lessons.models import Lesson
 
     rng = random.Random(5)
-    for n in range(60):
-        LessonFactory(error_pattern=f"p{n}", error_type="timeout",
+    for n in range(80):
+        LessonFactory(error_pattern=f"p{n}", error_type=rng.choice(["timeout", "lib.timeout"]),
                       status=rng.choice(["approved", "unverified", "rejected"]),
                       skill_name=rng.choice([None, "fetch", "email"]),
                       rank_score=rng.choice([0.1, 0.5, 0.9]), occurrences=rng.randint(1, 4))
     LessonFactory(error_pattern="other-type", error_type="auth", status="approved", rank_score=1)
-    allowed = [lesson for lesson in Lesson.objects.filter(error_type="timeout")
-               if lesson.status != "rejected" and (skill is None or lesson.skill_name in (skill, None))]
+    types = {asked, "timeout"}
+    statuses = {"approved"} if approved_only else {"approved", "unverified"}
+    allowed = [lesson for lesson in Lesson.objects.filter(error_type__in=types)
+               if lesson.status in statuses and (skill is None or lesson.skill_name in (skill, None))]
     own = lambda l: bool(skill) and l.skill_name == skill  # noqa: E731
     expected = sorted(allowed, key=lambda l: (l.status == "approved", own(l),
                                               l.rank_score, l.occurrences, l.last_occurred),
                       reverse=True)
 
     for limit in (1, 5, 12):
-        found = lesson_check(error_type="timeout", skill_name=skill, limit=limit).related
+        found = lesson_check(error_type=asked, skill_name=skill, limit=limit,
+                             approved_only=approved_only).related
         key = lambda l: (l.status, own(l), l.rank_score, l.occurrences)  # noqa: E731
         assert [key(e.lesson) for e in found] == [key(l) for l in expected[:limit]]
         assert {e.match for e in found} == {"type"}
