@@ -65,7 +65,8 @@ from bench.loadgen import load_options  # noqa: E402
 from bench.server import Server, machine_lines  # noqa: E402
 from bench.loadgen import LoadRunner  # noqa: E402
 from bench.suite_report import (BASELINE, BULK_FLOOR, baseline_after,  # noqa: E402
-                                memory_line, otlp_line, server_lines, table_lines, worker_rss)
+                                memory_line, otlp_line, percentile, ratio_of, server_lines,
+                                table_lines, worker_rss)
 
 DEFAULT_DATABASE = "hindsight_bench_suite"
 SETTINGS = "bench.settings"
@@ -74,6 +75,12 @@ SINGLE = "record (single)"
 OTLP = f"otlp ({otlp_bench.BATCH} spans)"
 # The issue's data sizes.
 SIZES = {"failures": 1_000_000, "patterns": 50_000, "outcomes": 10_000_000, "lessons": 100_000}
+# The second database: a tenth of the lessons and patterns, so that the reads' growth with the
+# lesson count shows (the check's cost at 100k lessons is at most CHECK_GROWTH times its cost at
+# 10k). Made once, like the first, and reused.
+SMALL_DATABASE = "hindsight_bench_suite_10k"
+SMALL_SIZES = {"failures": 100_000, "patterns": 5_000, "outcomes": 400_000, "lessons": 10_000}
+CHECK_GROWTH = 1.3
 
 
 def parse_args():
@@ -87,6 +94,8 @@ def parse_args():
                         help="skip the VACUUM (ANALYZE) of the tables before measuring")
     parser.add_argument("--floor-batches", type=int, default=20,
                         help="bulk-size batches COPYed for the bulk floor, 0: none")
+    parser.add_argument("--small-database", default=SMALL_DATABASE,
+                        help="the second database, with SMALL_SIZES (made once); '' for none")
     args = parser.parse_args()
     args.cache, args.no_writes = "unique", False  # as outcomes_bench.py's options name them
     return args
@@ -252,11 +261,12 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, 
     with Server(database_url=url, redis_url=args.redis_url, workers=args.workers,
                 settings=SETTINGS) as server:
         print(server.describe())
+        written = (f"; single {args.single_requests}, bulk {args.bulk_requests} x "
+                   f"{args.bulk_size}, otlp {len(writes[OTLP][0]) - writes[OTLP][1]} x "
+                   f"{otlp_bench.BATCH} spans, event ids {args.event_ids}" if writes else "")
         print(f"Client: {args.concurrency} processes (bench/loadgen.py, http.client); reads "
-              f"{args.requests} measured after {args.warmup} warm-up; single "
-              f"{args.single_requests}, bulk {args.bulk_requests} x {args.bulk_size}, otlp "
-              f"{len(writes[OTLP][0]) - writes[OTLP][1]} x {otlp_bench.BATCH} spans, event ids "
-              f"{args.event_ids}; limit {args.time_limit:.0f} s each")
+              f"{args.requests} measured after {args.warmup} warm-up{written}; limit "
+              f"{args.time_limit:.0f} s each")
         print("History cache check (each measured request must miss):")
         print("\n".join(outcomes_bench.cache_check(server.port, token, reads, args.warmup)),
               flush=True)
@@ -307,6 +317,52 @@ def report(results: dict, around: dict, writes: dict, rss: dict) -> None:
     print("\n".join(server_lines(results, around)))
 
 
+def sizes_line(sizes: dict) -> str:
+    return "Data (counted): " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
+                                          for k, v in sizes.items())
+
+
+READS = [(CHECK, "check", 0), (BOOT, "boot", 0), (HISTORY, "history", 0)]
+
+
+def small_run(args, rng: random.Random) -> tuple[dict, dict, dict]:
+    """The reads again on the second database (SMALL_SIZES, generated when it lacks data):
+    their table and the workers' memory."""
+    small = argparse.Namespace(**{**vars(args), "database": args.small_database, **SMALL_SIZES})
+    print(f"\nThe reads on the second database, {args.small_database} "
+          f"({SMALL_SIZES['lessons']:,} lessons):", flush=True)
+    url = data_ready(small)
+    if not args.no_vacuum:
+        outcomes_bench.tables_vacuum(url)
+    sizes = data_sizes(url)
+    print(sizes_line(sizes))
+    reads, _writes, _mapped, _floor = workloads(url, small, rng)
+    results, around, rss = serve_and_measure(url, reads, {}, small)
+    print("\n".join(table_lines(results, READS, around)))
+    print(memory_line(rss))
+    return results, around, (rss, sizes["lessons"])
+
+
+def growth_lines(large: tuple, small: tuple) -> list[str]:
+    """Each read's cost on the first database over its cost on the second: server time p50
+    (the whole Django request) and the inverse of its req/s ratio to the baseline; the check's
+    against CHECK_GROWTH, and the workers' memory on both."""
+    results, around, rss, lessons = large
+    small_results, small_around, (small_rss, small_lessons) = small
+    lines = [f"\nGrowth from {small_lessons:,} to {lessons:,} lessons (cost on the first "
+             f"database over cost on the second; the check's target ≤{CHECK_GROWTH}x):"]
+    for name, _key, _per in READS:
+        srv = (percentile(results[name].server_ms, 0.5)
+               / percentile(small_results[name].server_ms, 0.5))
+        ratio = (ratio_of(small_results, small_around, name) / ratio_of(results, around, name))
+        verdict = ("" if name != CHECK else
+                   "  met" if max(srv, ratio) <= CHECK_GROWTH else "  not met")
+        lines.append(f"  {name:<28} server p50 {srv:.2f}x, req/s ratio {ratio:.2f}x{verdict}")
+    top = lambda memory: max((now for now, _ in memory.values()), default=0)  # noqa: E731
+    lines.append(f"  {'worker RSS':<28} {top(small_rss):.0f} MB -> {top(rss):.0f} MB")
+    return lines
+
+
 def main() -> int:
     args = parse_args()
     started, rng = time.monotonic(), random.Random(args.seed)
@@ -321,8 +377,7 @@ def main() -> int:
     load = os.getloadavg()
     print(f"Load average before the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     sizes = data_sizes(url)
-    print("Data (counted): " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
-                                         for k, v in sizes.items()))
+    print(sizes_line(sizes))
     short = [f"{k} {sizes[k]:,} < {v:,}" for k, v in SIZES.items() if sizes[k] < v]
     print("Issue's sizes (1M failures, 50k patterns, 10M outcomes, 100k lessons): "
           + ("held" if not short else "NOT held: " + ", ".join(short)))
@@ -336,6 +391,10 @@ def main() -> int:
         print("\n" + "\n".join(bulk_ceiling_lines(
             copied, database, bulk_floor.checking_cpu(floor), bulk_floor.decoding_cpu(floor),
             args)), flush=True)
+    if args.small_database:
+        small_results, small_around, small_rss = small_run(args, rng)
+        print("\n".join(growth_lines((results, around, rss, sizes["lessons"]),
+                                      (small_results, small_around, small_rss))))
     load = os.getloadavg()
     print(f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"the suite took {time.monotonic() - started:.0f} s")

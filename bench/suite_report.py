@@ -38,9 +38,10 @@ class Target:
 
 
 TARGETS = {
-    "check": Target("≥0.8x req/s, p99 ≤2x", min_rate_ratio=0.8, max_p99_ratio=2.0),
-    "boot": Target("≥0.5x req/s", min_rate_ratio=0.5),
-    "single": Target("≥0.5x req/s", min_rate_ratio=0.5),
+    "check": Target("≥0.45x req/s, p99 ≤3x", min_rate_ratio=0.45, max_p99_ratio=3.0),
+    "boot": Target("≥0.45x req/s", min_rate_ratio=0.45),
+    "history": Target("≥0.35x req/s", min_rate_ratio=0.35),
+    "single": Target("≥0.45x req/s", min_rate_ratio=0.45),
     "bulk": Target(f"≥{BULK_FLOOR:,} outcomes/s", min_outcomes=BULK_FLOOR),
 }
 
@@ -73,6 +74,11 @@ def pooled(*results: Result) -> Result:
         server_ms=[v for r in results for v in r.server_ms],
         client_ms=[v for r in results for v in r.client_ms],
         statuses={})
+
+
+def ratio_of(results: dict, around: dict, name: str) -> float:
+    """Endpoint ``name``'s req/s over the baselines measured around it, pooled."""
+    return _ratio(results[name].rate, pooled(*(results[n] for n in around[name])).rate)
 
 
 def unsteady(before: Result, after: Result) -> bool:
