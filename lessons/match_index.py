@@ -17,12 +17,14 @@ compiles only the new patterns. The index does not depend on the cache: with Red
 lesson written is found by the next check. The lessons an answer shows are read fresh from the
 database, under the check's own filters.
 """
+import io
 import math
 import sys
 import threading
 import uuid
 from array import array
 from collections import Counter
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, WORDS, CompiledPattern, Fit, Message,
@@ -36,10 +38,9 @@ CROSS_TYPE_WORDS = 3
 
 
 class Sketch(NamedTuple):
-    """What the index keeps of a compiled pattern: its text, and the words each kind of fit
-    needs, to rule a message out without fitting it."""
+    """What the index keeps of a compiled pattern: the words each kind of fit needs, to rule a
+    message out without fitting it."""
 
-    text: str  # the error_pattern, compiled again for a full fit
     slug: str | None  # a slug fits whole as one message word
     sequence: tuple[str, ...]  # the distinctive words in order (CompiledPattern.sequence)
     distinctive: tuple[str, ...]  # the different ones (the same tuple when none repeats)
@@ -55,8 +56,8 @@ class Sketch(NamedTuple):
         return tuple(word for word in self.distinctive if word not in self.classes) + self.generic
 
 
-def sketch_of(text: str, compiled: CompiledPattern, shared: dict) -> Sketch:
-    """The sketch of ``text``'s compiled pattern. Its words, and its tuples of words, are the
+def sketch_of(compiled: CompiledPattern, shared: dict) -> Sketch:
+    """The sketch of a compiled pattern. Its words, and its tuples of words, are the
     ones ``shared`` holds when equal (many patterns share their generic words)."""
     def one(words) -> tuple[str, ...]:
         words = tuple(sys.intern(word) for word in words)
@@ -67,7 +68,7 @@ def sketch_of(text: str, compiled: CompiledPattern, shared: dict) -> Sketch:
     required = {word for token in compiled.names + compiled.codes + compiled.quoted
                 for word in _WORD.findall(token) if not word.startswith("<")}
     generic = compiled.anchored - {compiled.slug} - set(compiled.classes) - set(sequence)
-    return Sketch(text, compiled.slug and sys.intern(compiled.slug), sequence,
+    return Sketch(compiled.slug and sys.intern(compiled.slug), sequence,
                   sequence if len(different) == len(sequence) else one(different),
                   one(sorted(generic)), one(sorted(required)), one(compiled.classes),
                   compiled.kinds, strong(compiled))
@@ -84,15 +85,28 @@ class Found(NamedTuple):
 class MatchIndex:
     """The non-rejected lessons' patterns, as of ``version`` (the token it was built for)."""
 
-    def __init__(self, version: str | None, rows: list[tuple]):
-        """``rows``: (pk, Sketch, error type, skill name, approved) of each lesson."""
+    def __init__(self, version: str | None, rows: Iterable[tuple]):
+        """``rows``: (pk, error_pattern, Sketch, error type, skill name, approved) of each
+        lesson, read once as they come (a list of them all would outlive its use in the
+        process's memory). The patterns' texts are kept in one UTF-8 string of bytes."""
         self.version = version
-        self.sketches = [row[1] for row in rows]
-        self._pks = b"".join(row[0].bytes for row in rows)  # 16 bytes each
-        self._types = [sys.intern(row[2]) for row in rows]
-        self._type_names = [sys.intern(type_name(row[2])) for row in rows]
-        self._skills = [row[3] and sys.intern(row[3]) for row in rows]
-        self._approved = bytearray(bool(row[4]) for row in rows)
+        self.sketches: list[Sketch] = []
+        self._types: list[str] = []
+        self._type_names: list[str] = []
+        self._skills: list[str | None] = []
+        self._approved = bytearray()
+        pks = bytearray()  # 16 bytes each
+        texts, self._text_at = io.BytesIO(), array("L", [0])  # where each text starts
+        for pk, text, sketch, error_type, skill_name, approved in rows:
+            pks += pk.bytes
+            self._text_at.append(self._text_at[-1] + texts.write(text.encode()))
+            self.sketches.append(sketch)
+            self._types.append(sys.intern(error_type))
+            self._type_names.append(sys.intern(type_name(error_type)))
+            self._skills.append(skill_name and sys.intern(skill_name))
+            self._approved.append(bool(approved))
+        self._pks = bytes(pks)
+        self._texts = texts.getvalue()
         frequency = Counter(word for sketch in self.sketches
                             for word in {*sketch.anchored, *sketch.required, *sketch.distinctive})
         self._frequency = frequency
@@ -108,6 +122,15 @@ class MatchIndex:
                 continue
             for key in keys:
                 self._filed.setdefault(key, array("i")).append(i)
+
+    def pk_at(self, i: int) -> bytes:
+        """The primary key of entry ``i``, as its 16 bytes (which order as PostgreSQL orders
+        UUIDs)."""
+        return self._pks[16 * i:16 * i + 16]
+
+    def text(self, i: int) -> str:
+        """The error_pattern of entry ``i``."""
+        return self._texts[self._text_at[i]:self._text_at[i + 1]].decode()
 
     def fits(self, message: str | Message, *, error_type: str | None, skill_name: str | None,
              approved_only: bool) -> dict[uuid.UUID, Found]:
@@ -139,13 +162,13 @@ class MatchIndex:
             if could == WORDS and any(word not in sketch.classes for word in missing) and \
                     self._told_apart(i, missing, prepared, holders):
                 continue  # at best a words fit short of a word that tells it apart
-            fitted = fit(compile_pattern(sketch.text), prepared)
+            fitted = fit(compile_pattern(self.text(i)), prepared)
             if fitted is None or not (same or (fitted.kind == TEMPLATE and sketch.strong)):
                 continue
             if fitted.kind == WORDS and fitted.score < 1 and self._told_apart(
                     i, missing, prepared, holders):
                 continue
-            pk = uuid.UUID(bytes=self._pks[16 * i:16 * i + 16])
+            pk = uuid.UUID(bytes=self.pk_at(i))
             found[pk] = Found(fitted, self._types[i], bool(self._approved[i]))
         return found
 
@@ -301,15 +324,20 @@ def match_index_forget() -> None:
 
 
 def _build(version, held: MatchIndex) -> MatchIndex:
-    """The index of the lessons as they are, reusing the sketches ``held`` has (a lesson's
-    error_pattern never changes); new patterns are compiled without filling compile_pattern's
-    cache, which keeps the patterns checks fit."""
-    known = {sketch.text: sketch for sketch in held.sketches}
-    shared: dict = {}
+    """The index of the lessons as they are, reusing the sketches ``held`` has for the same
+    lessons and patterns (both in primary-key order: one walk finds them); new patterns are
+    compiled without filling compile_pattern's cache, which keeps the patterns checks fit."""
     rows = Lesson.objects.exclude(status=Lesson.Status.REJECTED).order_by("pk").values_list(
         "pk", "error_pattern", "error_type", "skill_name", "status")
-    compile_anew = compile_pattern.__wrapped__
-    return MatchIndex(version, [
-        (pk, known.get(text) or sketch_of(text, compile_anew(text), shared), error_type,
-         skill_name, status == Lesson.Status.APPROVED)
-        for pk, text, error_type, skill_name, status in rows.iterator(chunk_size=BUILD_CHUNK)])
+    compile_anew, shared, held_count = compile_pattern.__wrapped__, {}, len(held.sketches)
+
+    def entries():
+        j = 0  # the first held entry not before this row
+        for pk, text, error_type, skill_name, status in rows.iterator(chunk_size=BUILD_CHUNK):
+            while j < held_count and held.pk_at(j) < pk.bytes:
+                j += 1
+            same = j < held_count and held.pk_at(j) == pk.bytes and held.text(j) == text
+            sketch = held.sketches[j] if same else sketch_of(compile_anew(text), shared)
+            yield pk, text, sketch, error_type, skill_name, status == Lesson.Status.APPROVED
+
+    return MatchIndex(version, entries())

@@ -68,7 +68,7 @@ def test_index_fits_equal_fitting_every_pattern():
 
 
 def keys(pattern: str, frequency: Counter):
-    return _keys(sketch_of(pattern, compile_pattern(pattern), {}), frequency)
+    return _keys(sketch_of(compile_pattern(pattern), {}), frequency)
 
 
 def test_keys_are_required_words_or_the_rarest_ones():
