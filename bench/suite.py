@@ -257,7 +257,9 @@ def bulk_ceiling_lines(floor: bulk_floor.Floor, database: tuple, checking: float
 def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, dict, dict]:
     """Start gunicorn, measure every endpoint with one load generator, read the workers'
     memory, stop."""
-    token = outcomes_bench.api_key_make(url, args.redis_url, SETTINGS)
+    # Django reads its settings once a process: each database's key is made in a fresh one.
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        token = pool.apply(outcomes_bench.api_key_make, (url, args.redis_url, SETTINGS))
     with Server(database_url=url, redis_url=args.redis_url, workers=args.workers,
                 settings=SETTINGS) as server:
         print(server.describe())
