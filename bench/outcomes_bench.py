@@ -289,11 +289,17 @@ def write_requests(writer: Writer, args) -> dict:
             f"record (bulk {args.bulk_size})": (bulks, args.write_warmup, args.bulk_size)}
 
 
-def api_key_make(url: str, redis_url: str, settings: str) -> str:
-    """A write key (it reads too), made through the project's own service."""
+def django_setup(url: str, redis_url: str, settings: str) -> None:
+    """This process's Django, on the database ``url`` (Django reads its settings once a
+    process: a second database needs a process of its own)."""
     os.environ.update(DATABASE_URL=url, REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE=settings)
     import django
     django.setup()
+
+
+def api_key_make(url: str, redis_url: str, settings: str) -> str:
+    """A write key (it reads too), made through the project's own service."""
+    django_setup(url, redis_url, settings)
     from django.db import connections
 
     from config.api.services import api_key_create

@@ -388,6 +388,7 @@ def main() -> int:
     results, around, rss = serve_and_measure(url, reads, writes, args)
     report(results, around, writes, rss)
     if floor:
+        outcomes_bench.django_setup(url, args.redis_url, SETTINGS)  # for the per-item checks
         database = database_floor(url, floor, args.concurrency)
         copied = copy_floor(url, floor, args.concurrency)
         print("\n" + "\n".join(bulk_ceiling_lines(
