@@ -105,7 +105,7 @@ def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "",
                 key.name == "own_words" and not pattern_field):
             continue
         name = f"rank_{key.name}" if f"rank_{key.name}" in annotations else prefix + key.name
-        order.append(F(name).desc() if key.descending else F(name).asc())
+        order.append(_ordered(name, key))
     return queryset.annotate(**annotations).order_by(*order)
 
 
@@ -118,6 +118,10 @@ OWN_MEASURES = RANKING[[key.name for key in RANKING].index("rank_score"):]
 def lessons_ranked_within(queryset):
     """``queryset`` in RANKING's order when its rows differ only in OWN_MEASURES: ordered by
     those alone, an order an index can give without sorting."""
-    return queryset.order_by(*(F(key.name).desc() if key.descending else F(key.name).asc()
-                               for key in OWN_MEASURES))
+    return queryset.order_by(*(_ordered(key.name, key) for key in OWN_MEASURES))
+
+
+def _ordered(name: str, key: Key):
+    """The ORM ordering of field or annotation ``name`` in ``key``'s direction."""
+    return F(name).desc() if key.descending else F(name).asc()
 
