@@ -99,26 +99,24 @@ def lesson_check(
     if error_type:
         # Of the type, or of its class named without the module (as lessons often record it).
         types = {error_type, error_type.rsplit(".", 1)[-1]}
-        related = _of_type(types, skill_name=skill_name, approved_only=approved_only, limit=limit,
+        related = _of_type(candidates, types, skill_name=skill_name, limit=limit,
                            excluded=[pk for pk, lesson_type in excluded.items()
                                      if lesson_type in types])
     return CheckAnswer(matched, related)
 
 
-def _of_type(types: set[str], *, skill_name, approved_only, limit,
+def _of_type(candidates, types: set[str], *, skill_name, limit,
              excluded) -> list[CheckedLesson]:
-    """The best ``limit`` lessons of ``types`` but the ``excluded`` ones, ranked. The lessons of
-    one type, one status and one skill (or none) differ only in their own measures: each such
-    part is read in the order of its index up to ``limit`` rows, all in one statement, and the
-    parts are merged here, instead of sorting every lesson of the type."""
-    statuses = [Lesson.Status.APPROVED]
-    if not approved_only:
-        statuses.append(Lesson.Status.UNVERIFIED)
+    """The best ``limit`` of the ``candidates`` of ``types`` but the ``excluded`` ones, ranked.
+    The lessons of one type, one status and one skill (or none) differ only in their own
+    measures: each such part is read in the order of its index up to ``limit`` rows, all in one
+    statement, and the parts are merged here, instead of sorting every lesson of the type."""
     skills = [Q(skill_name=skill_name), Q(skill_name__isnull=True)] if skill_name else [Q()]
-    parts = [lessons_ranked_within(Lesson.objects.filter(
+    parts = [lessons_ranked_within(candidates.filter(
         skill, error_type=lesson_type, status=status).exclude(pk__in=excluded))[:limit]
-        for lesson_type in sorted(types) for status in statuses for skill in skills]
-    rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+        for lesson_type in sorted(types)
+        for status in (Lesson.Status.APPROVED, Lesson.Status.UNVERIFIED) for skill in skills]
+    rows = parts[0].union(*parts[1:], all=True)
     return sorted((CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
                    for lesson in rows), key=rank_key)[:limit]
 
