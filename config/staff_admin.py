@@ -31,8 +31,12 @@ def has_nul(params) -> bool:
 
 
 class HindsightAdminSite(admin.AdminSite):
-    """The stock site, with every page refusing a query string that holds a NUL byte (400)."""
+    """The stock site, named Hindsight, with every page refusing a query string that holds a
+    NUL byte (400)."""
 
+    site_header = "Hindsight"
+    site_title = "Hindsight admin"
+    index_title = "Curation"
     # The lists and pattern pages need the width; the index and breadcrumbs lead everywhere.
     enable_nav_sidebar = False
 

@@ -1,10 +1,11 @@
-"""Top-level URLs: the admin, the versioned API and its schema and docs."""
+"""Top-level URLs: the home page, the admin, the versioned API and its schema and docs."""
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.api.routing import api_path
 from config.api.views import HealthApi
+from config.home import home
 
 api_v1 = [
     *api_path("schema", SpectacularAPIView.as_view(), "schema"),
@@ -16,6 +17,7 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("", home, name="home"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("reports/", include("failures.staff.report_urls")),
