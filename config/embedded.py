@@ -14,6 +14,7 @@ COMMAND ...`` prepares the same way, runs COMMAND, and stops the server if it st
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -160,6 +161,19 @@ def serve(host: str, port: str, admin: str) -> int:
         return 0
 
 
+def port_taken(host: str, port: str) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (another process holds it), if so:
+    said before anything starts, with the variable that picks another port."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as runserver binds
+        try:
+            probe.bind((host, int(port)))
+        except OSError as exc:
+            return (f"Port {port} on {host} is not free ({exc.strerror}): serve on another "
+                    f"with `make run PORT={int(port) + 1}`.")
+    return None
+
+
 def answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/api/v1/health", timeout=2) as answer:
@@ -174,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve", metavar="HOST:PORT", help="serve there until stopped")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="run this once prepared")
     args = parser.parse_args(argv)
+    if args.serve:
+        host, _, port = args.serve.rpartition(":")
+        if taken := port_taken(host, port):
+            print(taken, file=sys.stderr)
+            return 1
     signal.signal(signal.SIGTERM, _raise_stopped)
     signal.signal(signal.SIGINT, _raise_stopped)
     postgres = None if os.environ.get("DATABASE_URL") else EmbeddedPostgres(var_dir())
@@ -183,7 +202,6 @@ def main(argv: list[str] | None = None) -> int:
             started = postgres.start()
         admin = prepare()
         if args.serve:
-            host, _, port = args.serve.rpartition(":")
             return serve(host, port, admin)
         print(admin, flush=True)
         return subprocess.call(args.command, cwd=ROOT) if args.command else 0

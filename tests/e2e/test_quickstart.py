@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import urllib.error
@@ -38,13 +39,14 @@ def call(method: str, url: str, key: str | None = None, body: dict | None = None
 def test_make_run_then_curl_the_lesson_endpoints(embedded):
     base, env, log = embedded
     output = log.read_text()
-    # The login comes last, after the server's own start-up lines (only request lines follow),
-    # and no warning is repeated on the way.
+    # The login comes last, after the server's own start-up lines, and stays in sight: no
+    # request line follows it (HINDSIGHT_REQUEST_LOG turns those on), and no warning is
+    # repeated on the way.
     login = re.search(r"Created the admin login .*\n  user: +admin\n  password: \S+\n", output)
     assert login, output
     assert output.index("Quit the server with CONTROL-C") < login.start()
-    assert all('"GET /api/v1/health' in line for line in output[login.end():].splitlines()
-               if line.strip())
+    assert not output[login.end():].strip(), output
+    assert "GET /api/v1/health" not in output
     assert "WARNING" not in output.replace("WARNING: This is a development server", "")
     assert (Path(env["HINDSIGHT_VAR_DIR"]) / "postgres" / "PG_VERSION").exists()
 
@@ -156,6 +158,16 @@ def test_the_embedded_server_stops_with_make_run_and_a_killed_run_blocks_no_next
         again.wait(timeout=30)
         assert postmaster(tmp_path) is None
         assert not (tmp_path / "postgres" / "postmaster.pid").exists()
+        # SIGTERM to make alone, as a process manager sends it: make passes it on, and the
+        # service and its server stop within seconds.
+        server, base, _ = make_run(tmp_path, port, log)
+        third = postmaster(tmp_path)
+        os.kill(server.pid, signal.SIGTERM)
+        server.wait(timeout=15)
+        third.wait(timeout=15)
+        assert postmaster(tmp_path) is None
+        with pytest.raises(OSError):
+            urllib.request.urlopen(f"{base}/api/v1/health", timeout=2)
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
@@ -232,3 +244,34 @@ def test_a_stale_pid_file_naming_another_process_is_no_server(tmp_path):
         bystander.kill()
         if (left := postmaster(tmp_path)) is not None and left.pid != bystander.pid:
             left.kill()
+
+
+def embedded_env(var_dir: Path) -> dict:
+    """The environment of the embedded mode (no DATABASE_URL), on ``var_dir``."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update({"HINDSIGHT_VAR_DIR": str(var_dir), "PYTHON": sys.executable})
+    return env
+
+
+def test_make_run_on_a_taken_port_names_the_variable_that_picks_another(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run(["make", "run", f"PORT={port}"], cwd=ROOT,
+                              env=embedded_env(tmp_path), capture_output=True, text=True,
+                              timeout=120)
+    assert done.returncode != 0
+    assert f"Port {port} on 127.0.0.1 is not free" in done.stderr
+    assert f"`make run PORT={port + 1}`" in done.stderr
+    assert not (tmp_path / "postgres").exists()  # said before anything started
+
+
+def test_manage_py_without_its_database_says_so_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, "manage.py", "showmigrations"], cwd=ROOT,
+                          env=embedded_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("The database is not running or refuses the connection")
+    assert "`make run`" in done.stderr and "python -m config.embedded COMMAND" in done.stderr
+    assert "Traceback" not in done.stderr
