@@ -427,9 +427,15 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("HINDSIGHT_LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
-        # runserver's access lines (the embedded mode): the path, never the query's values.
-        # gunicorn's are shaped by config/gunicorn.conf.py.
-        "django.server": {"handlers": ["console"], "filters": ["no_query"], "level": "INFO",
+        # runserver's access lines (the embedded mode): the path, never the query's values;
+        # only with HINDSIGHT_REQUEST_LOG, so the console keeps the start-up banner and its
+        # admin login in sight (errors are logged either way). gunicorn's are shaped by
+        # config/gunicorn.conf.py.
+        "django.server": {"handlers": ["console"], "filters": ["no_query"],
+                          "level": "INFO" if env_bool("HINDSIGHT_REQUEST_LOG") else "WARNING",
                           "propagate": False},
+        # Jobs run inline (no broker) would print a line per job ("succeeded in 0.0123s"): a
+        # worker's log, not the console's.
+        "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
     },
 }
