@@ -93,3 +93,15 @@ def test_a_misspelt_boolean_is_an_error(tmp_path):
     assert done.returncode != 0 and "DJANGO_DEBUG must be true or false" in done.stderr
 
 
+
+
+def test_request_lines_and_inline_job_lines_are_off_unless_asked(tmp_path):
+    levels = ("import django, logging; django.setup(); print(logging.getLevelName("
+              "logging.getLogger('django.server').level), logging.getLevelName("
+              "logging.getLogger('celery.app.trace').level))")
+    assert run(levels, {}, tmp_path).stdout.split() == ["WARNING", "WARNING"]
+    assert run(levels, {"HINDSIGHT_REQUEST_LOG": "true"}, tmp_path).stdout.split() == [
+        "INFO", "WARNING"]
+    # A worker with a broker logs each job, as Celery workers do.
+    assert run(levels, {"REDIS_URL": "redis://cache.example:6379/2"},
+               tmp_path).stdout.split() == ["WARNING", "INFO"]
