@@ -22,6 +22,8 @@ from django.core.exceptions import (EmptyResultSet, FieldDoesNotExist, Permissio
                                     ValidationError)
 from django.http import Http404, HttpResponseBadRequest
 from django.urls import path
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 
 def has_nul(params) -> bool:
@@ -57,6 +59,13 @@ class HindsightAdminSite(admin.AdminSite):
         return [path(str(url.pattern), self.admin_view(view_on_site), name=url.name)
                 if getattr(url, "name", None) == "view_on_site" else url
                 for url in super().get_urls()]
+
+
+@admin.display(description="error type", ordering="error_type")
+def error_type(obj):
+    """A change list's error type column: a dotted class (``psycopg.errors.UniqueViolation``)
+    may wrap after its dots, so a long one does not push the list past the page."""
+    return format_html_join(mark_safe(".<wbr>"), "{}", ((part,) for part in obj.error_type.split(".")))
 
 
 def view_on_site(request, content_type_id, object_id):

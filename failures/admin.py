@@ -1,12 +1,15 @@
 """Reading failures, root causes, regressions and reports in the admin, and deciding on root-cause
 groups; the patterns' own admin is failures.staff.pattern_admin. Every change goes through a service
 (failures.analysis.rootcauses); failures themselves are read-only here."""
+import json
+
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from config.staff_admin import GuardedAdmin
+from config.formats import counted, shortened
+from config.staff_admin import GuardedAdmin, error_type
 
 from config.admin_tools import ReadOnlyAdmin, RecentFilter
 from failures.staff import pattern_admin  # noqa: F401  (registers the patterns' admin)
@@ -19,7 +22,7 @@ def _pattern_link(pattern: FailurePattern | None):
         return "–"
     url = reverse("admin:failures_failurepattern_change", args=[pattern.pk])
     return format_html('<a href="{}" title="{}">{}</a>', url, pattern.template,
-                       pattern.template[:80])
+                       shortened(pattern.template, 80))
 
 
 class ErrorTypeFilter(admin.SimpleListFilter):
@@ -40,7 +43,7 @@ class ErrorTypeFilter(admin.SimpleListFilter):
 
 @admin.register(Failure)
 class FailureAdmin(ReadOnlyAdmin):
-    list_display = ["id", "occurred_at", "agent", "task", "error_type", "status", "pattern_link",
+    list_display = ["id", "occurred_at", "agent", "task", error_type, "status", "pattern_link",
                     "error_short"]
     list_select_related = ["pattern"]
     list_filter = ["status", RecentFilter, ErrorTypeFilter, "retry_safe", "api_key"]
@@ -57,13 +60,33 @@ class FailureAdmin(ReadOnlyAdmin):
             return False
         return super().lookup_allowed(lookup, value, request)
 
+    def get_fields(self, request, obj=None):
+        # Each raw field in its place, shown as a person reads it.
+        fields = super().get_fields(request, obj)
+        return [SHOWN.get(name, name) for name in fields if name not in SHOWN.values()]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), *SHOWN.values()]
+
     @admin.display(description="pattern")
     def pattern_link(self, obj):
         return _pattern_link(obj.pattern)
 
     @admin.display(description="error")
     def error_short(self, obj):
-        return obj.error[:100]
+        return shortened(obj.error, 100)
+
+    @admin.display(description="side effects")
+    def side_effects_shown(self, obj):
+        effects = obj.side_effects or []
+        if not effects:
+            return "none reported"
+        return format_html('<ul class="side-effects">{}</ul>', format_html_join("", "<li>{}</li>", (
+            (effect if isinstance(effect, str) else json.dumps(effect),) for effect in effects)))
+
+
+# Raw fields of a failure and what shows them on its page.
+SHOWN = {"side_effects": "side_effects_shown"}
 
 
 def _link_text(link: dict) -> str:
@@ -104,7 +127,7 @@ class RootCauseGroupAdmin(GuardedAdmin):
         if evidence.get("dependencies"):
             parts.append("names " + ", ".join(evidence["dependencies"]))
         if evidence.get("agents"):
-            parts.append(f"{len(evidence['agents'])} agent(s) hit together")
+            parts.append(f"{counted(len(evidence['agents']), 'agent')} hit together")
         if (evidence.get("latest") or {}).get("since"):
             parts.append(f"latest since {evidence['latest']['since'][:16]}")
         return "; ".join(parts)
@@ -134,7 +157,7 @@ class RootCauseGroupAdmin(GuardedAdmin):
                 done += 1
             except ValueError as exc:
                 self.message_user(request, f"group {group.pk}: {exc}", messages.WARNING)
-        self.message_user(request, f"{verb} {done} group(s).")
+        self.message_user(request, f"{verb} {counted(done, 'group')}.")
 
     def has_add_permission(self, request):
         return False

@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models.functions import Now
 
 from config.api.models import written_by_key
+from config.formats import moment_shown, shortened
 
 from failures.analysis import recurrence
 
@@ -76,7 +77,7 @@ class FailurePattern(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.template[:120]
+        return shortened(self.template, 120)
 
 
 class FailureTemplate(models.Model):
@@ -88,7 +89,7 @@ class FailureTemplate(models.Model):
     created_at = models.DateTimeField(db_default=Now())
 
     def __str__(self) -> str:
-        return self.template[:120]
+        return shortened(self.template, 120)
 
 
 # The error type of a failure recorded without one: it names no type.
@@ -182,7 +183,7 @@ class Failure(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.agent}/{self.task}: {self.error[:80]}"
+        return f"{self.agent}/{self.task}: {shortened(self.error, 80)}"
 
 
 # --- scheduled jobs: where they got to, root causes, regressions, reports -------------------------
@@ -297,7 +298,7 @@ class Regression(models.Model):
         indexes = [models.Index(fields=["-detected_at"], name="regression_recent_idx")]
 
     def __str__(self) -> str:
-        return f"{self.pattern_id} {self.verdict} ({self.kind}) since {self.since:%Y-%m-%d %H:%M}"
+        return f"{self.pattern_id} {self.verdict} ({self.kind}) since {moment_shown(self.since)}"
 
 
 class PatternReport(models.Model):
@@ -316,4 +317,4 @@ class PatternReport(models.Model):
                                                name="pattern_report_window_unique")]
 
     def __str__(self) -> str:
-        return f"report {self.pk}: {self.since:%Y-%m-%d %H:%M} to {self.until:%Y-%m-%d %H:%M}"
+        return f"report {self.pk}: {moment_shown(self.since)} to {moment_shown(self.until)}"

@@ -5,7 +5,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from config.staff_admin import GuardedAdmin
+from config.formats import counted, moment_shown, shortened
+from config.staff_admin import GuardedAdmin, error_type
 from config.admin_tools import ReadOnlyAdmin
 from failures.staff.dashboard import dashboard_invalidate
 from failures.models import Failure
@@ -45,7 +46,7 @@ class EffectivenessBandFilter(admin.SimpleListFilter):
 
 @admin.register(Lesson)
 class LessonAdmin(GuardedAdmin):
-    list_display = ["error_pattern", "resolution_short", "error_type", "status", "seen",
+    list_display = ["error_pattern", "resolution_short", error_type, "status", "seen",
                     "effectiveness_shown", "flag", "last_occurred_short"]
     list_filter = ["status", "source", "error_type", "skill_name", EffectivenessBandFilter,
                    "flagged", "api_key"]
@@ -53,10 +54,10 @@ class LessonAdmin(GuardedAdmin):
     ordering = ["-last_occurred"]
     fields = ["error_pattern", "error_type", "skill_name", "resolution", "resolution_code",
               "patterns", "context", "status", "source", "occurrences", "effectiveness_shown",
-              "rank_score", "flag", "flagged_reason", "last_occurred", "created_at",
+              "rank_score_shown", "flag", "flagged_reason", "last_occurred", "created_at",
               "reviewed_by", "reviewed_at", "api_key", "applications_recent", "failures_recent"]
     readonly_fields = ["error_pattern", "context", "source", "occurrences", "effectiveness_shown",
-                       "rank_score", "flag", "flagged_reason", "last_occurred", "created_at",
+                       "rank_score_shown", "flag", "flagged_reason", "last_occurred", "created_at",
                        "reviewed_by", "reviewed_at", "api_key", "applications_recent",
                        "failures_recent"]
     # What a curator writes: the rest is measured, or set by writing it (source, review).
@@ -71,14 +72,14 @@ class LessonAdmin(GuardedAdmin):
         for lesson in queryset:
             lesson_approve(lesson=lesson, user=request.user)
         dashboard_invalidate()
-        self.message_user(request, f"Approved {len(queryset)} lesson(s).")
+        self.message_user(request, f"Approved {counted(len(queryset), 'lesson')}.")
 
     @admin.action(description="Reject selected lessons", permissions=["review"])
     def reject(self, request, queryset):
         for lesson in queryset:
             lesson_reject(lesson=lesson, user=request.user)
         dashboard_invalidate()
-        self.message_user(request, f"Rejected {len(queryset)} lesson(s).")
+        self.message_user(request, f"Rejected {counted(len(queryset), 'lesson')}.")
 
     @admin.action(description="Accept the agents' proposed resolution (most proposed)",
                   permissions=["review"])
@@ -91,7 +92,7 @@ class LessonAdmin(GuardedAdmin):
                 proposal_accept(proposal=proposal, user=request.user)
                 accepted += 1
         level = messages.SUCCESS if accepted else messages.WARNING
-        self.message_user(request, f"Accepted a proposal on {accepted} lesson(s); "
+        self.message_user(request, f"Accepted a proposal on {counted(accepted, 'lesson')}; "
                                    f"{len(queryset) - accepted} had none pending.", level)
 
     @admin.action(description="Merge selected into one (the most used, or pick)",
@@ -109,7 +110,7 @@ class LessonAdmin(GuardedAdmin):
         merged = lessons_merge(survivor=survivor, user=request.user,
                                duplicates=[l for l in lessons if l.pk != survivor.pk])
         dashboard_invalidate()
-        self.message_user(request, f"Merged {len(lessons) - 1} lesson(s) into "
+        self.message_user(request, f"Merged {counted(len(lessons) - 1, 'lesson')} into "
                                    f"{merged.error_pattern} ({merged.occurrences} occurrences).")
         return None
 
@@ -122,8 +123,7 @@ class LessonAdmin(GuardedAdmin):
 
     @admin.display(description="resolution", ordering="resolution")
     def resolution_short(self, obj):
-        text = obj.resolution
-        return text if len(text) <= RESOLUTION_CHARS else f"{text[:RESOLUTION_CHARS - 1]}…"
+        return shortened(obj.resolution, RESOLUTION_CHARS)
 
     @admin.display(description="seen", ordering="occurrences")
     def seen(self, obj):
@@ -131,7 +131,12 @@ class LessonAdmin(GuardedAdmin):
 
     @admin.display(description="last seen", ordering="last_occurred")
     def last_occurred_short(self, obj):
-        return f"{obj.last_occurred:%Y-%m-%d %H:%M}"
+        return moment_shown(obj.last_occurred)
+
+    @admin.display(description="rank score")
+    def rank_score_shown(self, obj):
+        # Three decimals tell lessons apart in the ranking (lessons.scoring); more is noise.
+        return f"{obj.rank_score:.3f}"
 
     @admin.display(description="effectiveness", ordering="effectiveness")
     def effectiveness_shown(self, obj):
@@ -148,21 +153,21 @@ class LessonAdmin(GuardedAdmin):
     def applications_recent(self, obj):
         rows = obj.applications.order_by("-applied_at", "-pk")[:LISTED]
         items = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
-            (a.agent or "–", f"{a.applied_at:%Y-%m-%d %H:%M}", "worked" if a.worked else
+            (a.agent or "–", moment_shown(a.applied_at), "worked" if a.worked else
              "did not work", a.task_id or "–") for a in rows))
         if not items:
             return "never applied"
         every = reverse("admin:lessons_application_changelist") + f"?lesson__id__exact={obj.pk}"
         return format_html('<table class="lesson-applications"><tr><th>agent</th><th>when</th>'
-                           '<th>worked?</th><th>task</th></tr>{}</table><a href="{}">all {} '
-                           'application(s)</a>', items, every, obj.applications.count())
+                           '<th>worked?</th><th>task</th></tr>{}</table><a href="{}">all {}</a>',
+                           items, every, counted(obj.applications.count(), "application"))
 
     @admin.display(description=f"example failures (latest {LISTED} of its patterns)")
     def failures_recent(self, obj):
         rows = (Failure.objects.filter(pattern__in=obj.patterns.all())
                 .order_by("-occurred_at", "-id")[:LISTED])
         items = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
-            (f"{f.occurred_at:%Y-%m-%d %H:%M}", f.agent, f.task, f.error[:200]) for f in rows))
+            (moment_shown(f.occurred_at), f.agent, f.task, f.error[:200]) for f in rows))
         if not items:
             return "none: it answers no pattern with failures yet"
         return format_html('<table class="lesson-failures"><tr><th>when</th><th>agent</th>'
@@ -173,7 +178,11 @@ class LessonAdmin(GuardedAdmin):
 
     def get_fieldsets(self, request, obj=None):
         if obj:
-            return super().get_fieldsets(request, obj)
+            if obj.flagged:
+                return super().get_fieldsets(request, obj)
+            # A lesson not flagged: its page says nothing of a flag (no blank row).
+            unflagged = [name for name in self.fields if name not in ("flag", "flagged_reason")]
+            return [(None, {"fields": unflagged})]
         saved_as = ("It is saved approved, with you as its reviewer."
                     if self.has_review_permission(request) else
                     "It is saved unverified, until someone who may review lessons approves it.")

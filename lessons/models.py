@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models.functions import Now
 
 from config.api.models import written_by_key
+from config.formats import counted, moment_shown, shortened
 
 from .scoring import EFFECTIVENESS_PRIOR, RANK_SCORE_PRIOR
 
@@ -138,8 +139,7 @@ class LessonProposal(models.Model):
         ]
 
     def __str__(self) -> str:
-        text = self.resolution if len(self.resolution) <= 60 else f"{self.resolution[:59]}…"
-        return f"{self.status} proposal: {text}"
+        return f"{self.status} proposal: {shortened(self.resolution, 60)}"
 
 
 class LessonCuration(models.Model):
@@ -167,7 +167,7 @@ class LessonCuration(models.Model):
         ordering = ["-at"]
 
     def __str__(self) -> str:
-        return f"{self.action} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
+        return f"{self.action} by {self.user} at {moment_shown(self.at)}"
 
 
 class MatchIndexVersion(models.Model):
@@ -228,6 +228,18 @@ class PatternLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.state} link to pattern #{self.pattern_id}"
+
+    def evidence_text(self) -> str:
+        """The evidence in words: "worked 2 times for 2 agents; sent as a wording by 1 key;
+        from 1 key in all"."""
+        parts = []
+        if self.successes:
+            parts.append(f"worked {counted(self.successes, 'time')} for "
+                         f"{counted(self.agents, 'agent')}")
+        if self.wordings:
+            parts.append(f"sent as a wording of its error by {counted(self.wordings, 'key')}")
+        parts.append(f"from {counted(self.keys, 'key')} in all")
+        return "; ".join(parts)
 
 
 class PatternLinkEvidence(models.Model):

@@ -7,14 +7,17 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef
-from django.http import HttpResponseRedirect
-from django.urls import reverse
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 
-from config.staff_admin import GuardedAdmin
-from lessons.curation import lesson_pattern_link, lesson_pattern_unlink
-from lessons.models import Lesson
+from config.formats import counted, moment_shown, shortened
+from config.staff_admin import GuardedAdmin, error_type
+from lessons.curation import lesson_pattern_link, lesson_pattern_unlink, pattern_link_confirm
+from lessons.models import Lesson, PatternLink
 
 from failures.models import FailurePattern
 from failures.staff.dashboard import dashboard_invalidate
@@ -68,9 +71,8 @@ class PatternActionForm(helpers.ActionForm):
 
 @admin.register(FailurePattern)
 class FailurePatternAdmin(GuardedAdmin):
-    list_display = ["id", "template_short", "error_type", "event_count", "agent_count",
-                    "task_count", "last_seen", "triage_state", "has_approved_lesson",
-                    "merged_into_id"]
+    list_display = ["id", "template_short", error_type, "events", "agents", "tasks",
+                    "last_seen", "triage_state", "has_approved_lesson", "merged_into_link"]
     list_filter = ["status", MergedFilter, ApprovedLessonFilter, "error_type"]
     search_fields = ["template", "=fingerprint"]
     ordering = ["-event_count", "pk"]
@@ -94,8 +96,31 @@ class FailurePatternAdmin(GuardedAdmin):
                              "overview": pattern_overview(pattern=pattern, now=now),
                              "triage": _triage_context(pattern, now),
                              "may_triage": self.has_triage_permission(request),
+                             "may_link": request.user.has_perm("lessons.change_lesson"),
                              "action_form": PatternActionForm(auto_id=None)}
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def get_urls(self):
+        confirm = path("<int:pattern_id>/links/<int:link_id>/confirm/",
+                       self.admin_site.admin_view(self.link_confirm_view),
+                       name="failures_failurepattern_link_confirm")
+        return [confirm, *super().get_urls()]
+
+    def link_confirm_view(self, request, pattern_id, link_id):
+        """Confirm a link the fleet suggested (a candidate): the lesson answers the pattern's
+        checks from now on. Deciding links is editing lessons (lessons.change_lesson)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not request.user.has_perm("lessons.change_lesson"):
+            raise PermissionDenied
+        link = get_object_or_404(PatternLink.objects.select_related("lesson", "pattern"),
+                                 pk=link_id, pattern_id=pattern_id)
+        pattern_link_confirm(link=link, user=request.user)
+        dashboard_invalidate()
+        self.message_user(request, f"Linked lesson {link.lesson} to this pattern: checks of "
+                                   "its failures now find it.")
+        return HttpResponseRedirect(reverse("admin:failures_failurepattern_change",
+                                            args=[pattern_id]))
 
     @admin.display(description="triage", ordering="status")
     def triage_state(self, obj):
@@ -134,8 +159,8 @@ class FailurePatternAdmin(GuardedAdmin):
             self.message_user(request, str(exc), messages.ERROR)
         else:
             dashboard_invalidate()
-            when = f" until {until:%Y-%m-%d %H:%M} UTC" if until else ""
-            self.message_user(request, f"Marked {len(patterns)} pattern(s) {status}{when}.")
+            when = f" until {moment_shown(until)}" if until else ""
+            self.message_user(request, f"Marked {counted(len(patterns), 'pattern')} {status}{when}.")
         if request.POST.get("back_to") == "page" and len(patterns) == 1:
             return HttpResponseRedirect(reverse("admin:failures_failurepattern_change",
                                                 args=[patterns[0].pk]))
@@ -151,11 +176,32 @@ class FailurePatternAdmin(GuardedAdmin):
 
     @admin.display(description="template", ordering="template")
     def template_short(self, obj):
-        return obj.template[:120]
+        return shortened(obj.template, 120)
 
-    @admin.display(description="approved lesson", boolean=True, ordering="has_approved")
+    # Short headers: the list's ten columns fit 1400 pixels.
+    @admin.display(description="events", ordering="event_count")
+    def events(self, obj):
+        return obj.event_count
+
+    @admin.display(description="agents", ordering="agent_count")
+    def agents(self, obj):
+        return obj.agent_count
+
+    @admin.display(description="tasks", ordering="task_count")
+    def tasks(self, obj):
+        return obj.task_count
+
+    @admin.display(description="lesson", boolean=True, ordering="has_approved")
     def has_approved_lesson(self, obj):
+        """Whether an approved lesson answers it."""
         return obj.has_approved
+
+    @admin.display(description="merged into", ordering="merged_into")
+    def merged_into_link(self, obj):
+        if obj.merged_into_id is None:
+            return ""
+        return format_html('<a href="{}">#{}</a>', reverse(
+            "admin:failures_failurepattern_change", args=[obj.merged_into_id]), obj.merged_into_id)
 
     @admin.display(description="merged here")
     def aliases_list(self, obj):
@@ -172,7 +218,7 @@ class FailurePatternAdmin(GuardedAdmin):
             self.message_user(request, str(exc), messages.ERROR)
             return
         dashboard_invalidate()
-        self.message_user(request, f"Merged {result.merged} pattern(s) into #{result.survivor.pk}:"
+        self.message_user(request, f"Merged {counted(result.merged, 'pattern')} into #{result.survivor.pk}:"
                                    f" {result.template}")
 
     @admin.action(description="Unmerge: restore selected merged patterns",
@@ -185,7 +231,7 @@ class FailurePatternAdmin(GuardedAdmin):
                 self.message_user(request, str(exc), messages.WARNING)
                 continue
             self.message_user(request, f"Restored #{pattern.pk} from #{result.survivor.pk}: "
-                                       f"{result.templates} shape(s), {result.failures} failure(s)")
+                                       f"{counted(result.templates, 'shape')}, {counted(result.failures, 'failure')}")
         dashboard_invalidate()
 
     def has_merge_permission(self, request):
@@ -220,7 +266,7 @@ def _triage_label(pattern: FailurePattern, now) -> str:
     if pattern.status == FailurePattern.Status.SNOOZED:
         if not pattern_is_muted(pattern, now=now):
             return "open (snooze ended)"
-        return f"snoozed until {pattern.snoozed_until:%Y-%m-%d %H:%M} UTC"
+        return f"snoozed until {moment_shown(pattern.snoozed_until)}"
     return pattern.status
 
 

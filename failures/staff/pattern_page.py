@@ -11,7 +11,7 @@ from datetime import date, datetime, time, timedelta, timezone as dt_timezone
 from django.db.models import Count, Max
 from django.db.models.functions import TruncDate
 
-from lessons.models import Lesson
+from lessons.models import Lesson, PatternLink
 from lessons.scoring import effectiveness_text
 
 from failures.models import Failure, FailurePattern, RootCauseGroup
@@ -51,6 +51,9 @@ class PatternOverview:
     by_task_type: list[tuple[str, int, datetime]]
     latest: list[Failure]
     lessons: list[LessonRow]
+    # Links the fleet's reports suggest and no curator decided yet (lessons.links): a lesson
+    # that worked here, not yet answering the pattern's checks.
+    candidates: list[PatternLink]
     groups: list[GroupRow]
 
 
@@ -76,6 +79,9 @@ def pattern_overview(*, pattern: FailurePattern, now: datetime) -> PatternOvervi
                                                       lesson.applications_count))
                  for lesson in pattern.lessons.order_by("-rank_score", "-occurrences",
                                                         "error_pattern")],
+        candidates=list(pattern.lesson_links.filter(state=PatternLink.State.CANDIDATE)
+                        .exclude(lesson__status=Lesson.Status.REJECTED)
+                        .select_related("lesson").order_by("-successes", "-keys", "pk")),
         groups=[GroupRow(group, sorted((p for p in group.patterns.all() if p.pk != pattern.pk),
                                        key=lambda p: p.pk))
                 for group in pattern.root_cause_groups.exclude(

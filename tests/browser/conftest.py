@@ -74,6 +74,18 @@ _BROKEN_LINKS = """(limits) => Array.from(document.querySelectorAll("a")).filter
 }).map((a) => a.textContent.trim())"""
 
 
+def columns_cut(page) -> list[str]:
+    """The cells of a change list cut off at the list's right edge (hidden columns)."""
+    return page.evaluate("""() => {
+        const frame = document.querySelector("#changelist .results");
+        if (!frame) { return []; }
+        const right = frame.getBoundingClientRect().right + 1;
+        return Array.from(frame.querySelectorAll("#result_list th, #result_list td"))
+            .filter((cell) => cell.getBoundingClientRect().right > right)
+            .map((cell) => cell.className || cell.textContent.trim());
+    }""")
+
+
 def staff_log_in(page, base: str, username: str, password: str, next_path: str) -> None:
     """Log in through the admin's login form and wait for ``next_path``."""
     page.goto(f"{base}/admin/login/?next={next_path}")

@@ -136,7 +136,7 @@ def test_root_cause_decisions_through_the_admin(admin_client, admin_user, action
     root_causes_detect(now=now)
     group = RootCauseGroup.objects.get()
     page = admin_client.get("/admin/failures/rootcausegroup/").content.decode()
-    assert "coincidence" in page and "3 agent(s) hit together" in page
+    assert "coincidence" in page and "3 agents hit together" in page
     assert "latest since " in page
     admin_client.post("/admin/failures/rootcausegroup/",
                       {"action": action, "_selected_action": [group.pk]})

@@ -1,5 +1,6 @@
 """The staff dashboard: who may see it, what each section reads, caching, and its chart library."""
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -210,7 +211,7 @@ def test_a_recurrence_its_lesson_handles_is_shown_apart_from_regressions(admin_c
     assert (entry["pattern"]["id"], entry["label"], entry["regression"]) == (
         handled, "recurring, handled", False)
     page = admin_client.get(URL).content.decode()
-    assert "dash-alert" not in page.split("regressions this week")[0].rsplit("dash-card", 1)[1]
+    assert "dash-alert" not in page.split("</span>regression")[0].rsplit("dash-card", 1)[1]
     assert "dash-regression" not in page and "<td>recurring, handled</td>" in page
 
 
@@ -223,7 +224,7 @@ def test_a_regression_is_counted_and_shown_in_red(admin_client):
     assert (entry["pattern"]["id"], entry["label"], entry["regression"]) == (
         failing, "regression: its lesson stopped working", True)
     page = admin_client.get(URL).content.decode()
-    assert "dash-alert" in page.split("regressions this week")[0].rsplit("dash-card", 1)[1]
+    assert "dash-alert" in page.split("</span>regression")[0].rsplit("dash-card", 1)[1]
     assert '<tr class="dash-regression">' in page
 
 
@@ -247,4 +248,14 @@ def test_refused_spans_of_the_last_day_are_shown_by_reason(admin_client):
     refused = page.split('id="spans-refused"')[1]
     assert '<tr data-reason="no agent">' in refused and "OTEL_SERVICE_NAME" in refused
     assert "no end time" not in refused
-    assert "dash-alert" in page.split("OpenTelemetry spans refused</a>")[0].rsplit("dash-card", 1)[1]
+    assert "dash-alert" in page.split(">OpenTelemetry span")[0].rsplit("dash-card", 1)[1]
+
+
+@pytest.mark.django_db
+def test_the_cards_count_in_words_that_agree_with_the_figure(admin_client):
+    failing = _back_after_the_fix(DISTINCT[0], worked=False)
+    assert failing
+    page = admin_client.get(URL).content.decode()
+    assert "</span>regression this week" in page  # one
+    assert "</span>tasks looping now" in page  # none
+    assert not re.search(r'dash-figure">1</span>\w+s ', page)

@@ -67,6 +67,8 @@ OTLP_EXPORT = {"resourceSpans": [{
 # API and page routes, by URL pattern. API patterns are listed without their trailing-slash
 # twin (config.api.routing makes both, to the same view; the test checks that).
 ROUTES: dict[str, list[Case]] = {
+    # The home page names no stored data, like health.
+    "": [Case("get", "/", PUBLIC)],
     "api/v1/health": [Case("get", "/api/v1/health", PUBLIC)],
     "api/v1/schema": [Case("get", "/api/v1/schema", PUBLIC)],
     "api/v1/docs": [Case("get", "/api/v1/docs", PUBLIC)],
@@ -130,6 +132,10 @@ ROUTES: dict[str, list[Case]] = {
         ("auth", "api", "failures", "outcomes", "lessons")],
     # Unknown admin URLs do not tell outsiders what exists.
     "admin/(?P<url>.*)$": [Case("get", "/admin/no-such-page/", staff_only(404))],
+    # Confirming a link the fleet suggested, from a pattern's page: a POST (a GET is 405).
+    "admin/failures/failurepattern/<int:pattern_id>/links/<int:link_id>/confirm/": [
+        Case("get", "/admin/failures/failurepattern/{failures/failurepattern}/links/1/confirm/",
+             staff_only(405))],
     "admin/auth/user/<id>/password/": [
         Case("get", "/admin/auth/user/{auth/user}/password/", staff_only())],
 }
