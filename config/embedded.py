@@ -7,7 +7,8 @@ server instead, and then nothing is started.
 
 ``python -m config.embedded --serve HOST:PORT`` is ``make run``: start the server (or reuse the
 one a killed run left behind), migrate, load the known patterns, make sure an admin login
-exists, serve until stopped (Ctrl-C or SIGTERM), then stop the server. The admin login, the one
+exists, serve until stopped (Ctrl-C, SIGTERM, or SIGINT to ``make`` alone: see
+``_watch_make``), then stop the server. The admin login, the one
 time it is created, is printed last, once the service answers. ``python -m config.embedded
 COMMAND ...`` prepares the same way, runs COMMAND, and stops the server if it started it.
 """
@@ -17,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import warnings
@@ -128,6 +130,10 @@ class Stopped(Exception):
 
 
 def _raise_stopped(signum, frame):
+    # Once: the stop under way is not interrupted by the next signal (Ctrl-C reaches make too,
+    # which _watch_make then reports as well).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise Stopped
 
 
@@ -159,6 +165,46 @@ def serve(host: str, port: str, admin: str) -> int:
         server.terminate()
         server.wait(timeout=30)
         return 0
+
+
+def _signals_of(pid: int) -> tuple[int, int]:
+    """The signals process ``pid`` blocks and those it catches, as bit masks (Linux /proc)."""
+    fields = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["SigBlk"], 16), int(fields["SigCgt"], 16)
+
+
+def _watch_make() -> None:
+    """Stop this process when ``make`` above it gets SIGINT.
+
+    GNU make passes SIGTERM on to the command it runs, but not SIGINT: it expects a terminal to
+    have sent that to the whole process group, and waits for the command to end. A process
+    manager or a script that sends SIGINT to make alone would then stop nothing. Make's handler
+    blocks SIGINT while it waits and stops catching it, which /proc shows: seen, this process
+    stops as if it had the signal itself. Only under make, only where /proc is (Linux)."""
+    parent = os.getppid()
+    try:
+        if Path(f"/proc/{parent}/comm").read_text().strip() != "make":
+            return
+        blocked, caught = _signals_of(parent)
+    except (OSError, KeyError, ValueError):
+        return
+    bit = 1 << (signal.SIGINT - 1)
+    if blocked & bit or not caught & bit:
+        return  # make does not handle SIGINT now: nothing to tell apart
+
+    def watch():
+        while True:
+            time.sleep(0.25)
+            try:
+                blocked, caught = _signals_of(parent)
+            except (OSError, KeyError, ValueError):
+                return  # make is gone: its SIGTERM or the group's signal reached us too
+            if blocked & bit or not caught & bit:
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+
+    threading.Thread(target=watch, name="make-sigint", daemon=True).start()
 
 
 def port_taken(host: str, port: str) -> str | None:
@@ -195,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     signal.signal(signal.SIGTERM, _raise_stopped)
     signal.signal(signal.SIGINT, _raise_stopped)
+    if args.serve:
+        _watch_make()
     postgres = None if os.environ.get("DATABASE_URL") else EmbeddedPostgres(var_dir())
     started = False
     try:

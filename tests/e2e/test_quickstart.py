@@ -158,16 +158,17 @@ def test_the_embedded_server_stops_with_make_run_and_a_killed_run_blocks_no_next
         again.wait(timeout=30)
         assert postmaster(tmp_path) is None
         assert not (tmp_path / "postgres" / "postmaster.pid").exists()
-        # SIGTERM to make alone, as a process manager sends it: make passes it on, and the
-        # service and its server stop within seconds.
-        server, base, _ = make_run(tmp_path, port, log)
-        third = postmaster(tmp_path)
-        os.kill(server.pid, signal.SIGTERM)
-        server.wait(timeout=15)
-        third.wait(timeout=15)
-        assert postmaster(tmp_path) is None
-        with pytest.raises(OSError):
-            urllib.request.urlopen(f"{base}/api/v1/health", timeout=2)
+        # SIGTERM or SIGINT to make alone, as a process manager or a script sends it: the
+        # service and its server stop within seconds either way.
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            server, base, _ = make_run(tmp_path, port, log)
+            running = postmaster(tmp_path)
+            os.kill(server.pid, stop)
+            server.wait(timeout=15)
+            running.wait(timeout=15)
+            assert postmaster(tmp_path) is None, stop
+            with pytest.raises(OSError):
+                urllib.request.urlopen(f"{base}/api/v1/health", timeout=2)
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
