@@ -91,19 +91,23 @@ class MatchIndex:
         process's memory). The patterns' texts are kept in one UTF-8 string of bytes."""
         self.version = version
         self.sketches: list[Sketch] = []
-        self._types: list[str] = []
-        self._type_names: list[str] = []
-        self._skills: list[str | None] = []
+        # Each entry's (error type, its class name, skill), as an index into the few distinct
+        # ones: four bytes an entry, not three pointers.
+        self._labels: list[tuple[str, str, str | None]] = []
+        self._label_at = array("I")
         self._approved = bytearray()
+        labelled: dict[tuple, int] = {}
         pks = bytearray()  # 16 bytes each
         texts, self._text_at = io.BytesIO(), array("L", [0])  # where each text starts
         for pk, text, sketch, error_type, skill_name, approved in rows:
             pks += pk.bytes
             self._text_at.append(self._text_at[-1] + texts.write(text.encode()))
             self.sketches.append(sketch)
-            self._types.append(sys.intern(error_type))
-            self._type_names.append(sys.intern(type_name(error_type)))
-            self._skills.append(skill_name and sys.intern(skill_name))
+            label = (error_type, type_name(error_type), skill_name)
+            if label not in labelled:
+                labelled[label] = len(self._labels)
+                self._labels.append(label)
+            self._label_at.append(labelled[label])
             self._approved.append(bool(approved))
         self._pks = bytes(pks)
         self._texts = texts.getvalue()
@@ -149,11 +153,12 @@ class MatchIndex:
         for i in tried:
             if approved_only and not self._approved[i]:
                 continue
-            if skill_name and self._skills[i] not in (None, skill_name):
+            lesson_type, named, skill = self._labels[self._label_at[i]]
+            if skill_name and skill not in (None, skill_name):
                 continue
             # The same type: the check or the lesson names none, or the same class
             # (``openai.RateLimitError`` is a ``RateLimitError``).
-            sketch, named = self.sketches[i], self._type_names[i]
+            sketch = self.sketches[i]
             same = not asked or not named or named == asked
             could = _could_fit(sketch, prepared, begun)
             if could is None or (could == WORDS and not same):
@@ -169,7 +174,7 @@ class MatchIndex:
                     i, missing, prepared, holders):
                 continue
             pk = uuid.UUID(bytes=self.pk_at(i))
-            found[pk] = Found(fitted, self._types[i], bool(self._approved[i]))
+            found[pk] = Found(fitted, lesson_type, bool(self._approved[i]))
         return found
 
     def _told_apart(self, i: int, missing: list[str], message: Message, holders: dict) -> bool:
