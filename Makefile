@@ -69,8 +69,16 @@ demo: install $(VENV)/.client
 
 # The issue's benchmark table (bench/suite.py): its own database on the machine's PostgreSQL and
 # Redis, generated on the first run. Options through BENCH_ARGS, e.g. BENCH_ARGS="--requests 300".
-bench: install $(VENV)/.client
-	$(PY) bench/suite.py $(BENCH_ARGS)
+bench: install $(VENV)/.client $(VENV)-runtime/.runtime
+	$(PY) bench/suite.py --server-python $(VENV)-runtime/bin/python $(BENCH_ARGS)
+
+# The server make bench measures runs with the runtime packages only, as in production: the
+# development ones (pytest's Pygments, the OTLP exporter's requests) are imported by Django REST
+# framework when present, and would count in a worker's memory.
+$(VENV)-runtime/.runtime: pyproject.toml
+	$(PYTHON) -m venv $(VENV)-runtime
+	$(VENV)-runtime/bin/pip install --quiet --disable-pip-version-check -e .
+	touch $@
 
 clean:
-	rm -rf $(VENV) var *.egg-info
+	rm -rf $(VENV) $(VENV)-runtime var *.egg-info

@@ -45,7 +45,7 @@ class Server:
     exit, also on error."""
 
     def __init__(self, *, database_url: str, redis_url: str, workers: int,
-                 settings: str = "bench.settings"):
+                 settings: str = "bench.settings", python: str = sys.executable):
         self.port, self.workers = free_port(), workers
         self.env = {
             **os.environ, "DJANGO_SETTINGS_MODULE": settings,
@@ -54,7 +54,8 @@ class Server:
             "HINDSIGHT_CACHE_PREFIX": f"hindsight-bench-{os.getpid()}",
             "DJANGO_DEBUG": "false", "HINDSIGHT_LOG_LEVEL": "WARNING",
         }
-        self.args = [sys.executable, "-m", "gunicorn", "config.wsgi:application",
+        self.python = python  # another environment's, e.g. one with runtime packages only
+        self.args = [python, "-m", "gunicorn", "config.wsgi:application",
                      "--bind", f"{HOST}:{self.port}", "--workers", str(workers),
                      "--worker-class", "sync", "--chdir", str(ROOT), "--timeout", "60",
                      "--log-level", "warning"]
@@ -67,7 +68,7 @@ class Server:
                 f"{HOST}:{self.port}, DJANGO_SETTINGS_MODULE={self.env['DJANGO_SETTINGS_MODULE']}, "
                 f"DEBUG off, "
                 f"DB_CONN_MAX_AGE={self.env.get('DB_CONN_MAX_AGE', '60')} (persistent), "
-                f"REDIS_URL={self.env['REDIS_URL']}; log {self.log.name}")
+                f"REDIS_URL={self.env['REDIS_URL']}; Python {self.python}; log {self.log.name}")
 
     def __enter__(self):
         self.process = subprocess.Popen(self.args, env=self.env, cwd=ROOT, stdout=self.log,

@@ -87,6 +87,9 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--database", default=DEFAULT_DATABASE)
     parser.add_argument("--generate", action="store_true", help="(re)generate all the data first")
+    parser.add_argument("--server-python", default=sys.executable,
+                        help="the interpreter gunicorn runs under (make bench: a virtualenv with "
+                             "the runtime packages only, as in production)")
     for name, size in SIZES.items():
         parser.add_argument(f"--{name}", type=int, default=size, help="when generating")
     load_options(parser, time_limit=60, redis_db=12, seed=31, writes=True)
@@ -261,7 +264,7 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, 
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         token = pool.apply(outcomes_bench.api_key_make, (url, args.redis_url, SETTINGS))
     with Server(database_url=url, redis_url=args.redis_url, workers=args.workers,
-                settings=SETTINGS) as server:
+                settings=SETTINGS, python=args.server_python) as server:
         print(server.describe())
         written = (f"; single {args.single_requests}, bulk {args.bulk_requests} x "
                    f"{args.bulk_size}, otlp {len(writes[OTLP][0]) - writes[OTLP][1]} x "
