@@ -65,7 +65,8 @@ class HindsightAdminSite(admin.AdminSite):
 def error_type(obj):
     """A change list's error type column: a dotted class (``psycopg.errors.UniqueViolation``)
     may wrap after its dots, so a long one does not push the list past the page."""
-    return format_html_join(mark_safe(".<wbr>"), "{}", ((part,) for part in obj.error_type.split(".")))
+    parts = ((part,) for part in obj.error_type.split("."))
+    return format_html_join(mark_safe(".<wbr>"), "{}", parts)
 
 
 def view_on_site(request, content_type_id, object_id):

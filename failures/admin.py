@@ -81,8 +81,9 @@ class FailureAdmin(ReadOnlyAdmin):
         effects = obj.side_effects or []
         if not effects:
             return "none reported"
-        return format_html('<ul class="side-effects">{}</ul>', format_html_join("", "<li>{}</li>", (
-            (effect if isinstance(effect, str) else json.dumps(effect),) for effect in effects)))
+        items = ((item if isinstance(item, str) else json.dumps(item),) for item in effects)
+        return format_html('<ul class="side-effects">{}</ul>',
+                           format_html_join("", "<li>{}</li>", items))
 
 
 # Raw fields of a failure and what shows them on its page.

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from config.api.errors import InvalidInput
 from config.api.fields import moment_utc
 from config.api.filtering import filter_or_400
+from config.formats import counted
 
 from failures.live import live_of, live_pattern
 from failures.models import Failure, FailurePattern, FailureTemplate, PatternReport
@@ -99,13 +100,14 @@ def retry_advice(*, pattern: FailurePattern, failure: Failure,
     if pattern.unsafe_count:
         return _advice(False, None, "across the fleet, failures of this kind were reported unsafe "
                                     f"to retry {_times(pattern.unsafe_count)}; {task}")
+    failures = counted(events, "failure")
     if events >= NEVER_RECOVERED_MIN and not recovered:
-        return _advice(False, None, f"across the fleet, {_failures(events)} of this kind and no "
-                                    f"retry has ever succeeded; {task}")
+        return _advice(False, None, f"across the fleet, {failures} of this kind and no retry has "
+                                    f"ever succeeded; {task}")
     if recovered:
         return _advice(True, after, f"across the fleet, a retry succeeded after {recovered} of "
-                                    f"{_failures(events)} of this kind; {task}")
-    so_far = f"across the fleet, {_failures(events)} of this kind so far, none recovered yet"
+                                    f"{failures} of this kind; {task}")
+    so_far = f"across the fleet, {failures} of this kind so far, none recovered yet"
     if failure.retry_safe:
         return _advice(True, after, f"this agent reported this failure as safe to retry; {so_far}; "
                                     f"{task}")
@@ -123,10 +125,6 @@ def task_failures_count(*, failure: Failure) -> int:
 
 def _times(count: int) -> str:
     return "once" if count == 1 else f"{count} times"
-
-
-def _failures(count: int) -> str:
-    return "1 failure" if count == 1 else f"{count} failures"
 
 
 def _advice(retryable: bool | None, after: int | None, reason: str) -> dict:

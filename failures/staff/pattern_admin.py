@@ -160,7 +160,8 @@ class FailurePatternAdmin(GuardedAdmin):
         else:
             dashboard_invalidate()
             when = f" until {moment_shown(until)}" if until else ""
-            self.message_user(request, f"Marked {counted(len(patterns), 'pattern')} {status}{when}.")
+            marked = counted(len(patterns), "pattern")
+            self.message_user(request, f"Marked {marked} {status}{when}.")
         if request.POST.get("back_to") == "page" and len(patterns) == 1:
             return HttpResponseRedirect(reverse("admin:failures_failurepattern_change",
                                                 args=[patterns[0].pk]))
@@ -218,7 +219,8 @@ class FailurePatternAdmin(GuardedAdmin):
             self.message_user(request, str(exc), messages.ERROR)
             return
         dashboard_invalidate()
-        self.message_user(request, f"Merged {counted(result.merged, 'pattern')} into #{result.survivor.pk}:"
+        merged = counted(result.merged, "pattern")
+        self.message_user(request, f"Merged {merged} into #{result.survivor.pk}:"
                                    f" {result.template}")
 
     @admin.action(description="Unmerge: restore selected merged patterns",
@@ -231,7 +233,8 @@ class FailurePatternAdmin(GuardedAdmin):
                 self.message_user(request, str(exc), messages.WARNING)
                 continue
             self.message_user(request, f"Restored #{pattern.pk} from #{result.survivor.pk}: "
-                                       f"{counted(result.templates, 'shape')}, {counted(result.failures, 'failure')}")
+                                       f"{counted(result.templates, 'shape')}, "
+                                       f"{counted(result.failures, 'failure')}")
         dashboard_invalidate()
 
     def has_merge_permission(self, request):
