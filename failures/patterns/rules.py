@@ -84,6 +84,12 @@ RULES = [
     ("exception_subject", KEEP,
      r"(?=[\w.]++:\s*['\"])(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning):\s*"
      r"(?:'[\w.\-/]*'|\"[\w.\-/]*\")"),
+    # The name of a violated constraint (``unique constraint "users_email_key"``, MySQL's
+    # ``for key 'users.email'``), digits included (``"events_2026_pkey"``): which rule the
+    # row broke is the fault itself, and a duplicate e-mail is fixed otherwise than a
+    # primary key behind its sequence. (``for`` is a plain word the scanner skips, so the
+    # rule starts at ``key``.)
+    ("constraint_name", KEEP, r"(?:constraint|(?<=for )key) (?:\"[^\"\n]*\"|'[^'\n]*')"),
     # Device and interface names (eth0, sda1, wl0, ssh2, tty2): a short word + one digit
     # names a thing, it is not a counter; two of them are different places. Longer words
     # with a digit (``dadmin2``) are host or user names and stay variable.

@@ -6,7 +6,9 @@ a line break is its own token, so multi-line templates only match line for line.
 A literal token may be absorbed into a variable position only when it is a plain word.
 Tokens that survived normalisation *with* a digit (``404``, ``eth0``), quoted tokens
 (``"users_email_key"``, ``'user_id'``) and pytest node ids (``::``) were kept literal on
-purpose by the normaliser: they name the failure and are never generalised.
+purpose by the normaliser: they name the failure and are never generalised. A quoted word may
+still be covered by a variable in the same quotes (``"<*>"``), which only the normaliser
+leaves, for a quoted host, path or name with digits: that position holds a value.
 """
 import re
 from functools import lru_cache
@@ -22,6 +24,10 @@ _WORD = re.compile(r"([(\[{]*)([A-Za-z_][\w.\-]*?)([)\]}.,:;!?]*)")
 # ``::`` and digits, except in the short ``letters+digit`` names (``eth0``, ``test1``) the
 # normaliser keeps because they *may* be names: those may still fill a variable position.
 _PROTECTED = re.compile(r"['\"`]|::|^(?![(\[{]*[A-Za-z]{2,5}\d[)\]}.,:;!?]*$).*\d")
+# A quoted word (``"postgres"``, ``'localhost'``) is kept literal too, yet a variable that
+# keeps the same quotes may stand for it: ``"<*>"`` is what the normaliser leaves of a quoted
+# host, path or name with digits, so the position is known to hold a value.
+_QUOTED_WORD = re.compile(r"""[(\[{]*(["'])[A-Za-z][\w.\-]*\1[)\]}.,:;!?]*""")
 
 # Words that state the outcome of an operation. They *are* the fault (refused vs reset vs
 # timed out), so they are never absorbed into a variable however many of them share a slot.
@@ -70,9 +76,12 @@ def _glob(token: str):
 @lru_cache(maxsize=1 << 16)
 def covers(variable: str, literal: str) -> bool:
     """True when the variable token ``variable`` may stand for the literal token."""
-    if NEWLINE in (variable, literal) or _PROTECTED.search(literal):
+    if NEWLINE in (variable, literal):
         return False
-    if literal.strip("()[]{}.,:;!?").lower() in OUTCOME_WORDS:
+    if _PROTECTED.search(literal) and not (
+            _QUOTED_WORD.fullmatch(literal) and ("'" in variable or '"' in variable)):
+        return False
+    if literal.strip("()[]{}.,:;!?'\"").lower() in OUTCOME_WORDS:
         return False
     return _glob(variable).fullmatch(literal) is not None
 

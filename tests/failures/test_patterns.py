@@ -225,6 +225,11 @@ MUST_NOT_MERGE = [
                     'duplicate key value violates unique constraint "orders_pkey"']),
     ("test_name", ["FAILED tests/test_a.py::test_login", "FAILED tests/test_a.py::test_logout"]),
     ("key_error", ["KeyError: 'user_id'", "KeyError: 'email'"]),
+    # a constraint name with digits stays literal too, so it never stands for another name
+    ("constraint_digits", ['duplicate key value violates unique constraint "events_2026_pkey"',
+                           'duplicate key value violates unique constraint "orders_pkey"']),
+    ("mysql_key", ["(1062, \"Duplicate entry '7' for key 'orders_2.PRIMARY'\")",
+                   "(1062, \"Duplicate entry '7' for key 'users.email'\")"]),
 ]
 
 
@@ -272,6 +277,20 @@ def test_variable_covers_literal():
     fp = g.add("Invalid user <*> from <*>")
     assert g.add("Invalid user admin from <*>") == fp
     assert g.pattern_template(fp) == "Invalid user <*> from <*>"
+
+
+def test_a_quoted_variable_covers_a_quoted_word_and_nothing_else():
+    # "localhost" stands where other messages of the fault hold a host ("<*>" once masked).
+    messages = [f'connection to server at "{host}" (10.0.3.7), port 5432 failed: FATAL: '
+                'sorry, too many clients already'
+                for host in ("db-primary.internal", "localhost", "db-2.internal")]
+    assert len({fp for fp, _ in group_messages(messages)}) == 1
+    g = PatternGrouper()
+    fp = g.add('user "<*>" is not allowed here')
+    assert g.add('user "postgres" is not allowed here') == fp
+    assert g.add("user 'postgres' is not allowed here") != fp  # other quotes: another shape
+    assert g.add('user postgres is not allowed here') != fp  # a bare word is not quoted
+    assert g.add('user "denied" is not allowed here') != fp  # an outcome word stays
 
 
 def test_slot_opens_after_enough_words_and_resolve_follows():
