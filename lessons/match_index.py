@@ -140,7 +140,8 @@ class MatchIndex:
              approved_only: bool) -> dict[uuid.UUID, Found]:
         """The lessons whose pattern fits ``message``, by primary key, of the skill or generic
         ones, approved ones only when asked. A lesson of another error type than ``error_type``
-        fits only by a strong template (see ``strong``)."""
+        fits only by a strong template (see ``strong``), or by a words fit when either type
+        is a carrier (CARRIER_TYPES)."""
         prepared = message if isinstance(message, Message) else prepare_message(message)
         words = prepared.word_set
         tried = set(self._always)
@@ -160,15 +161,17 @@ class MatchIndex:
             # (``openai.RateLimitError`` is a ``RateLimitError``).
             sketch = self.sketches[i]
             same = not asked or not named or named == asked
+            carried = asked in CARRIER_TYPES or named in CARRIER_TYPES
             could = _could_fit(sketch, prepared, begun)
-            if could is None or (could == WORDS and not same):
+            if could is None or (could == WORDS and not (same or carried)):
                 continue  # across types only a template fits
             missing = [word for word in sketch.distinctive if word not in words]
             if could == WORDS and any(word not in sketch.classes for word in missing) and \
                     self._told_apart(i, missing, prepared, holders):
                 continue  # at best a words fit short of a word that tells it apart
             fitted = fit(compile_pattern(self.text(i)), prepared)
-            if fitted is None or not (same or (fitted.kind == TEMPLATE and sketch.strong)):
+            if fitted is None or not (same or (fitted.kind == WORDS and carried)
+                                      or (fitted.kind == TEMPLATE and sketch.strong)):
                 continue
             if fitted.kind == WORDS and fitted.score < 1 and self._told_apart(
                     i, missing, prepared, holders):
@@ -236,6 +239,17 @@ def strong(compiled: CompiledPattern) -> bool:
     """Whether a template fit of this pattern holds across error types: it has a distinctive
     word, or CROSS_TYPE_WORDS literal words in order (two generic words are not enough)."""
     return bool(compiled.sequence) or len(compiled.words) >= CROSS_TYPE_WORDS
+
+
+# Types that say nothing of the fault, only that something below failed: a command's exit
+# (its stderr is the fault: ``fatal: write error: No space left on device``), or the base
+# classes a layer raises for whatever it caught. Across such a type a words fit counts too:
+# the lesson's distinctive words name the fault. A template of generic words alone
+# (``connection refused`` of a database driver's type) still needs its own type.
+CARRIER_TYPES = frozenset({
+    "calledprocesserror", "subprocesserror", "runtimeerror", "exception", "error",
+    "baseexception", "exceptiongroup", "baseexceptiongroup",
+})
 
 
 def type_name(error_type: str) -> str:

@@ -30,9 +30,11 @@ from functools import lru_cache
 _RULES = [
     # Quotes of every kind as one, so that 'cv2', "cv2" and `cv2` read alike.
     ("quote", re.compile(r"[\"`\u2018\u2019\u201c\u201d]"), "'"),
-    # A quoted path names the same file with or without a leading ./ or a trailing slash.
+    # A quoted path names the same file with or without a leading ./ or a trailing slash, and
+    # with a doubled slash inside (``config//agent.yaml``); a URL's ``://`` stays.
     ("relative", re.compile(r"(?<=')(?:\./)+(?=[^'\s/])"), ""),
     ("trailing slash", re.compile(r"(?<=[^'\s/])/+(?=')"), ""),
+    ("doubled slash", re.compile(r"(?<=\w)//+(?=\w)"), "/"),
     # UUIDs (any version), before the hex rule would eat their groups.
     ("uuid", re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<id>"),
     # 0x-prefixed hex, and bare hex runs of 8+ characters holding a digit (hashes, object ids).
@@ -269,9 +271,17 @@ def _holds(message: Message, token: str) -> bool:
 
 def names_held(compiled: CompiledPattern, message: Message) -> bool:
     """Whether the message names what the pattern names: its identifiers whole, its quoted
-    names quoted (another module, file or host is another fault)."""
+    names quoted (another module, file or host is another fault). A quoted relative path
+    (``'config/agent.yaml'``) is also held by a path that ends with it
+    (``'/work/app/config/agent.yaml'``): the same file seen from another directory."""
     return (all(_holds(message, name) for name in compiled.names)
-            and all(name in message.normal for name in compiled.quoted))
+            and all(_quoted_held(message, name) for name in compiled.quoted))
+
+
+def _quoted_held(message: Message, name: str) -> bool:
+    if name in message.normal:
+        return True
+    return "/" in name and not name.startswith("'/") and f"/{name[1:]}" in message.normal
 
 
 def literals_held(compiled: CompiledPattern, message: Message) -> bool:

@@ -171,13 +171,22 @@ def test_the_check_is_right_on_the_labelled_set(api, admin_user):
 
 # Floors for the cases written blind (cases_blind.json: 258 messages by a writer who had read
 # neither the matcher nor cases.json, labelled by root cause and fix, a third with no right
-# lesson), alone and with cases.json: the figures this check reached on first contact (blind:
-# precision 0.877, recall 0.581, first lesson 0.581; whole set of 734: 0.939, 0.787, 0.787), so
-# a change that makes them worse fails. The targets are higher (precision 0.97, recall and
-# first lesson 0.93 over the whole set) and not met: most blind misses share no word with the
-# lesson (libGL.so.1 for a missing cv2, Bedrock's ThrottlingException for a rate limit).
-BLIND_FLOORS = {"precision": 0.87, "recall": 0.58, "top1": 0.58}
-WHOLE_FLOORS = {"precision": 0.93, "recall": 0.78, "top1": 0.78}
+# lesson), alone and with cases.json. First contact: blind precision 0.877, recall 0.581, first
+# lesson 0.581; whole set of 734: 0.939, 0.787, 0.787. With a words fit across a carrier type
+# (a command's CalledProcessError holding another fault's text) and quoted paths seen from
+# another directory: blind 0.886, 0.634, 0.634; whole 0.941, 0.817, 0.817. A change that makes
+# them worse fails. The targets are higher (precision 0.97, recall and first lesson 0.93 over
+# the whole set) and not met: most blind misses share no word with the lesson (libGL.so.1 for a
+# missing cv2, Bedrock's ThrottlingException for a rate limit).
+BLIND_FLOORS = {"precision": 0.88, "recall": 0.63, "top1": 0.63}
+WHOLE_FLOORS = {"precision": 0.94, "recall": 0.81, "top1": 0.81}
+
+
+def beyond_text(case: dict) -> bool:
+    """Whether the case's writer marked it as out of reach of any text measure: a very
+    different wording of the lesson's fault, or a near miss indistinguishable by its text."""
+    note = case["note"].lower()
+    return "very different wording" in note or "indistinguishable" in note
 
 
 def test_the_check_on_cases_written_blind(api, admin_user):
@@ -194,6 +203,10 @@ def test_the_check_on_cases_written_blind(api, admin_user):
     print("\n--- the whole set ---")
     whole = check_cases(api, known + blind, keys, approved)
     report(whole, len(lessons))
+    reachable = [case for case in known + blind if not beyond_text(case)]
+    print(f"\n--- the whole set but the {len(known) + len(blind) - len(reachable)} cases marked "
+          "by their writer as beyond the text (counted above, not here) ---")
+    report(check_cases(api, reachable, keys, approved), len(lessons))
     for tally, floors in ((blind_tally, BLIND_FLOORS), (whole, WHOLE_FLOORS)):
         assert tally.precision() >= floors["precision"]
         assert tally.recall() >= floors["recall"]

@@ -32,6 +32,19 @@ CASES = [
      "FileNotFoundError: [Errno 2] No such file or directory: 'config/agent.yaml'", None),
     ("quoted directory, another below it", "Permission denied: '/srv/'",
      "PermissionError: [Errno 13] Permission denied: '/srv/exports'", None),
+    # A quoted relative path is the same file seen from another directory, or with a slash
+    # doubled; not a file whose name only ends like it, nor one under another name.
+    ("relative path from another directory", "No such file or directory: 'config/agent.yaml'",
+     "FileNotFoundError: [Errno 2] No such file or directory: '/work/app/config/agent.yaml'",
+     WORDS),
+    ("doubled slash", "No such file or directory: 'config/agent.yaml'",
+     "[Errno 2] No such file or directory: 'config//agent.yaml'", TEMPLATE),
+    ("a name that only ends like it", "No such file or directory: 'config/agent.yaml'",
+     "[Errno 2] No such file or directory: '/work/app/myconfig/agent.yaml'", None),
+    ("an absolute path is itself", "No such file or directory: '/config/agent.yaml'",
+     "[Errno 2] No such file or directory: '/work/config/agent.yaml'", None),
+    ("a URL keeps its two slashes", "could not read Username for 'https://github.com'",
+     "fatal: could not read Username for 'https:/github.com'", None),
     # A distinctive word the message misses, with another said in its place: another fault.
     ("a word replaced in place", "Keys for idempotent requests can only be used with the same "
      "parameters they were first used with", "Keys for idempotent requests can only be used "

@@ -264,6 +264,26 @@ def test_across_error_classes_a_template_needs_a_distinctive_word_or_three_words
     assert patterns(found.lessons) == ["fatal: Authentication failed for <*>"]
 
 
+def test_across_a_carrier_type_a_words_fit_counts_and_a_generic_template_does_not():
+    # A command's exit (CalledProcessError) carries another fault's text: the lesson's
+    # distinctive words fit it; a template of generic words keeps to its own type.
+    LessonFactory(error_pattern="[Errno 28] No space left on device", error_type="OSError")
+    LessonFactory(error_pattern="connection refused", error_type="OperationalError")
+    full = "fatal: write error: No space left on device\nfatal: index-pack failed"
+    assert patterns(lesson_check(error_type="subprocess.CalledProcessError",
+                                 error_message=full).lessons) == [
+        "[Errno 28] No space left on device"]
+    assert not lesson_check(error_type="GitCommandError", error_message=full).has_resolution
+    refused = "ssh: connect to host github.com port 22: Connection refused"
+    assert not lesson_check(error_type="CalledProcessError",
+                            error_message=refused).has_resolution
+    # A lesson recorded with a carrier type fits by words a message of any type.
+    LessonFactory(error_pattern="npm ERR! code ENOSPC disk quota on the runner",
+                  error_type="CalledProcessError")
+    found = lesson_check(error_type="OSError", error_message="ENOSPC: runner disk quota reached")
+    assert "npm ERR! code ENOSPC disk quota on the runner" in patterns(found.lessons)
+
+
 def test_a_failure_recorded_without_a_type_names_none():
     LessonFactory(error_pattern="connection refused", error_type="OperationalError")
     for error_type in (None, "unknown"):
