@@ -5,6 +5,7 @@
 PostgreSQL when that server does not answer and CI is not set.
 Under CI an unreachable PostgreSQL or Redis fails the run; elsewhere tests that need Redis skip.
 """
+
 import os
 
 import pytest

@@ -1,5 +1,6 @@
 #!/usr/bin/env python
 """Django's command-line entry point for Hindsight."""
+
 import os
 import sys
 
@@ -17,8 +18,10 @@ def main():
         if os.environ.get("DATABASE_URL"):
             hint = "check that the server DATABASE_URL names is running"
         else:
-            hint = ("the embedded one runs while `make run` serves: start it, or run this "
-                    "command through `.venv/bin/python -m config.embedded COMMAND`")
+            hint = (
+                "the embedded one runs while `make run` serves: start it, or run this "
+                "command through `.venv/bin/python -m config.embedded COMMAND`"
+            )
         sys.exit(f"The database is not running or refuses the connection ({reason}): {hint}.")
 
 

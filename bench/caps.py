@@ -16,6 +16,7 @@ failure rows and new patterns a request can bring.
 Long messages are a message followed by traceback lines. Every request has new ids. Prints each request's wall time in seconds, the median and the
 worst of R runs, and whether the worst is within 10 s. It asserts nothing.
 """
+
 import argparse
 import http.client
 import json
@@ -32,11 +33,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (  # noqa: E402
-    ExportTraceServiceRequest)
+    ExportTraceServiceRequest,
+)
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue  # noqa: E402
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource  # noqa: E402
 from opentelemetry.proto.trace.v1.trace_pb2 import (  # noqa: E402
-    ResourceSpans, ScopeSpans, Span, Status)
+    ResourceSpans,
+    ScopeSpans,
+    Span,
+    Status,
+)
 
 from bench import datagen, outcomes_bench  # noqa: E402
 from bench.messages import all_makers  # noqa: E402
@@ -56,8 +62,10 @@ def _padded(message: str, size: int, rng: random.Random) -> str:
     lines = [f"{word}: {message}"]
     length = len(lines[0])
     while length < size:
-        line = (f'  File "/app/src/pkg_{rng.randrange(99)}/module_{rng.randrange(999)}.py", '
-                f"line {rng.randrange(9999)}, in handler_{rng.randrange(999)}")
+        line = (
+            f'  File "/app/src/pkg_{rng.randrange(99)}/module_{rng.randrange(999)}.py", '
+            f"line {rng.randrange(9999)}, in handler_{rng.randrange(999)}"
+        )
         lines.append(line)
         length += len(line) + 1
     return "\n".join(lines)[:size]
@@ -69,15 +77,31 @@ def _kv(key: str, value) -> KeyValue:
     return KeyValue(key=key, value=AnyValue(string_value=str(value)))
 
 
-def _span(trace: bytes, span_id: bytes, parent: bytes, name: str, attrs: dict, end: int,
-          message: str | None) -> Span:
-    span = Span(trace_id=trace, span_id=span_id, parent_span_id=parent, name=name,
-                start_time_unix_nano=end - 2_000_000_000, end_time_unix_nano=end,
-                attributes=[_kv(k, v) for k, v in attrs.items()],
-                status=Status(code=Status.STATUS_CODE_ERROR if message else 0))
+def _span(
+    trace: bytes,
+    span_id: bytes,
+    parent: bytes,
+    name: str,
+    attrs: dict,
+    end: int,
+    message: str | None,
+) -> Span:
+    span = Span(
+        trace_id=trace,
+        span_id=span_id,
+        parent_span_id=parent,
+        name=name,
+        start_time_unix_nano=end - 2_000_000_000,
+        end_time_unix_nano=end,
+        attributes=[_kv(k, v) for k, v in attrs.items()],
+        status=Status(code=Status.STATUS_CODE_ERROR if message else 0),
+    )
     if message:
-        span.events.add(name="exception", time_unix_nano=end, attributes=[
-            _kv("exception.type", "ToolError"), _kv("exception.message", message)])
+        span.events.add(
+            name="exception",
+            time_unix_nano=end,
+            attributes=[_kv("exception.type", "ToolError"), _kv("exception.message", message)],
+        )
     return span
 
 
@@ -89,21 +113,51 @@ def export_body(spans: int, rng: random.Random, *, pad: int = 0) -> bytes:
     for run in range(-(-spans // 3)):
         trace, ids = os.urandom(16), [os.urandom(8) for _ in range(3)]
         shared = rng.choice(makers).make(rng) if rng.random() < FAILED_SHARE else None
-        messages = [_padded(rng.choice(makers).make(rng), pad, rng) if pad else shared
-                    for _ in range(3)]
+        messages = [
+            _padded(rng.choice(makers).make(rng), pad, rng) if pad else shared for _ in range(3)
+        ]
         agent, end = rng.choice(AGENTS), now - run * 1000
         items += [
-            _span(trace, ids[2], ids[1], "execute_tool lookup", {
-                "gen_ai.operation.name": "execute_tool", "hindsight.retry_safe": True}, end,
-                messages[0]),
-            _span(trace, ids[1], ids[0], "chat gpt-4o", {"gen_ai.operation.name": "chat"},
-                  end + 1, messages[1]),
-            _span(trace, ids[0], b"", f"invoke_agent {agent}", {
-                "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent,
-                "hindsight.files": "src/app.py"}, end + 2, messages[2])]
-    return ExportTraceServiceRequest(resource_spans=[ResourceSpans(
-        resource=Resource(attributes=[_kv("service.name", "bench-fleet")]),
-        scope_spans=[ScopeSpans(spans=items[:spans])])]).SerializeToString()
+            _span(
+                trace,
+                ids[2],
+                ids[1],
+                "execute_tool lookup",
+                {"gen_ai.operation.name": "execute_tool", "hindsight.retry_safe": True},
+                end,
+                messages[0],
+            ),
+            _span(
+                trace,
+                ids[1],
+                ids[0],
+                "chat gpt-4o",
+                {"gen_ai.operation.name": "chat"},
+                end + 1,
+                messages[1],
+            ),
+            _span(
+                trace,
+                ids[0],
+                b"",
+                f"invoke_agent {agent}",
+                {
+                    "gen_ai.operation.name": "invoke_agent",
+                    "gen_ai.agent.name": agent,
+                    "hindsight.files": "src/app.py",
+                },
+                end + 2,
+                messages[2],
+            ),
+        ]
+    return ExportTraceServiceRequest(
+        resource_spans=[
+            ResourceSpans(
+                resource=Resource(attributes=[_kv("service.name", "bench-fleet")]),
+                scope_spans=[ScopeSpans(spans=items[:spans])],
+            )
+        ]
+    ).SerializeToString()
 
 
 def bulk_body(count: int, rng: random.Random, *, pad: int = 0) -> bytes:
@@ -111,15 +165,26 @@ def bulk_body(count: int, rng: random.Random, *, pad: int = 0) -> bytes:
     many characters (else one in five failed, with a short one)."""
     makers, items = all_makers(), []
     for n in range(count):
-        item = {"task_id": f"task-{uuid.uuid4().hex[:12]}", "agent": rng.choice(AGENTS),
-                "task_type": "sync", "outcome": "success", "event_id": str(uuid.uuid4()),
-                "occurred_at": datetime.now(timezone.utc).isoformat(), "duration_ms": 1200,
-                "result": {"files_changed": ["src/app.py"]}}
+        item = {
+            "task_id": f"task-{uuid.uuid4().hex[:12]}",
+            "agent": rng.choice(AGENTS),
+            "task_type": "sync",
+            "outcome": "success",
+            "event_id": str(uuid.uuid4()),
+            "occurred_at": datetime.now(timezone.utc).isoformat(),
+            "duration_ms": 1200,
+            "result": {"files_changed": ["src/app.py"]},
+        }
         if pad or rng.random() < FAILED_SHARE:
             message = rng.choice(makers).make(rng)
-            item.update(outcome="failure", context={
-                "error_type": "ToolError", "retry_safe": True,
-                "error_message": _padded(message, pad, rng) if pad else message})
+            item.update(
+                outcome="failure",
+                context={
+                    "error_type": "ToolError",
+                    "retry_safe": True,
+                    "error_message": _padded(message, pad, rng) if pad else message,
+                },
+            )
         items.append(item)
     return json.dumps({"outcomes": items}).encode()
 
@@ -138,8 +203,12 @@ def post(port: int, token: str, path: str, body: bytes, content_type: str) -> tu
     conn = http.client.HTTPConnection(HOST, port, timeout=120)
     started = time.perf_counter()
     try:
-        conn.request("POST", path, body=body, headers={
-            "Authorization": f"Bearer {token}", "Content-Type": content_type})
+        conn.request(
+            "POST",
+            path,
+            body=body,
+            headers={"Authorization": f"Bearer {token}", "Content-Type": content_type},
+        )
         response = conn.getresponse()
         response.read()
     finally:
@@ -153,17 +222,25 @@ def cases(args, rng: random.Random) -> list[tuple[str, str, str, object]]:
     # Characters per message that bring the request to about 97% of the body limit.
     span_pad = int(limit * 0.97 / spans) - 260
     item_pad = int(limit * 0.97 / items) - 330
-    otlp, bulk = ("/v1/traces", "application/x-protobuf"), ("/api/v1/outcomes/bulk",
-                                                              "application/json")
+    otlp, bulk = (
+        ("/v1/traces", "application/x-protobuf"),
+        ("/api/v1/outcomes/bulk", "application/json"),
+    )
     return [
         ("OTLP, 1 span (baseline)", *otlp, lambda: export_body(1, rng)),
         (f"OTLP, {spans:,} spans", *otlp, lambda: export_body(spans, rng)),
-        (f"OTLP, {spans:,} failing spans at the body limit", *otlp, lambda: fitted(
-            lambda pad: export_body(spans, rng, pad=pad), span_pad, limit)),
+        (
+            f"OTLP, {spans:,} failing spans at the body limit",
+            *otlp,
+            lambda: fitted(lambda pad: export_body(spans, rng, pad=pad), span_pad, limit),
+        ),
         ("bulk, 1 outcome (baseline)", *bulk, lambda: bulk_body(1, rng)),
         (f"bulk, {items:,} outcomes", *bulk, lambda: bulk_body(items, rng)),
-        (f"bulk, {items:,} failed outcomes at the body limit", *bulk, lambda: fitted(
-            lambda pad: bulk_body(items, rng, pad=pad), item_pad, limit)),
+        (
+            f"bulk, {items:,} failed outcomes at the body limit",
+            *bulk,
+            lambda: fitted(lambda pad: bulk_body(items, rng, pad=pad), item_pad, limit),
+        ),
     ]
 
 
@@ -176,27 +253,38 @@ def main() -> int:
     url = datagen.database_prepare(args.database)
     token = outcomes_bench.api_key_make(url, args.redis_url, SETTINGS)
     from django.conf import settings  # set up by api_key_make
+
     args.spans, args.items = settings.HINDSIGHT_OTLP_MAX_SPANS, settings.HINDSIGHT_BULK_MAX_ITEMS
     args.body_limit = settings.HINDSIGHT_MAX_BULK_BODY_BYTES
     rng = random.Random(11)
     print("\n".join(machine_lines(url)))
-    print(f"Caps: {args.spans:,} spans per export, {args.items:,} outcomes per bulk, bodies of "
-          f"at most {args.body_limit:,} bytes; {args.runs} runs, each on new ids")
-    with Server(database_url=url, redis_url=args.redis_url, workers=1,
-                settings=SETTINGS) as server:
+    print(
+        f"Caps: {args.spans:,} spans per export, {args.items:,} outcomes per bulk, bodies of "
+        f"at most {args.body_limit:,} bytes; {args.runs} runs, each on new ids"
+    )
+    with Server(
+        database_url=url, redis_url=args.redis_url, workers=1, settings=SETTINGS
+    ) as server:
         print(server.describe())
-        post(server.port, token, "/v1/traces", export_body(1, rng),
-             "application/x-protobuf")  # warm up
+        post(
+            server.port, token, "/v1/traces", export_body(1, rng), "application/x-protobuf"
+        )  # warm up
         print(f"{'request':<52} {'MB':>6} {'median s':>9} {'worst s':>8}  within {TARGET_S:.0f} s")
         for label, path, content_type, make in cases(args, rng):
             bodies = [make() for _ in range(args.runs)]
             timed = [post(server.port, token, path, body, content_type) for body in bodies]
             statuses = {status for status, _ in timed}
             seconds = [elapsed for _, elapsed in timed]
-            verdict = ("yes" if max(seconds) <= TARGET_S else "NO") if statuses == {200} else (
-                f"status {sorted(statuses)}")
-            print(f"{label:<52} {len(bodies[0]) / 1e6:>6.2f} {statistics.median(seconds):>9.2f} "
-                  f"{max(seconds):>8.2f}  {verdict}", flush=True)
+            verdict = (
+                ("yes" if max(seconds) <= TARGET_S else "NO")
+                if statuses == {200}
+                else (f"status {sorted(statuses)}")
+            )
+            print(
+                f"{label:<52} {len(bodies[0]) / 1e6:>6.2f} {statistics.median(seconds):>9.2f} "
+                f"{max(seconds):>8.2f}  {verdict}",
+                flush=True,
+            )
     return 0
 
 

@@ -18,6 +18,7 @@ then the time of each section of a cold composition. With --outcomes-database it
 success-rate section alone against that database (the outcome ledger's bench). It asserts
 nothing; the database must hold the project's migrations (it says so and stops if not).
 """
+
 import argparse
 import os
 import platform
@@ -45,9 +46,12 @@ def parse_args():
 def setup(database: str, redis_url: str) -> None:
     if "bench" not in database:
         raise SystemExit(f"refusing to use database {database!r}: its name must contain 'bench'")
-    os.environ.update(DATABASE_URL=f"{SERVER}/{database}", REDIS_URL=redis_url,
-                      HINDSIGHT_CACHE_PREFIX=f"dashboard-bench-{uuid.uuid4().hex[:8]}",
-                      DJANGO_SETTINGS_MODULE="config.settings")
+    os.environ.update(
+        DATABASE_URL=f"{SERVER}/{database}",
+        REDIS_URL=redis_url,
+        HINDSIGHT_CACHE_PREFIX=f"dashboard-bench-{uuid.uuid4().hex[:8]}",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
     import django
 
     django.setup()
@@ -67,8 +71,9 @@ def staff_request(path: str):
     from django.test import RequestFactory
 
     request = RequestFactory().get(path)
-    request.user = get_user_model()(username="bench", is_staff=True, is_superuser=True,
-                                    is_active=True)
+    request.user = get_user_model()(
+        username="bench", is_staff=True, is_superuser=True, is_active=True
+    )
     return request
 
 
@@ -98,16 +103,20 @@ def day_keys() -> list[str]:
     from failures.staff.dashboard import DAY_TOTAL_KEY, WINDOW_DAYS
 
     today = timezone.now().date()
-    return [DAY_TOTAL_KEY.format((today - timedelta(days=i)).isoformat())
-            for i in range(WINDOW_DAYS + 1)]
+    return [
+        DAY_TOTAL_KEY.format((today - timedelta(days=i)).isoformat())
+        for i in range(WINDOW_DAYS + 1)
+    ]
 
 
 def main() -> None:
     args = parse_args()
     setup(args.database, args.redis_url)
     if indexes_missing():
-        raise SystemExit(f"{args.database} lacks the dashboard's indexes: run DATABASE_URL="
-                         f"{SERVER}/{args.database} .venv/bin/python manage.py migrate failures")
+        raise SystemExit(
+            f"{args.database} lacks the dashboard's indexes: run DATABASE_URL="
+            f"{SERVER}/{args.database} .venv/bin/python manage.py migrate failures"
+        )
     if args.success_only:
         return success_only(args.runs)
     from django.contrib import admin
@@ -127,12 +136,18 @@ def main() -> None:
 
     try:
         base = timed(index, args.runs * 5)
-        rows = [("admin index (baseline)", base),
-                ("dashboard, fully cold", timed(page, args.runs, lambda: cache.delete_many(
-                    [CACHE_KEY, *day_keys()]))),
-                ("dashboard, uncached", timed(page, args.runs, lambda: cache.delete(CACHE_KEY))),
-                ("dashboard, cached", timed(page, args.runs * 5))]
-        print(f"\n{'page':34s} {'runs':>5s} {'p50 ms':>9s} {'p90 ms':>9s} {'max ms':>9s}  p50/base")
+        rows = [
+            ("admin index (baseline)", base),
+            (
+                "dashboard, fully cold",
+                timed(page, args.runs, lambda: cache.delete_many([CACHE_KEY, *day_keys()])),
+            ),
+            ("dashboard, uncached", timed(page, args.runs, lambda: cache.delete(CACHE_KEY))),
+            ("dashboard, cached", timed(page, args.runs * 5)),
+        ]
+        print(
+            f"\n{'page':34s} {'runs':>5s} {'p50 ms':>9s} {'p90 ms':>9s} {'max ms':>9s}  p50/base"
+        )
         for name, times in rows:
             print(line(name, times, statistics.median(base)))
         sections(args.runs)
@@ -146,15 +161,21 @@ def describe(database: str) -> None:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT (SELECT count(*) FROM failures_failure), "
-                       "(SELECT count(*) FROM failures_failurepattern), "
-                       "(SELECT count(*) FROM outcomes_outcome), "
-                       "(SELECT count(*) FROM lessons_lesson), version()")
+        cursor.execute(
+            "SELECT (SELECT count(*) FROM failures_failure), "
+            "(SELECT count(*) FROM failures_failurepattern), "
+            "(SELECT count(*) FROM outcomes_outcome), "
+            "(SELECT count(*) FROM lessons_lesson), version()"
+        )
         failures, patterns, outcomes, lessons, version = cursor.fetchone()
-    print(f"machine: {os.cpu_count()} cores, {platform.platform()}, Python "
-          f"{platform.python_version()}; {version.split(' on ')[0]}")
-    print(f"database {database}: {failures:,} failures, {patterns:,} patterns, "
-          f"{outcomes:,} outcomes, {lessons:,} lessons")
+    print(
+        f"machine: {os.cpu_count()} cores, {platform.platform()}, Python "
+        f"{platform.python_version()}; {version.split(' on ')[0]}"
+    )
+    print(
+        f"database {database}: {failures:,} failures, {patterns:,} patterns, "
+        f"{outcomes:,} outcomes, {lessons:,} lessons"
+    )
 
 
 def sections(runs: int) -> None:
@@ -166,8 +187,10 @@ def sections(runs: int) -> None:
 
     now = timezone.now()
     calls = {
-        "failures over time (cold)": (lambda: dashboard.failures_over_time(now=now),
-                                      lambda: cache.delete_many(day_keys())),
+        "failures over time (cold)": (
+            lambda: dashboard.failures_over_time(now=now),
+            lambda: cache.delete_many(day_keys()),
+        ),
         "failures over time (days cached)": (lambda: dashboard.failures_over_time(now=now), None),
         "rising patterns": (lambda: parts.patterns_rising(now=now), None),
         "success rates": (lambda: parts.success_rates(now=now), None),
@@ -185,8 +208,18 @@ def success_child(args) -> None:
     import subprocess
 
     print(f"\nsuccess rates against {args.outcomes_database}:")
-    subprocess.run([sys.executable, __file__, "--database", args.outcomes_database,
-                    "--runs", str(args.runs), "--success-only"], check=False)
+    subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--database",
+            args.outcomes_database,
+            "--runs",
+            str(args.runs),
+            "--success-only",
+        ],
+        check=False,
+    )
 
 
 def success_only(runs: int) -> None:
@@ -196,12 +229,15 @@ def success_only(runs: int) -> None:
     from failures.staff.dashboard_sections import success_rates
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM outcomes_outcome WHERE occurred_at >= now() - "
-                       "interval '7 days'")
+        cursor.execute(
+            "SELECT count(*) FROM outcomes_outcome WHERE occurred_at >= now() - interval '7 days'"
+        )
         week = cursor.fetchone()[0]
     result = success_rates(now=timezone.now())
-    print(f"  {week:,} outcomes in the last 7 days; the section reads the newest "
-          f"{result['outcomes']:,}")
+    print(
+        f"  {week:,} outcomes in the last 7 days; the section reads the newest "
+        f"{result['outcomes']:,}"
+    )
     print(line("  success rates", timed(lambda: success_rates(now=timezone.now()), runs)))
 
 

@@ -17,6 +17,7 @@ computed from the failures in SQL, and the database is vacuumed and analysed.
 The database is created if missing and migrated with ``manage.py migrate``. Its name must
 contain "bench": this script truncates the Hindsight tables of that database and nothing else.
 """
+
 import argparse
 import json
 import os
@@ -54,10 +55,23 @@ ROLES = "coder reviewer deployer researcher tester planner triager writer analys
 TASK_TYPES = """code_review bug_fix deploy data_sync report triage refactor migration test_run
     doc_write research invoice_run email_campaign embedding_build backup dependency_update
     incident_response etl scrape summarise""".split()
-HINTS = ["", "", "", "retry with a smaller batch", "check the service status page",
-         "rotate the API key", "wait for the lock holder to finish", "pin the previous version"]
-TRUNCATED = ["lessons_lesson_patterns", "lessons_lesson", "failures_failuretemplate",
-             "failures_failure", "failures_failurepattern"]
+HINTS = [
+    "",
+    "",
+    "",
+    "retry with a smaller batch",
+    "check the service status page",
+    "rotate the API key",
+    "wait for the lock holder to finish",
+    "pin the previous version",
+]
+TRUNCATED = [
+    "lessons_lesson_patterns",
+    "lessons_lesson",
+    "failures_failuretemplate",
+    "failures_failure",
+    "failures_failurepattern",
+]
 
 
 def database_url(name: str) -> str:
@@ -72,9 +86,12 @@ def database_prepare(name: str) -> str:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = database_url(name)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                   env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"},
-                   check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        check=True,
+    )
     return url
 
 
@@ -85,7 +102,7 @@ def pattern_head(tokens: tuple[str, ...]) -> str:
 
 
 def zipf_cum_weights(n: int, skew: float) -> list[float]:
-    return list(accumulate(1.0 / (rank ** skew) for rank in range(1, n + 1)))
+    return list(accumulate(1.0 / (rank**skew) for rank in range(1, n + 1)))
 
 
 def patterns_make(count: int, rng: random.Random) -> list[dict]:
@@ -101,10 +118,18 @@ def patterns_make(count: int, rng: random.Random) -> list[dict]:
             continue  # a shape whose values leak into the template: not a stable pattern
         seen.add(fingerprint)
         tokens = split(template)
-        patterns.append({"id": len(patterns) + 1, "maker": maker, "template": template,
-                         "fingerprint": fingerprint, "error_type": maker.error_type,
-                         "token_count": len(tokens), "head": pattern_head(tokens),
-                         "unsafe": rng.random() < 0.05})
+        patterns.append(
+            {
+                "id": len(patterns) + 1,
+                "maker": maker,
+                "template": template,
+                "fingerprint": fingerprint,
+                "error_type": maker.error_type,
+                "token_count": len(tokens),
+                "head": pattern_head(tokens),
+                "unsafe": rng.random() < 0.05,
+            }
+        )
         if len(patterns) == count:
             return patterns
     raise SystemExit(f"only {len(patterns)} stable patterns available")
@@ -112,15 +137,33 @@ def patterns_make(count: int, rng: random.Random) -> list[dict]:
 
 def patterns_write(conn, patterns: list[dict], now: datetime) -> None:
     with conn.cursor() as cur:
-        with cur.copy("COPY failures_failurepattern (id, fingerprint, template, error_type, "
-                      "token_count, head, first_seen, last_seen, event_count, agent_count, "
-                      "task_count, resolved_count, unsafe_count, status) FROM STDIN") as copy:
+        with cur.copy(
+            "COPY failures_failurepattern (id, fingerprint, template, error_type, "
+            "token_count, head, first_seen, last_seen, event_count, agent_count, "
+            "task_count, resolved_count, unsafe_count, status) FROM STDIN"
+        ) as copy:
             for p in patterns:
-                copy.write_row((p["id"], p["fingerprint"], p["template"], p["error_type"],
-                                p["token_count"], p["head"], now, now, 0, 0, 0, 0, 0,
-                                "open"))
-        with cur.copy("COPY failures_failuretemplate (id, fingerprint, template, pattern_id) "
-                      "FROM STDIN") as copy:
+                copy.write_row(
+                    (
+                        p["id"],
+                        p["fingerprint"],
+                        p["template"],
+                        p["error_type"],
+                        p["token_count"],
+                        p["head"],
+                        now,
+                        now,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        "open",
+                    )
+                )
+        with cur.copy(
+            "COPY failures_failuretemplate (id, fingerprint, template, pattern_id) FROM STDIN"
+        ) as copy:
             for p in patterns:
                 copy.write_row((p["id"], p["fingerprint"], p["template"], p["id"]))
 
@@ -136,8 +179,9 @@ def fleet_make(agent_count: int, task_count: int) -> tuple[list[str], list[tuple
     return agents, tasks, owned
 
 
-def failure_rows(count: int, patterns: list[dict], fleet, rng: random.Random, now: datetime,
-                 days: int):
+def failure_rows(
+    count: int, patterns: list[dict], fleet, rng: random.Random, now: datetime, days: int
+):
     """Yield failure rows (see FAILURE_COLUMNS); every pattern at least once."""
     agents, tasks, owned = fleet
     pattern_cw = zipf_cum_weights(len(patterns), PATTERN_SKEW)
@@ -152,7 +196,9 @@ def failure_rows(count: int, patterns: list[dict], fleet, rng: random.Random, no
             pattern = by_rank[bisect(pattern_cw, rng.random() * total_p)]
         agent = agents_by_rank[bisect(agent_cw, rng.random() * total_a)]
         mine = owned[agent]
-        task, task_type = rng.choice(mine) if mine and rng.random() < OWN_TASK_SHARE else rng.choice(tasks)
+        task, task_type = (
+            rng.choice(mine) if mine and rng.random() < OWN_TASK_SHARE else rng.choice(tasks)
+        )
         yield _failure_row(rng, now, span, pattern, agent, task, task_type)
 
 
@@ -169,28 +215,61 @@ def _failure_row(rng, now, span, pattern, agent, task, task_type) -> tuple:
         resolved_at = min(now, occurred + timedelta(seconds=rng.randint(30, 6 * 3600)))
     checkpoint = None
     if rng.random() < (0.3 if status == "open" else 0.03):
-        checkpoint = json.dumps({"step": rng.randint(1, 9), "of": 10,
-                                 "cursor": f"{maker.obj}:{rng.randint(1, 10**6)}"})
+        checkpoint = json.dumps(
+            {"step": rng.randint(1, 9), "of": 10, "cursor": f"{maker.obj}:{rng.randint(1, 10**6)}"}
+        )
     if pattern["unsafe"]:
         retry_safe = False if rng.random() < 0.7 else None
     else:
         retry_safe = rng.choice((True, True, None, None)) if rng.random() > 0.01 else False
     limited = maker.error_type in ("rate_limit", "quota")
-    side_effects = "[]" if rng.random() < 0.85 else json.dumps([f"wrote partial {maker.obj} batch"])
+    side_effects = (
+        "[]" if rng.random() < 0.85 else json.dumps([f"wrote partial {maker.obj} batch"])
+    )
     return (
-        occurred, occurred + timedelta(milliseconds=rng.randint(5, 3000)), agent, task,
-        f"{task_type.replace('_', ' ')} for {maker.obj}", task_type,
-        f"{maker.svc}_api" if rng.random() < 0.6 else "", f"{task_type} failed on {maker.svc}",
-        maker.make(rng), maker.error_type, retry_safe,
-        rng.randint(5, 120) if limited else None, side_effects, rng.choice(HINTS),
-        1 + min(9, int(rng.expovariate(1.2))), checkpoint, status, resolved_at, pattern["id"],
+        occurred,
+        occurred + timedelta(milliseconds=rng.randint(5, 3000)),
+        agent,
+        task,
+        f"{task_type.replace('_', ' ')} for {maker.obj}",
+        task_type,
+        f"{maker.svc}_api" if rng.random() < 0.6 else "",
+        f"{task_type} failed on {maker.svc}",
+        maker.make(rng),
+        maker.error_type,
+        retry_safe,
+        rng.randint(5, 120) if limited else None,
+        side_effects,
+        rng.choice(HINTS),
+        1 + min(9, int(rng.expovariate(1.2))),
+        checkpoint,
+        status,
+        resolved_at,
+        pattern["id"],
     )
 
 
-FAILURE_COLUMNS = ("occurred_at", "recorded_at", "agent", "task", "task_description", "task_type",
-                   "skill_name", "title", "error", "error_type", "retry_safe", "retry_after",
-                   "side_effects", "recovery_hint", "attempt_count", "checkpoint", "status",
-                   "resolved_at", "pattern_id")
+FAILURE_COLUMNS = (
+    "occurred_at",
+    "recorded_at",
+    "agent",
+    "task",
+    "task_description",
+    "task_type",
+    "skill_name",
+    "title",
+    "error",
+    "error_type",
+    "retry_safe",
+    "retry_after",
+    "side_effects",
+    "recovery_hint",
+    "attempt_count",
+    "checkpoint",
+    "status",
+    "resolved_at",
+    "pattern_id",
+)
 
 
 def failures_write(conn, rows) -> int:
@@ -198,7 +277,8 @@ def failures_write(conn, rows) -> int:
     defs = conn.execute(
         "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
         "WHERE i.indrelid = 'failures_failure'::regclass AND NOT EXISTS "
-        "(SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)").fetchall()
+        "(SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)"
+    ).fetchall()
     for name, _ in defs:
         conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
     written = 0
@@ -232,14 +312,29 @@ WHERE p.id = s.pattern_id
 
 
 def sequences_reset(conn) -> None:
-    for table in ("failures_failurepattern", "failures_failuretemplate", "lessons_lesson_patterns"):
-        conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                     f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)")
+    for table in (
+        "failures_failurepattern",
+        "failures_failuretemplate",
+        "lessons_lesson_patterns",
+    ):
+        conn.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+            f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
+        )
 
 
-def generate(*, database: str = DEFAULT_DATABASE, failures: int = 1_000_000,
-             patterns: int = 50_000, agents: int = 400, tasks: int = 8_000, lessons: int = 3_000,
-             days: int = 90, seed: int = 7, log=print) -> dict:
+def generate(
+    *,
+    database: str = DEFAULT_DATABASE,
+    failures: int = 1_000_000,
+    patterns: int = 50_000,
+    agents: int = 400,
+    tasks: int = 8_000,
+    lessons: int = 3_000,
+    days: int = 90,
+    seed: int = 7,
+    log=print,
+) -> dict:
     """Fill ``database`` (created and migrated if needed); return the timings in seconds."""
     if failures < patterns:
         raise SystemExit("need at least one failure per pattern")
@@ -267,9 +362,13 @@ def generate(*, database: str = DEFAULT_DATABASE, failures: int = 1_000_000,
         lessons_write(conn, made, count=lessons, rng=rng, now=now, days=days)
         sequences_reset(conn)
         lap("lessons")
-    subprocess.run([sys.executable, "manage.py", "seed_lessons"], cwd=ROOT, check=True,
-                   env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"},
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "manage.py", "seed_lessons"],
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        stdout=subprocess.DEVNULL,
+    )
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE)")
     lap("analyze")
@@ -288,9 +387,18 @@ def main() -> None:
     parser.add_argument("--lessons", type=int, default=3_000)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    print(f"Generating {args.failures:,} failures over {args.patterns:,} patterns into {args.database}")
-    generate(database=args.database, failures=args.failures, patterns=args.patterns,
-             agents=args.agents, tasks=args.tasks, lessons=args.lessons, seed=args.seed)
+    print(
+        f"Generating {args.failures:,} failures over {args.patterns:,} patterns into {args.database}"
+    )
+    generate(
+        database=args.database,
+        failures=args.failures,
+        patterns=args.patterns,
+        agents=args.agents,
+        tasks=args.tasks,
+        lessons=args.lessons,
+        seed=args.seed,
+    )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ days of timestamps), unless that many are already there. Then, per run, it times
 
 The requirement it checks: with 10M applications the recompute takes at most 60 s.
 """
+
 import argparse
 import os
 import platform
@@ -58,16 +59,20 @@ FROM (SELECT n, 1 + floor(%(lessons)s * power(random(), 3))::int AS pick
 def fill(url: str, lessons: int, applications: int) -> None:
     """Write the lessons and applications (index dropped during the load, rebuilt after)."""
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("TRUNCATE lessons_application, lessons_lesson_patterns, lessons_lesson "
-                     "RESTART IDENTITY CASCADE")
+        conn.execute(
+            "TRUNCATE lessons_application, lessons_lesson_patterns, lessons_lesson "
+            "RESTART IDENTITY CASCADE"
+        )
         conn.execute("DROP INDEX IF EXISTS application_lesson_idx")
         started = time.perf_counter()
         for statement in FILL.split(";")[:2]:  # one statement per execute (server-side binding)
             conn.execute(statement, {"lessons": lessons, "applications": applications})
         print(f"  loaded in {time.perf_counter() - started:.1f} s")
         started = time.perf_counter()
-        conn.execute("CREATE INDEX application_lesson_idx ON lessons_application "
-                     "(lesson_id, applied_at DESC)")
+        conn.execute(
+            "CREATE INDEX application_lesson_idx ON lessons_application "
+            "(lesson_id, applied_at DESC)"
+        )
         conn.execute("VACUUM (ANALYZE) lessons_application")
         conn.execute("VACUUM (ANALYZE) lessons_lesson")
         print(f"  indexed and analysed in {time.perf_counter() - started:.1f} s")
@@ -75,15 +80,19 @@ def fill(url: str, lessons: int, applications: int) -> None:
 
 def counts(url: str) -> tuple[int, int]:
     with psycopg.connect(url) as conn:
-        return (conn.execute("SELECT count(*) FROM lessons_lesson").fetchone()[0],
-                conn.execute("SELECT count(*) FROM lessons_application").fetchone()[0])
+        return (
+            conn.execute("SELECT count(*) FROM lessons_lesson").fetchone()[0],
+            conn.execute("SELECT count(*) FROM lessons_application").fetchone()[0],
+        )
 
 
 def baseline(url: str) -> float:
     with psycopg.connect(url) as conn:
         started = time.perf_counter()
-        conn.execute("SELECT lesson_id, count(*), sum(CASE WHEN worked THEN 1 ELSE 0 END) "
-                     "FROM lessons_application GROUP BY lesson_id").fetchall()
+        conn.execute(
+            "SELECT lesson_id, count(*), sum(CASE WHEN worked THEN 1 ELSE 0 END) "
+            "FROM lessons_application GROUP BY lesson_id"
+        ).fetchall()
         return time.perf_counter() - started
 
 
@@ -99,11 +108,14 @@ def machine(url: str) -> str:
     with psycopg.connect(url) as conn:
         version = conn.execute("SHOW server_version").fetchone()[0]
         memory = conn.execute("SHOW shared_buffers").fetchone()[0]
-        size = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))"
-                            ).fetchone()[0]
+        size = conn.execute(
+            "SELECT pg_size_pretty(pg_database_size(current_database()))"
+        ).fetchone()[0]
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    return (f"{os.cpu_count()} cores, Python {platform.python_version()}, PostgreSQL {version} "
-            f"(shared_buffers {memory}, database {size}), load average {load}")
+    return (
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, PostgreSQL {version} "
+        f"(shared_buffers {memory}, database {size}), load average {load}"
+    )
 
 
 def main() -> None:
@@ -115,8 +127,10 @@ def main() -> None:
     args = parser.parse_args()
     url = database_prepare(args.database)
     if counts(url) != (args.lessons, args.applications):
-        print(f"Filling {args.database}: {args.lessons:,} lessons, "
-              f"{args.applications:,} applications")
+        print(
+            f"Filling {args.database}: {args.lessons:,} lessons, "
+            f"{args.applications:,} applications"
+        )
         fill(url, args.lessons, args.applications)
     os.environ.update(DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings")
     os.environ.pop("REDIS_URL", None)

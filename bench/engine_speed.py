@@ -21,6 +21,7 @@ For each workload it prints messages/s, the median of R runs, for:
 The baselines are measured in the same run so the figures can be read relative to this
 machine. It prints figures and asserts nothing.
 """
+
 import argparse
 import csv
 import random
@@ -57,18 +58,22 @@ def fresh_values(copy: int):
     digits = "0123456789"
     new_digits = "".join(rng.sample(digits, len(digits))) if copy else digits
     letters = "".join(rng.sample(HEX_LETTERS, len(HEX_LETTERS))) if copy else HEX_LETTERS
-    return str.maketrans(digits + HEX_LETTERS + HEX_LETTERS.upper(),
-                         new_digits + letters + letters.upper())
+    return str.maketrans(
+        digits + HEX_LETTERS + HEX_LETTERS.upper(), new_digits + letters + letters.upper()
+    )
 
 
 def unique_workload(base: list[str], copies: int) -> list[str]:
     out = []
     for copy in range(copies):
         table = fresh_values(copy)
+
         def mutate(token, table=table):
             return token.group().translate(table)
-        out.extend(f"{VALUE_TOKEN.sub(mutate, m)} #{copy * len(base) + i}"
-                   for i, m in enumerate(base))
+
+        out.extend(
+            f"{VALUE_TOKEN.sub(mutate, m)} #{copy * len(base) + i}" for i, m in enumerate(base)
+        )
     return out
 
 
@@ -116,12 +121,18 @@ def main():
     repeated = base * args.repeat
     unique = unique_workload(base, args.repeat)
     print(__doc__.split("\n\n")[0])
-    print(f"{len(base)} messages x {args.repeat} = {len(repeated)} per workload "
-          f"({len(set(unique))} distinct in 'unique'); median of {args.runs} runs\n")
+    print(
+        f"{len(base)} messages x {args.repeat} = {len(repeated)} per workload "
+        f"({len(set(unique))} distinct in 'unique'); median of {args.runs} runs\n"
+    )
     print(f"{'workload':<10}{'measure':<22}{'messages/s':>12}")
     for name, messages in (("repeated", repeated), ("unique", unique)):
-        for label, fn in (("baseline split+hash", split_hash), ("baseline re.sub", digit_sub),
-                          ("template_of", normalise_only), ("full path", full_path)):
+        for label, fn in (
+            ("baseline split+hash", split_hash),
+            ("baseline re.sub", digit_sub),
+            ("template_of", normalise_only),
+            ("full path", full_path),
+        ):
             rate = median_rate(fn, messages, args.runs)
             print(f"{name:<10}{label:<22}{rate:>12,.0f}", flush=True)
 

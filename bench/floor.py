@@ -2,6 +2,7 @@
 tables with none of the API's work, and the CPU that takes; and the CPU of the API's own per-item
 checks. Used by bench/outcomes_bench.py and bench/suite.py (see their headers).
 """
+
 import json
 import os
 import threading
@@ -14,22 +15,56 @@ from psycopg import sql
 
 from failures.patterns import template_of
 
+
 def row_files(context: dict, result: dict) -> list[str]:
     """The files an outcome names, as outcomes.validation collects them."""
     found = []
-    for source, key in ((context, "file_path"), (context, "file"), (context, "files"),
-                        (result, "files_changed")):
+    for source, key in (
+        (context, "file_path"),
+        (context, "file"),
+        (context, "files"),
+        (result, "files_changed"),
+    ):
         value = source.get(key)
         found += [value] if isinstance(value, str) else value if isinstance(value, list) else []
     return list(dict.fromkeys(found))
 
 
-FLOOR_COLUMNS = ("id", "event_id", "digest", "task_id", "agent", "task_type", "outcome", "context",
-                 "result", "duration_ms", "occurred_at", "error_type", "resolved_failures",
-                 "failure_id", "pattern_id")
-FLOOR_FAILURE_COLUMNS = ("id", "occurred_at", "agent", "task", "task_description", "task_type",
-                         "skill_name", "title", "error", "error_type", "retry_safe",
-                         "side_effects", "recovery_hint", "attempt_count", "status", "pattern_id")
+FLOOR_COLUMNS = (
+    "id",
+    "event_id",
+    "digest",
+    "task_id",
+    "agent",
+    "task_type",
+    "outcome",
+    "context",
+    "result",
+    "duration_ms",
+    "occurred_at",
+    "error_type",
+    "resolved_failures",
+    "failure_id",
+    "pattern_id",
+)
+FLOOR_FAILURE_COLUMNS = (
+    "id",
+    "occurred_at",
+    "agent",
+    "task",
+    "task_description",
+    "task_type",
+    "skill_name",
+    "title",
+    "error",
+    "error_type",
+    "retry_safe",
+    "side_effects",
+    "recovery_hint",
+    "attempt_count",
+    "status",
+    "pattern_id",
+)
 FLOOR_FILE_COLUMNS = ("outcome_id", "path", "occurred_at")
 # Where each kind of row goes, and its columns: the failure records, the outcomes, their files.
 TABLES = ("failures_failure", "outcomes_outcome", "outcomes_outcomefile")
@@ -69,39 +104,48 @@ def copy_floor(url: str, batches: list[list[dict]]) -> Floor:
     return Floor(stored / elapsed if elapsed else 0.0, cpu / stored if stored else 0.0)
 
 
-
 def _patterns(conn) -> list[int]:
-    return [pk for (pk,) in conn.execute(
-        "SELECT id FROM failures_failurepattern ORDER BY id LIMIT 10000")]
+    return [
+        pk
+        for (pk,) in conn.execute("SELECT id FROM failures_failurepattern ORDER BY id LIMIT 10000")
+    ]
 
 
 def _rows_copy(conn, batch: list[dict], patterns: list[int], tables: tuple) -> None:
     """COPY one batch's rows (failure records, outcomes, files) into ``tables``, in that order."""
-    failing = [item for item in batch if item["outcome"] == "failure"
-               and item["context"].get("error_message")]
+    failing = [
+        item
+        for item in batch
+        if item["outcome"] == "failure" and item["context"].get("error_message")
+    ]
     ids = _next_ids(conn, "outcomes_outcome", len(batch))
     failure_ids = dict(zip(map(id, failing), _next_ids(conn, "failures_failure", len(failing))))
-    pattern_of = {id(item): patterns[zlib.crc32(template_of(
-        item["context"]["error_message"]).encode()) % len(patterns)] for item in failing}
+    pattern_of = {
+        id(item): patterns[
+            zlib.crc32(template_of(item["context"]["error_message"]).encode()) % len(patterns)
+        ]
+        for item in failing
+    }
     failures, outcomes, files = tables
-    with conn.cursor().copy("COPY {} ({}) FROM STDIN".format(
-            failures, ", ".join(FLOOR_FAILURE_COLUMNS))) as copy:
+    with conn.cursor().copy(
+        "COPY {} ({}) FROM STDIN".format(failures, ", ".join(FLOOR_FAILURE_COLUMNS))
+    ) as copy:
         for item in failing:
             copy.write_row(_floor_failure(failure_ids[id(item)], item, pattern_of[id(item)]))
-    with conn.cursor().copy("COPY {} ({}) FROM STDIN".format(
-            outcomes, ", ".join(FLOOR_COLUMNS))) as copy:
+    with conn.cursor().copy(
+        "COPY {} ({}) FROM STDIN".format(outcomes, ", ".join(FLOOR_COLUMNS))
+    ) as copy:
         for pk, item in zip(ids, batch):
-            copy.write_row(_floor_row(pk, item, failure_ids.get(id(item)),
-                                      pattern_of.get(id(item))))
+            copy.write_row(
+                _floor_row(pk, item, failure_ids.get(id(item)), pattern_of.get(id(item)))
+            )
     with conn.cursor().copy(f"COPY {files} ({', '.join(FLOOR_FILE_COLUMNS)}) FROM STDIN") as copy:
         for pk, item in zip(ids, batch):
             for path in row_files(item["context"], item["result"]):
                 copy.write_row((pk, path, item["occurred_at"]))
 
 
-
-def database_floor(url: str, batches: list[list[dict]], folder: str,
-                   start=None) -> Floor | None:
+def database_floor(url: str, batches: list[list[dict]], folder: str, start=None) -> Floor | None:
     """The database alone: the same rows as copy_floor, first written to files in ``folder``
     (not measured), then read by the server itself (``COPY ... FROM 'file'``) into the tables,
     one transaction per batch, rolled back. No client formats or sends anything while it is
@@ -133,7 +177,6 @@ def database_floor(url: str, batches: list[list[dict]], folder: str,
             stored += len(batch)
             conn.rollback()
     return Floor(stored / elapsed if elapsed else 0.0, cpu / stored if stored else 0.0)
-
 
 
 def _file_copy(conn, table: str, columns: tuple, path: str) -> None:
@@ -170,14 +213,16 @@ def _secondary_indexes_drop(conn) -> None:
     """Drop every index of TABLES but the primary keys (with the unique constraints and foreign
     keys that use them), in the open transaction."""
     for table, constraint in conn.execute(
-            "SELECT c.conrelid::regclass::text, c.conname FROM pg_constraint c"
-            " WHERE c.conrelid = ANY(%s::regclass[]) AND c.contype IN ('u', 'f')",
-            [list(TABLES)]).fetchall():
+        "SELECT c.conrelid::regclass::text, c.conname FROM pg_constraint c"
+        " WHERE c.conrelid = ANY(%s::regclass[]) AND c.contype IN ('u', 'f')",
+        [list(TABLES)],
+    ).fetchall():
         conn.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{constraint}"')
     for (index,) in conn.execute(
-            "SELECT i.indexrelid::regclass::text FROM pg_index i"
-            " WHERE i.indrelid = ANY(%s::regclass[]) AND NOT i.indisprimary",
-            [list(TABLES)]).fetchall():
+        "SELECT i.indexrelid::regclass::text FROM pg_index i"
+        " WHERE i.indrelid = ANY(%s::regclass[]) AND NOT i.indisprimary",
+        [list(TABLES)],
+    ).fetchall():
         conn.execute(f"DROP INDEX {index}")
 
 
@@ -186,7 +231,8 @@ def _files_allowed(conn) -> bool:
     allowed = conn.execute(
         "SELECT rolsuper OR (pg_has_role(current_user, 'pg_read_server_files', 'MEMBER')"
         " AND pg_has_role(current_user, 'pg_write_server_files', 'MEMBER'))"
-        " FROM pg_roles WHERE rolname = current_user").fetchone()[0]
+        " FROM pg_roles WHERE rolname = current_user"
+    ).fetchone()[0]
     return bool(allowed) and conn.info.hostaddr in ("127.0.0.1", "::1", "")
 
 
@@ -207,13 +253,15 @@ def _stage(conn, batches: list, patterns: list[int], folder: str) -> list[tuple[
     shaped like the real ones), one file per table: their paths, per batch."""
     stages = tuple(f"floor_stage_{n}" for n in range(len(TABLES)))
     for stage, table in zip(stages, TABLES):
-        conn.execute(f"CREATE TEMPORARY TABLE {stage}"
-                     f" (LIKE {table} INCLUDING DEFAULTS INCLUDING IDENTITY)")
+        conn.execute(
+            f"CREATE TEMPORARY TABLE {stage} (LIKE {table} INCLUDING DEFAULTS INCLUDING IDENTITY)"
+        )
     paths = []
     for n, batch in enumerate(batches):
         _rows_copy(conn, batch, patterns, stages)
-        batch_paths = tuple(os.path.join(folder, f"{os.getpid()}-{n}-{table}.copy")
-                            for table in TABLES)
+        batch_paths = tuple(
+            os.path.join(folder, f"{os.getpid()}-{n}-{table}.copy") for table in TABLES
+        )
         for stage, columns, path in zip(stages, _COLUMNS, batch_paths):
             conn.execute(sql.SQL(f"COPY {stage} ({', '.join(columns)}) TO {{}}").format(path))
             conn.execute(f"TRUNCATE {stage}")
@@ -225,9 +273,13 @@ def _stage(conn, batches: list, patterns: list[int], folder: str) -> list[tuple[
 
 
 def _next_ids(conn, table: str, n: int) -> list[int]:
-    return [pk for (pk,) in conn.execute(
-        "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-        [table, n])]
+    return [
+        pk
+        for (pk,) in conn.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [table, n],
+        )
+    ]
 
 
 def _cpu_seconds(backend_pid: int) -> float:
@@ -244,18 +296,45 @@ def _backend_cpu_seconds(backend_pid: int) -> float:
 
 
 def _floor_row(pk: int, item: dict, failure_id, pattern_id) -> tuple:
-    return (pk, item.get("event_id"), "", item["task_id"], item["agent"], item["task_type"],
-            item["outcome"], json.dumps(item["context"]), json.dumps(item["result"]),
-            item["duration_ms"], item["occurred_at"], item["context"].get("error_type", ""), 0,
-            failure_id, pattern_id)
+    return (
+        pk,
+        item.get("event_id"),
+        "",
+        item["task_id"],
+        item["agent"],
+        item["task_type"],
+        item["outcome"],
+        json.dumps(item["context"]),
+        json.dumps(item["result"]),
+        item["duration_ms"],
+        item["occurred_at"],
+        item["context"].get("error_type", ""),
+        0,
+        failure_id,
+        pattern_id,
+    )
 
 
 def _floor_failure(pk: int, item: dict, pattern_id: int) -> tuple:
     context = item["context"]
-    return (pk, item["occurred_at"], item["agent"], item["task_id"], "", item["task_type"],
-            context.get("skill_name", ""), "", context["error_message"],
-            context.get("error_type") or "unknown", context.get("retry_safe"), "[]", "", 1,
-            "open", pattern_id)
+    return (
+        pk,
+        item["occurred_at"],
+        item["agent"],
+        item["task_id"],
+        "",
+        item["task_type"],
+        context.get("skill_name", ""),
+        "",
+        context["error_message"],
+        context.get("error_type") or "unknown",
+        context.get("retry_safe"),
+        "[]",
+        "",
+        1,
+        "open",
+        pattern_id,
+    )
 
 
 def checking_cpu(batches: list[list[dict]]) -> float:
@@ -263,6 +342,7 @@ def checking_cpu(batches: list[list[dict]]) -> float:
     (outcomes.validation, which scrubs what it passes), in this process: the part of a bulk
     write no database can take over. Needs Django set up."""
     from outcomes.services import outcome_row, outcomes_parse
+
     bodies = [json.dumps(batch) for batch in batches]
     started, items = time.process_time(), 0
     for body in bodies:

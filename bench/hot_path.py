@@ -16,6 +16,7 @@ check by message (fresh messages of stored patterns, hot and tail, some with ski
 error type only; boot for one agent (some with task_type) and with scope=fleet. It asserts
 nothing and exits 0 when it ran; gunicorn is stopped at the end, also on error.
 """
+
 import argparse
 import os
 import random
@@ -90,8 +91,10 @@ def check_paths(conn, rng: random.Random, count: int) -> tuple[list[str], list[s
             query["skill_name"] = f"{maker.svc}_api"
         by_message.append("/api/v1/lessons/check?" + urlencode(query))
     types = [t for (t,) in conn.execute("SELECT DISTINCT error_type FROM failures_failurepattern")]
-    by_type = ["/api/v1/lessons/check?" + urlencode({"error_type": rng.choice(types)})
-               for _ in range(count)]
+    by_type = [
+        "/api/v1/lessons/check?" + urlencode({"error_type": rng.choice(types)})
+        for _ in range(count)
+    ]
     return by_message, by_type, mapped / count if count else 0.0
 
 
@@ -116,13 +119,17 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float]:
         by_message, by_type, mapped = check_paths(conn, rng, count)
         own, fleet = boot_paths(conn, rng, count)
     baseline = [f"/api/v1/bench/baseline?id={rng.randint(1, top)}" for _ in range(count)]
-    return {
-        BASELINE: baseline,
-        "check (message)": by_message,
-        "check (error_type only)": by_type,
-        "boot (agent)": own,
-        "boot (scope=fleet)": fleet,
-    }, sizes, mapped
+    return (
+        {
+            BASELINE: baseline,
+            "check (message)": by_message,
+            "check (error_type only)": by_type,
+            "boot (agent)": own,
+            "boot (scope=fleet)": fleet,
+        },
+        sizes,
+        mapped,
+    )
 
 
 def measure(server: Server, token: str, loads: dict, args) -> dict:
@@ -131,9 +138,9 @@ def measure(server: Server, token: str, loads: dict, args) -> dict:
     results = {}
     try:
         for name, paths in loads.items():
-            runner.run(paths[:args.warmup], time_limit_s=args.time_limit)
+            runner.run(paths[: args.warmup], time_limit_s=args.time_limit)
         for name, paths in [*loads.items(), (f"{BASELINE} (again)", loads[BASELINE])]:
-            results[name] = runner.run(paths[args.warmup:], time_limit_s=args.time_limit)
+            results[name] = runner.run(paths[args.warmup :], time_limit_s=args.time_limit)
             print(f"  measured {name}: {results[name].requests} requests", flush=True)
     finally:
         runner.close()
@@ -143,31 +150,40 @@ def measure(server: Server, token: str, loads: dict, args) -> dict:
 def table_print(results: dict) -> None:
     base = results[BASELINE]
     base_p99 = percentile(base.server_ms, 0.99)
-    head = (f"{'endpoint':<26}{'requests':>9}{'errors':>8}{'req/s':>8}{'srv p50':>9}{'srv p99':>9}"
-            f"{'cli p50':>9}{'cli p99':>9}{'p99/base':>10}{'rate/base':>10}")
+    head = (
+        f"{'endpoint':<26}{'requests':>9}{'errors':>8}{'req/s':>8}{'srv p50':>9}{'srv p99':>9}"
+        f"{'cli p50':>9}{'cli p99':>9}{'p99/base':>10}{'rate/base':>10}"
+    )
     print(head)
     print("-" * len(head))
     for name, r in results.items():
         p99 = percentile(r.server_ms, 0.99)
-        print(f"{name:<26}{r.requests:>9}{r.errors:>8}{r.rate:>8.0f}"
-              f"{percentile(r.server_ms, 0.5):>9.2f}{p99:>9.2f}"
-              f"{percentile(r.client_ms, 0.5):>9.2f}{percentile(r.client_ms, 0.99):>9.2f}"
-              f"{p99 / base_p99:>9.1f}x{r.rate / base.rate:>9.2f}x")
-    print("(times in ms; srv = Server-Timing app;dur, the whole Django request; "
-          "cli = client round trip)")
+        print(
+            f"{name:<26}{r.requests:>9}{r.errors:>8}{r.rate:>8.0f}"
+            f"{percentile(r.server_ms, 0.5):>9.2f}{p99:>9.2f}"
+            f"{percentile(r.client_ms, 0.5):>9.2f}{percentile(r.client_ms, 0.99):>9.2f}"
+            f"{p99 / base_p99:>9.1f}x{r.rate / base.rate:>9.2f}x"
+        )
+    print(
+        "(times in ms; srv = Server-Timing app;dur, the whole Django request; "
+        "cli = client round trip)"
+    )
     for name, r in results.items():
         if r.errors:
             print(f"  {name}: answers by status {r.statuses}")
 
 
 def api_key_make(url: str, redis_url: str) -> str:
-    os.environ.update(DATABASE_URL=url, REDIS_URL=redis_url,
-                      DJANGO_SETTINGS_MODULE="bench.settings")
+    os.environ.update(
+        DATABASE_URL=url, REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE="bench.settings"
+    )
     import django
+
     django.setup()
     from django.db import connections
 
     from config.api.services import api_key_create
+
     raw = api_key_create(name="bench-hot-path", scope="read").raw
     connections.close_all()  # the client processes are forked from here
     return raw
@@ -182,8 +198,12 @@ def main() -> int:
         empty = conn.execute("SELECT NOT EXISTS (SELECT 1 FROM failures_failure)").fetchone()[0]
     if empty or args.generate:
         print(f"Generating {args.failures:,} failures over {args.patterns:,} patterns...")
-        datagen.generate(database=args.database, failures=args.failures,
-                         patterns=args.patterns, lessons=args.lessons)
+        datagen.generate(
+            database=args.database,
+            failures=args.failures,
+            patterns=args.patterns,
+            lessons=args.lessons,
+        )
     loads, sizes, mapped = workloads(url, args, rng)
     for line in machine_lines(url):
         print(line)
@@ -192,8 +212,10 @@ def main() -> int:
     token = api_key_make(url, args.redis_url)
     with Server(database_url=url, redis_url=args.redis_url, workers=args.workers) as server:
         print(server.describe())
-        print(f"Client: {args.concurrency} processes, http.client, {args.requests} measured "
-              f"requests per endpoint after {args.warmup} warm-up, limit {args.time_limit:.0f} s")
+        print(
+            f"Client: {args.concurrency} processes, http.client, {args.requests} measured "
+            f"requests per endpoint after {args.warmup} warm-up, limit {args.time_limit:.0f} s"
+        )
         boot = probe(server.port, token, loads["boot (agent)"][0])
         if boot[0] == 404:
             print("boot: GET /api/v1/boot answers 404 (not routed yet); its rows are skipped")

@@ -5,6 +5,7 @@ slug (``stripe_invoices_timeout_0``, often linked) and a phrase (``stripe invoic
 never linked; check finds it by words). Patterns with more failures get lessons more often
 (weight: square root of their event count), so hot patterns usually have several.
 """
+
 import json
 import math
 import random
@@ -38,10 +39,27 @@ RESOLUTIONS = {
     "exception": "Validate the payload before parsing; log the offending offset",
     "quota": "Switch to the secondary account until the hour rolls over",
 }
-LESSON_COLUMNS = ("id", "error_pattern", "error_type", "skill_name", "context", "resolution",
-                  "resolution_code", "occurrences", "last_occurred", "effectiveness", "created_at",
-                  "status", "source", "reviewed_at", "rank_score", "evidence",
-                  "applications_count", "flagged", "flagged_reason")
+LESSON_COLUMNS = (
+    "id",
+    "error_pattern",
+    "error_type",
+    "skill_name",
+    "context",
+    "resolution",
+    "resolution_code",
+    "occurrences",
+    "last_occurred",
+    "effectiveness",
+    "created_at",
+    "status",
+    "source",
+    "reviewed_at",
+    "rank_score",
+    "evidence",
+    "applications_count",
+    "flagged",
+    "flagged_reason",
+)
 
 
 def _pick_patterns(conn, patterns: list[dict], count: int, rng: random.Random) -> list[dict]:
@@ -62,24 +80,44 @@ def _error_pattern(pattern: dict, rng: random.Random) -> tuple[str, bool]:
 
 def _lesson_row(pattern, text, rng, now, days) -> tuple:
     maker, roll = pattern["maker"], rng.random()
-    status = "approved" if roll < APPROVED else "rejected" if roll < APPROVED + REJECTED else "unverified"
+    status = (
+        "approved"
+        if roll < APPROVED
+        else "rejected"
+        if roll < APPROVED + REJECTED
+        else "unverified"
+    )
     created = now - timedelta(seconds=rng.random() * days * 86400)
     reviewed = None if status == "unverified" else created + (now - created) * rng.random()
     context = {} if rng.random() < 0.5 else {"files": [f"{maker.svc}/{maker.obj}.py"]}
     code = None if rng.random() < 0.7 else f"client.{maker.obj}.list(page_size=100)"
     return (
-        uuid.UUID(int=rng.getrandbits(128), version=4), text, maker.error_type,
-        f"{maker.svc}_api" if rng.random() < 0.5 else None, json.dumps(context),
-        RESOLUTIONS[maker.error_type], code, rng.randint(1, 200),
-        created + (now - created) * rng.random(), round(rng.betavariate(2, 2), 3), created,
-        status, "human" if status != "unverified" and rng.random() < 0.5 else "agent", reviewed,
+        uuid.UUID(int=rng.getrandbits(128), version=4),
+        text,
+        maker.error_type,
+        f"{maker.svc}_api" if rng.random() < 0.5 else None,
+        json.dumps(context),
+        RESOLUTIONS[maker.error_type],
+        code,
+        rng.randint(1, 200),
+        created + (now - created) * rng.random(),
+        round(rng.betavariate(2, 2), 3),
+        created,
+        status,
+        "human" if status != "unverified" and rng.random() < 0.5 else "agent",
+        reviewed,
         # Measured columns: as for a lesson never applied (the bench has no applications).
-        RANK_SCORE_PRIOR, 0.0, 0, False, "",
+        RANK_SCORE_PRIOR,
+        0.0,
+        0,
+        False,
+        "",
     )
 
 
-def lessons_write(conn, patterns: list[dict], *, count: int, rng: random.Random,
-                  now: datetime, days: int) -> tuple[int, int]:
+def lessons_write(
+    conn, patterns: list[dict], *, count: int, rng: random.Random, now: datetime, days: int
+) -> tuple[int, int]:
     """Insert up to ``count`` lessons (distinct error_patterns) and their pattern links."""
     lessons, links, seen = [], [], set()
     # Hot patterns are drawn again and again; three times the draws bounds the search.
@@ -98,8 +136,9 @@ def lessons_write(conn, patterns: list[dict], *, count: int, rng: random.Random,
         with cur.copy(f"COPY lessons_lesson ({', '.join(LESSON_COLUMNS)}) FROM STDIN") as copy:
             for row in lessons:
                 copy.write_row(row)
-        with cur.copy("COPY lessons_lesson_patterns (id, lesson_id, failurepattern_id) "
-                      "FROM STDIN") as copy:
+        with cur.copy(
+            "COPY lessons_lesson_patterns (id, lesson_id, failurepattern_id) FROM STDIN"
+        ) as copy:
             for row in links:
                 copy.write_row(row)
     return len(lessons), len(links)

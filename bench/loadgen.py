@@ -8,6 +8,7 @@ A request is timed on the client, and the server's own time is read from its
 A request is a path (a GET) or a ``(path, body)`` pair: a POST of that JSON body (bytes); a
 ``(path, body, content type)`` triple posts another encoding.
 """
+
 import http.client
 import math
 import re
@@ -93,8 +94,10 @@ class LoadRunner:
     def run(self, paths: list, *, time_limit_s: float) -> Result:
         """Send every request (split round-robin over the clients) or stop at the time limit."""
         deadline = time.monotonic() + time_limit_s
-        shares = [paths[i::self.concurrency] for i in range(self.concurrency)]
-        parts = list(self.pool.map(_client, [(self.port, self.token, s, deadline) for s in shares]))
+        shares = [paths[i :: self.concurrency] for i in range(self.concurrency)]
+        parts = list(
+            self.pool.map(_client, [(self.port, self.token, s, deadline) for s in shares])
+        )
         statuses: dict = {}
         for part in parts:
             for status, n in part[4].items():
@@ -112,8 +115,9 @@ class LoadRunner:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def load_options(parser, *, time_limit: float, redis_db: int, seed: int,
-                 writes: bool = False) -> None:
+def load_options(
+    parser, *, time_limit: float, redis_db: int, seed: int, writes: bool = False
+) -> None:
     """The load options every HTTP bench takes, with its own defaults: how many requests (and,
     with ``writes``, single and bulk writes and their event ids), client processes, gunicorn
     workers, the time limit per endpoint, its Redis database and its random seed."""
@@ -122,15 +126,21 @@ def load_options(parser, *, time_limit: float, redis_db: int, seed: int,
     if writes:
         parser.add_argument("--single-requests", type=int, default=1_000)
         parser.add_argument("--bulk-requests", type=int, default=40)
-        parser.add_argument("--bulk-size", type=int, default=1_000,
-                            help="outcomes per bulk request")
+        parser.add_argument(
+            "--bulk-size", type=int, default=1_000, help="outcomes per bulk request"
+        )
         parser.add_argument("--write-warmup", type=int, default=4, help="bulk (x25 for single)")
-        parser.add_argument("--event-ids", choices=("v7", "v4"), default="v7",
-                            help="the writes' event ids: time-ordered as the client makes them "
-                                 "(v7), or random (v4, as an agent that draws its own may)")
+        parser.add_argument(
+            "--event-ids",
+            choices=("v7", "v4"),
+            default="v7",
+            help="the writes' event ids: time-ordered as the client makes them "
+            "(v7), or random (v4, as an agent that draws its own may)",
+        )
     parser.add_argument("--concurrency", type=int, default=2, help="client processes")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
-    parser.add_argument("--time-limit", type=float, default=time_limit,
-                        help="seconds per endpoint")
+    parser.add_argument(
+        "--time-limit", type=float, default=time_limit, help="seconds per endpoint"
+    )
     parser.add_argument("--redis-url", default=f"redis://127.0.0.1:6379/{redis_db}")
     parser.add_argument("--seed", type=int, default=seed)

@@ -5,6 +5,7 @@ service and the object) survive ``template_of``; the values put in ``{n}``, ``{u
 masked by it. So every fresh message of a triple maps to the same stored template and pattern,
 which is what an agent's repeated failure looks like. No Django here, only the pattern engine.
 """
+
 import random
 import string
 import uuid
@@ -34,16 +35,25 @@ SHAPES = [
     ("timeout", "litellm.Timeout: {svc} request for {obj} exceeded {f}s (request_id={reqid})"),
     ("rate_limit", "HTTP 429 Too Many Requests from {svc} on {path}: retry after {n}s ({obj})"),
     ("rate_limit", "{svc} rate limit exceeded for {obj}: {n} requests in {m} seconds"),
-    ("connection", "{svc} {obj} sync failed: upstream returned 503 Service Unavailable after {n} attempts"),
+    (
+        "connection",
+        "{svc} {obj} sync failed: upstream returned 503 Service Unavailable after {n} attempts",
+    ),
     ("connection", "ssl handshake with {host} failed for {svc} {obj}: certificate verify failed"),
     ("connection", "connection reset by peer while streaming {obj} from {svc} after {n} bytes"),
     ("not_found", "{Svc}Error: {obj} not found (id={uuid})"),
     ("not_found", "{svc} returned 404 Not Found for {obj} {hexid}"),
     ("key_error", "KeyError: '{obj}_id' in {svc}_client.parse_{obj} at record {n}"),
-    ("integrity", 'duplicate key value violates unique constraint "{obj}_{svc}_key"\n'
-                  "DETAIL: Key (email)=({email}) already exists."),
-    ("deadlock", "Deadlock detected while updating {obj} in {svc}: process {n} waits for "
-                 "ShareLock on transaction {m}"),
+    (
+        "integrity",
+        'duplicate key value violates unique constraint "{obj}_{svc}_key"\n'
+        "DETAIL: Key (email)=({email}) already exists.",
+    ),
+    (
+        "deadlock",
+        "Deadlock detected while updating {obj} in {svc}: process {n} waits for "
+        "ShareLock on transaction {m}",
+    ),
     ("tool", "Tool call failed: function '{svc}_{obj}' is not defined in TOOLS.md (call {n})"),
     ("permission", "Permission denied writing {obj} export for {svc} to {file}"),
     ("memory", "OutOfMemory: {svc} worker killed while embedding {n} {obj} chunks"),
@@ -54,8 +64,11 @@ SHAPES = [
     ("auth", "{svc} rejected credentials for {obj} scope: 401 Unauthorized (key ending {hexid})"),
     ("webhook", "{svc} webhook signature mismatch for {obj} event {reqid}"),
     ("git", "git push to {svc}/{obj} rejected: non-fast-forward (hint: {n} commits behind)"),
-    ("exception", "Traceback (most recent call last):\n  File \"{file}\", line {n}, in sync_{obj}\n"
-                  "    raise ValueError(\"bad {svc} payload\")\nValueError: bad {svc} payload at offset {m}"),
+    (
+        "exception",
+        'Traceback (most recent call last):\n  File "{file}", line {n}, in sync_{obj}\n'
+        '    raise ValueError("bad {svc} payload")\nValueError: bad {svc} payload at offset {m}',
+    ),
     ("quota", "{svc} quota exhausted for {obj}: used {n} of {m} units this hour"),
 ]
 
@@ -84,8 +97,7 @@ VALUES = {
 
 def slots_of(shape: str) -> list[str]:
     """The value slots a shape uses, in order."""
-    return [name for _, name, _, _ in string.Formatter().parse(shape)
-            if name and name in VALUES]
+    return [name for _, name, _, _ in string.Formatter().parse(shape) if name and name in VALUES]
 
 
 class Message:
@@ -106,4 +118,6 @@ class Message:
 
 def all_makers() -> list[Message]:
     """Every (shape, service, object) triple, in a fixed order."""
-    return [Message(i, svc, obj) for i in range(len(SHAPES)) for svc in SERVICES for obj in OBJECTS]
+    return [
+        Message(i, svc, obj) for i in range(len(SHAPES)) for svc in SERVICES for obj in OBJECTS
+    ]

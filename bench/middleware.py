@@ -1,4 +1,5 @@
 """Bench-only middleware: how long Django took for the whole request, as a Server-Timing header."""
+
 import time
 
 

@@ -7,6 +7,7 @@ same rows and their rates compare item for item: a failure is a child span in ER
 a success is a root span. Both name their agent (``gen_ai.agent.name``), task, task type and
 files. The Writer's mix gives about one failure in five. Every span has new trace and span ids.
 """
+
 import os
 from datetime import datetime
 
@@ -32,10 +33,16 @@ def outcome_span(item: dict) -> Span:
     """One outcome of the bulk Writer as the span an instrumented agent would have sent."""
     end = int(datetime.fromisoformat(item["occurred_at"]).timestamp() * 1e9)
     context, result = item.get("context") or {}, item.get("result") or {}
-    files = result.get("files_changed") or context.get("files") or (
-        [context["file_path"]] if context.get("file_path") else [])
-    attributes = {"gen_ai.agent.name": item["agent"], "hindsight.task": item["task_id"],
-                  "hindsight.task_type": item["task_type"]}
+    files = (
+        result.get("files_changed")
+        or context.get("files")
+        or ([context["file_path"]] if context.get("file_path") else [])
+    )
+    attributes = {
+        "gen_ai.agent.name": item["agent"],
+        "hindsight.task": item["task_id"],
+        "hindsight.task_type": item["task_type"],
+    }
     if files:
         attributes["hindsight.files"] = files
     failed = item["outcome"] == "failure"
@@ -44,24 +51,39 @@ def outcome_span(item: dict) -> Span:
         attributes["error.type"] = context["error_type"]
         if "retry_safe" in context:
             attributes["hindsight.retry_safe"] = context["retry_safe"]
-    span = Span(trace_id=os.urandom(16), span_id=os.urandom(8),
-                parent_span_id=os.urandom(8) if failed else b"", name=item["task_type"],
-                start_time_unix_nano=end - item["duration_ms"] * 1_000_000,
-                end_time_unix_nano=end,
-                attributes=[KeyValue(key=k, value=_value(v)) for k, v in attributes.items()],
-                status=Status(code=status))
+    span = Span(
+        trace_id=os.urandom(16),
+        span_id=os.urandom(8),
+        parent_span_id=os.urandom(8) if failed else b"",
+        name=item["task_type"],
+        start_time_unix_nano=end - item["duration_ms"] * 1_000_000,
+        end_time_unix_nano=end,
+        attributes=[KeyValue(key=k, value=_value(v)) for k, v in attributes.items()],
+        status=Status(code=status),
+    )
     if failed:
-        span.events.add(name="exception", time_unix_nano=end, attributes=[
-            KeyValue(key="exception.message", value=_value(context["error_message"])),
-            KeyValue(key="exception.type", value=_value(context["error_type"]))])
+        span.events.add(
+            name="exception",
+            time_unix_nano=end,
+            attributes=[
+                KeyValue(key="exception.message", value=_value(context["error_message"])),
+                KeyValue(key="exception.type", value=_value(context["error_type"])),
+            ],
+        )
     return span
 
 
 def export_body(outcomes: list[dict]) -> bytes:
     """One export of the outcomes' spans, under one resource, encoded as protobuf."""
-    return ExportTraceServiceRequest(resource_spans=[ResourceSpans(
-        resource=Resource(attributes=[KeyValue(key="service.name", value=_value("bench-fleet"))]),
-        scope_spans=[ScopeSpans(spans=[outcome_span(item) for item in outcomes])])]
+    return ExportTraceServiceRequest(
+        resource_spans=[
+            ResourceSpans(
+                resource=Resource(
+                    attributes=[KeyValue(key="service.name", value=_value("bench-fleet"))]
+                ),
+                scope_spans=[ScopeSpans(spans=[outcome_span(item) for item in outcomes])],
+            )
+        ]
     ).SerializeToString()
 
 
@@ -70,14 +92,20 @@ def otlp_requests(writer, args) -> tuple[list, int, int]:
     carry outcomes, in exports of BATCH spans."""
     measured = -(-args.bulk_requests * args.bulk_size // BATCH)
     warmup = -(-args.write_warmup * args.bulk_size // BATCH)
-    return ([(TRACES, export_body(writer.batch(BATCH)), PROTOBUF)
-             for _ in range(warmup + measured)], warmup, BATCH)
+    return (
+        [(TRACES, export_body(writer.batch(BATCH)), PROTOBUF) for _ in range(warmup + measured)],
+        warmup,
+        BATCH,
+    )
 
 
 def errors_share(requests: list) -> float:
     """The share of the requests' spans in ERROR."""
-    spans = [span for _, body, _ in requests for resource in
-             ExportTraceServiceRequest.FromString(body).resource_spans
-             for scope in resource.scope_spans for span in scope.spans]
+    spans = [
+        span
+        for _, body, _ in requests
+        for resource in ExportTraceServiceRequest.FromString(body).resource_spans
+        for scope in resource.scope_spans
+        for span in scope.spans
+    ]
     return sum(s.status.code == Status.STATUS_CODE_ERROR for s in spans) / max(len(spans), 1)
-

@@ -31,6 +31,7 @@ stores (outcomes, their files, the failed ones' failure records) written with CO
 transaction per batch, rolled back). ``--no-writes`` measures the reads
 only. It asserts nothing; gunicorn is stopped at the end, also on error.
 """
+
 import argparse
 import json
 import os
@@ -87,13 +88,23 @@ def parse_args():
     parser.add_argument("--generate", action="store_true", help="(re)generate the data first")
     parser.add_argument("--outcomes", type=int, default=10_000_000, help="when generating")
     load_options(parser, time_limit=180, redis_db=13, seed=23, writes=True)
-    parser.add_argument("--cache", choices=SETTINGS, default="unique",
-                        help="how history requests miss the cache (see the docstring)")
+    parser.add_argument(
+        "--cache",
+        choices=SETTINGS,
+        default="unique",
+        help="how history requests miss the cache (see the docstring)",
+    )
     parser.add_argument("--floor-batches", type=int, default=10, help="COPY batches, 0: none")
-    parser.add_argument("--no-writes", action="store_true",
-                        help="measure the reads only (the database does not grow)")
-    parser.add_argument("--no-vacuum", action="store_true",
-                        help="skip the VACUUM (ANALYZE) of the tables before measuring")
+    parser.add_argument(
+        "--no-writes",
+        action="store_true",
+        help="measure the reads only (the database does not grow)",
+    )
+    parser.add_argument(
+        "--no-vacuum",
+        action="store_true",
+        help="skip the VACUUM (ANALYZE) of the tables before measuring",
+    )
     return parser.parse_args()
 
 
@@ -113,15 +124,19 @@ def data_counts(url: str) -> dict:
 
 def sample(conn, seed: int) -> list[dict]:
     """About SAMPLE_ROWS outcomes of the last RECENT_DAYS, from pages spread over the table."""
-    recent = conn.execute("SELECT count(*) FROM outcomes_outcome WHERE occurred_at > "
-                          "now() - make_interval(days => %s)", [RECENT_DAYS]).fetchone()[0]
+    recent = conn.execute(
+        "SELECT count(*) FROM outcomes_outcome WHERE occurred_at > "
+        "now() - make_interval(days => %s)",
+        [RECENT_DAYS],
+    ).fetchone()[0]
     # SYSTEM samples pages of the whole table; the recent rows among them are that share too.
     percent = min(100.0, 100.0 * SAMPLE_ROWS / max(1, recent))
     rows = conn.execute(
         "SELECT agent, task_id, task_type, outcome, error_type, context, result "
         "FROM outcomes_outcome TABLESAMPLE SYSTEM (%s) REPEATABLE (%s) "
         "WHERE occurred_at > now() - make_interval(days => %s)",
-        [percent, seed, RECENT_DAYS]).fetchall()
+        [percent, seed, RECENT_DAYS],
+    ).fetchall()
     keys = ("agent", "task_id", "task_type", "outcome", "error_type", "context", "result")
     found = [dict(zip(keys, row)) for row in rows]
     for row in found:
@@ -152,8 +167,15 @@ def history_queries(rows: list[dict], novel: list, rng: random.Random, n: int) -
     """``n`` query parameter sets per history mix, drawn from sampled recent outcomes."""
     with_files = [r for r in rows if r["files"]] or rows
     failed = [r for r in rows if r["message"]] or rows
-    mixes = {name: [] for name in ("agent", "agent+task_type", "agent+task_id+files",
-                                   "agent+error_type+error_message")}
+    mixes = {
+        name: []
+        for name in (
+            "agent",
+            "agent+task_type",
+            "agent+task_id+files",
+            "agent+error_type+error_message",
+        )
+    }
     for i in range(n):
         row = rng.choice(rows)
         mixes["agent"].append({"agent": row["agent"]})
@@ -162,14 +184,22 @@ def history_queries(rows: list[dict], novel: list, rng: random.Random, n: int) -
         row = rng.choice(with_files)
         retry = rng.random() < RETRY_SHARE
         files = row["files"] if retry else rng.choice(with_files)["files"]
-        mixes["agent+task_id+files"].append({
-            "agent": row["agent"], "files": ",".join(files),
-            "task_id": row["task_id"] if retry else f"{row['task_type']}-next-{i}"})
+        mixes["agent+task_id+files"].append(
+            {
+                "agent": row["agent"],
+                "files": ",".join(files),
+                "task_id": row["task_id"] if retry else f"{row['task_type']}-next-{i}",
+            }
+        )
         row = rng.choice(failed)
-        message = (novel[i % len(novel)].make(rng) if rng.random() < NOVEL_MESSAGE_SHARE
-                   else row["message"])
-        mixes["agent+error_type+error_message"].append({
-            "agent": row["agent"], "error_type": row["error_type"], "error_message": message})
+        message = (
+            novel[i % len(novel)].make(rng)
+            if rng.random() < NOVEL_MESSAGE_SHARE
+            else row["message"]
+        )
+        mixes["agent+error_type+error_message"].append(
+            {"agent": row["agent"], "error_type": row["error_type"], "error_message": message}
+        )
     return mixes
 
 
@@ -178,11 +208,15 @@ def history_paths(mixes: dict, cache_mode: str) -> dict:
     budgets = count(BUDGET_FIRST)
     total = sum(len(queries) for queries in mixes.values())
     if cache_mode == "unique" and total > BUDGET_LAST - BUDGET_FIRST:
-        raise SystemExit(f"at most {BUDGET_LAST - BUDGET_FIRST} history requests per run with "
-                         "--cache unique; use --cache dummy")
+        raise SystemExit(
+            f"at most {BUDGET_LAST - BUDGET_FIRST} history requests per run with "
+            "--cache unique; use --cache dummy"
+        )
     extra = (lambda: {"budget_tokens": next(budgets)}) if cache_mode == "unique" else dict
-    return {f"history ({name})": [HISTORY + urlencode({**q, **extra()}) for q in queries]
-            for name, queries in mixes.items()}
+    return {
+        f"history ({name})": [HISTORY + urlencode({**q, **extra()}) for q in queries]
+        for name, queries in mixes.items()
+    }
 
 
 # How a writer's event ids are made: as the project's client makes them (time-ordered, version
@@ -195,19 +229,23 @@ EVENT_IDS = {"v7": event_id_new, "v4": uuid.uuid4}
 class Writer:
     """Outcomes as a fleet sends them (see the shares at the top), as JSON-ready dicts."""
 
-    def __init__(self, conn, rows: list[dict], makers: tuple, rng: random.Random,
-                 event_ids: str = "v7"):
+    def __init__(
+        self, conn, rows: list[dict], makers: tuple, rng: random.Random, event_ids: str = "v7"
+    ):
         self.rng, self.rows = rng, rows
         if EVENT_IDS[event_ids] is None:
-            raise SystemExit("time-ordered event ids are made by the client: install it with "
-                             "`make install-dev`, or pass --event-ids v4")
+            raise SystemExit(
+                "time-ordered event ids are made by the client: install it with "
+                "`make install-dev`, or pass --event-ids v4"
+            )
         self.event_id = EVENT_IDS[event_ids]
         self.known, self.known_cw, self.novel = makers
         self.file_sets = [r["files"] for r in rows if r["files"]] or [[]]
         # Stored open failures; a success of one's (agent, task) closes it. Each used once.
         self.open = conn.execute(
             "SELECT agent, task, task_type FROM failures_failure WHERE status = 'open' "
-            "ORDER BY random() LIMIT 50000").fetchall()
+            "ORDER BY random() LIMIT 50000"
+        ).fetchall()
         self.tasks = count(1)
         self.run = uuid.uuid4().hex[:6]  # task ids of this run, apart from earlier runs'
 
@@ -221,8 +259,11 @@ class Writer:
     def _task(self, room: int) -> list[dict]:
         rng, row = self.rng, self.rng.choice(self.rows)
         files = rng.choice(self.file_sets) if rng.random() < FILES_SHARE else []
-        task = {"agent": row["agent"], "task_type": row["task_type"],
-                "task_id": f"{row['task_type']}-{self.run}-{next(self.tasks)}"}
+        task = {
+            "agent": row["agent"],
+            "task_type": row["task_type"],
+            "task_id": f"{row['task_type']}-{self.run}-{next(self.tasks)}",
+        }
         roll = rng.random()
         if roll < FAILURE_START:
             failed = self._outcome(task, "failure", files)
@@ -237,8 +278,12 @@ class Writer:
     def _outcome(self, task: dict, outcome: str, files: list, later: bool = False) -> dict:
         rng = self.rng
         ago = timedelta(seconds=rng.uniform(0, 60) if later else rng.uniform(60, 600))
-        item = {**task, "outcome": outcome, "duration_ms": int(rng.lognormvariate(10, 1.0)),
-                "occurred_at": (datetime.now(timezone.utc) - ago).isoformat()}
+        item = {
+            **task,
+            "outcome": outcome,
+            "duration_ms": int(rng.lognormvariate(10, 1.0)),
+            "occurred_at": (datetime.now(timezone.utc) - ago).isoformat(),
+        }
         if rng.random() < EVENT_ID_SHARE:
             item["event_id"] = str(self.event_id())
         if outcome == "failure":
@@ -273,7 +318,9 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, Writer]:
         makers = makers_split(conn, rng)
         top = conn.execute("SELECT max(id) FROM failures_failurepattern").fetchone()[0]
         writer = Writer(conn, rows, makers, rng, args.event_ids)
-    reads = {BASELINE: [f"/api/v1/bench/baseline?id={rng.randint(1, top)}" for _ in range(reads_n)]}
+    reads = {
+        BASELINE: [f"/api/v1/bench/baseline?id={rng.randint(1, top)}" for _ in range(reads_n)]
+    }
     reads.update(history_paths(history_queries(rows, makers[2], rng, reads_n), args.cache))
     return reads, {} if args.no_writes else write_requests(writer, args), writer
 
@@ -281,12 +328,18 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, Writer]:
 def write_requests(writer: Writer, args) -> dict:
     """Per write endpoint: (requests, how many warm up, outcomes per request)."""
     single_warmup = 25 * args.write_warmup  # a bulk warm-up request is worth many singles
-    singles = [(SINGLE, json.dumps(writer.batch(1)[0]).encode())
-               for _ in range(single_warmup + args.single_requests)]
-    bulks = [(BULK, json.dumps({"outcomes": writer.batch(args.bulk_size)}).encode())
-             for _ in range(args.write_warmup + args.bulk_requests)]
-    return {"record (single)": (singles, single_warmup, 1),
-            f"record (bulk {args.bulk_size})": (bulks, args.write_warmup, args.bulk_size)}
+    singles = [
+        (SINGLE, json.dumps(writer.batch(1)[0]).encode())
+        for _ in range(single_warmup + args.single_requests)
+    ]
+    bulks = [
+        (BULK, json.dumps({"outcomes": writer.batch(args.bulk_size)}).encode())
+        for _ in range(args.write_warmup + args.bulk_requests)
+    ]
+    return {
+        "record (single)": (singles, single_warmup, 1),
+        f"record (bulk {args.bulk_size})": (bulks, args.write_warmup, args.bulk_size),
+    }
 
 
 def django_setup(url: str, redis_url: str, settings: str) -> None:
@@ -294,6 +347,7 @@ def django_setup(url: str, redis_url: str, settings: str) -> None:
     process: a second database needs a process of its own)."""
     os.environ.update(DATABASE_URL=url, REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE=settings)
     import django
+
     django.setup()
 
 
@@ -303,6 +357,7 @@ def api_key_make(url: str, redis_url: str, settings: str) -> str:
     from django.db import connections
 
     from config.api.services import api_key_create
+
     raw = api_key_create(name="bench-outcomes", scope="write").raw
     connections.close_all()  # the client processes are forked from here
     return raw
@@ -319,12 +374,16 @@ def cache_check(port: int, token: str, reads: dict, warmup: int) -> list[str]:
         if not name.startswith("history"):
             continue
         first, again = probe(port, token, paths[0]), probe(port, token, paths[0])
-        stats = [probe(port, token, p)[1]["metadata"]["historyStats"]
-                 for p in paths[1:min(21, warmup)]]
+        stats = [
+            probe(port, token, p)[1]["metadata"]["historyStats"]
+            for p in paths[1 : min(21, warmup)]
+        ]
         mean = {k: sum(s[k] for s in stats) / len(stats) for k in stats[0]}
-        lines.append(f"  {name}: status {first[0]}, cached {first[1]['metadata']['cached']}, "
-                     f"same request again cached {again[1]['metadata']['cached']}; per answer "
-                     + ", ".join(f"{k} {v:.1f}" for k, v in mean.items()))
+        lines.append(
+            f"  {name}: status {first[0]}, cached {first[1]['metadata']['cached']}, "
+            f"same request again cached {again[1]['metadata']['cached']}; per answer "
+            + ", ".join(f"{k} {v:.1f}" for k, v in mean.items())
+        )
     return lines
 
 
@@ -341,7 +400,7 @@ def measure(server: Server, token: str, reads: dict, writes: dict, args) -> dict
     reads before writes (writes add to what reads look at)."""
     runner = LoadRunner(port=server.port, token=token, concurrency=args.concurrency)
     plan = measure_plan(reads, writes, args.warmup)
-    plan.append((f"{BASELINE} (again)", [], reads[BASELINE][args.warmup:]))
+    plan.append((f"{BASELINE} (again)", [], reads[BASELINE][args.warmup :]))
     results = {}
     try:
         for name, warm, _ in plan:
@@ -355,24 +414,32 @@ def measure(server: Server, token: str, reads: dict, writes: dict, args) -> dict
 
 
 def _times(r) -> str:
-    return (f"{percentile(r.server_ms, 0.5):>9.2f}{percentile(r.server_ms, 0.99):>9.2f}"
-            f"{percentile(r.client_ms, 0.5):>9.2f}{percentile(r.client_ms, 0.99):>9.2f}")
+    return (
+        f"{percentile(r.server_ms, 0.5):>9.2f}{percentile(r.server_ms, 0.99):>9.2f}"
+        f"{percentile(r.client_ms, 0.5):>9.2f}{percentile(r.client_ms, 0.99):>9.2f}"
+    )
 
 
 def reads_print(results: dict) -> None:
     base = results[BASELINE]
     base_p99 = percentile(base.server_ms, 0.99)
-    head = (f"{'endpoint':<42}{'requests':>9}{'errors':>8}{'req/s':>8}{'srv p50':>9}"
-            f"{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}{'p99/base':>10}{'rate/base':>10}")
+    head = (
+        f"{'endpoint':<42}{'requests':>9}{'errors':>8}{'req/s':>8}{'srv p50':>9}"
+        f"{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}{'p99/base':>10}{'rate/base':>10}"
+    )
     print(head + "\n" + "-" * len(head))
     for name, r in results.items():
-        print(f"{name:<42}{r.requests:>9}{r.errors:>8}{r.rate:>8.0f}{_times(r)}"
-              f"{percentile(r.server_ms, 0.99) / base_p99:>9.1f}x{r.rate / base.rate:>9.2f}x")
+        print(
+            f"{name:<42}{r.requests:>9}{r.errors:>8}{r.rate:>8.0f}{_times(r)}"
+            f"{percentile(r.server_ms, 0.99) / base_p99:>9.1f}x{r.rate / base.rate:>9.2f}x"
+        )
 
 
 def writes_print(results: dict, writes: dict, floor: Floor | None) -> None:
-    head = (f"{'endpoint':<42}{'requests':>9}{'errors':>8}{'req/s':>8}{'outcomes/s':>11}"
-            f"{'srv p50':>9}{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}")
+    head = (
+        f"{'endpoint':<42}{'requests':>9}{'errors':>8}{'req/s':>8}{'outcomes/s':>11}"
+        f"{'srv p50':>9}{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}"
+    )
     print(head + "\n" + "-" * len(head))
     for name, (_, _, per_request) in writes.items():
         r = results[name]
@@ -390,9 +457,11 @@ def other_bench_running() -> str:
 
 def code_revision() -> str:
     """The commit measured, and how many files differ from it (read-only git)."""
+
     def git(*words):
         run = subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True)
         return run.stdout.strip()
+
     changed = len(git("status", "--porcelain", "--untracked-files=no").splitlines())
     return f"commit {git('rev-parse', '--short', 'HEAD') or '?'}, {changed} tracked files changed"
 
@@ -403,8 +472,13 @@ def tables_vacuum(url: str) -> float:
     turns index-only scans into heap reads); answer the seconds it took."""
     started = time.perf_counter()
     with psycopg.connect(url, autocommit=True) as conn:
-        for table in ("outcomes_outcome", "outcomes_outcomefile", "failures_failure",
-                      "failures_failurepattern", "failures_failuretemplate"):
+        for table in (
+            "outcomes_outcome",
+            "outcomes_outcomefile",
+            "failures_failure",
+            "failures_failurepattern",
+            "failures_failuretemplate",
+        ):
             conn.execute(f"VACUUM (ANALYZE) {table}")
     return time.perf_counter() - started
 
@@ -432,20 +506,29 @@ def main() -> int:
     for line in machine_lines(url):
         print(line)
     print(f"Code: {code_revision()}")
-    print(f"Load average before the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
-          f"hot_path.py running: {other_bench_running()}")
+    print(
+        f"Load average before the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+        f"hot_path.py running: {other_bench_running()}"
+    )
     reads, writes, writer = workloads(url, args, rng)
     before = data_counts(url)
-    print("Data before: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
-                                      for k, v in before.items()))
+    print(
+        "Data before: "
+        + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in before.items())
+    )
     results = serve_and_measure(url, reads, writes, args)
     after = data_counts(url)
-    floor = (copy_floor(url, [writer.batch(args.bulk_size) for _ in range(args.floor_batches)])
-             if args.floor_batches and writes else None)
+    floor = (
+        copy_floor(url, [writer.batch(args.bulk_size) for _ in range(args.floor_batches)])
+        if args.floor_batches and writes
+        else None
+    )
     report(results, reads, writes, before, after, floor)
     load = os.getloadavg()
-    print(f"Load average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
-          f"hot_path.py running at the end: {other_bench_running()}")
+    print(
+        f"Load average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+        f"hot_path.py running at the end: {other_bench_running()}"
+    )
     return 0
 
 
@@ -453,13 +536,16 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> dict:
     """Start gunicorn with the chosen settings, check the history misses, measure, stop."""
     settings = SETTINGS[args.cache]
     token = api_key_make(url, args.redis_url, settings)
-    with Server(database_url=url, redis_url=args.redis_url, workers=args.workers,
-                settings=settings) as server:
+    with Server(
+        database_url=url, redis_url=args.redis_url, workers=args.workers, settings=settings
+    ) as server:
         print(server.describe())
-        print(f"Client: {args.concurrency} processes, http.client; reads {args.requests} measured "
-              f"after {args.warmup} warm-up; single {args.single_requests}, bulk "
-              f"{args.bulk_requests} x {args.bulk_size}, event ids {args.event_ids}; limit "
-              f"{args.time_limit:.0f} s each")
+        print(
+            f"Client: {args.concurrency} processes, http.client; reads {args.requests} measured "
+            f"after {args.warmup} warm-up; single {args.single_requests}, bulk "
+            f"{args.bulk_requests} x {args.bulk_size}, event ids {args.event_ids}; limit "
+            f"{args.time_limit:.0f} s each"
+        )
         print(f"History cache check (--cache {args.cache}):")
         print("\n".join(cache_check(server.port, token, reads, args.warmup)), flush=True)
         return measure(server, token, reads, writes, args)
@@ -468,14 +554,20 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> dict:
 def report(results: dict, reads: dict, writes: dict, before: dict, after: dict, floor) -> None:
     print()
     reads_print({name: results[name] for name in [*reads, f"{BASELINE} (again)"]})
-    print("(times in ms; srv = Server-Timing app;dur, the whole Django request; "
-          "cli = client round trip)\n")
+    print(
+        "(times in ms; srv = Server-Timing app;dur, the whole Django request; "
+        "cli = client round trip)\n"
+    )
     if writes:
         writes_print(results, writes, floor)
         print("(outcomes/s = outcomes of answered requests / wall time; times in ms per request)")
-    print("Data after: " + ", ".join(
-        f"{k} {v:,} ({v - before[k]:+,})" if isinstance(v, int) else f"{k} {v}"
-        for k, v in after.items()))
+    print(
+        "Data after: "
+        + ", ".join(
+            f"{k} {v:,} ({v - before[k]:+,})" if isinstance(v, int) else f"{k} {v}"
+            for k, v in after.items()
+        )
+    )
     for name, r in results.items():
         if r.errors:
             print(f"  {name}: answers by status {r.statuses}")

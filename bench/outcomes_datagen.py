@@ -30,6 +30,7 @@ The database is created if missing and migrated; its name must contain "bench" a
 hot_path.py's database. This script truncates the outcome tables of that database (and, when it
 has to generate patterns, bench/datagen.py's tables) and nothing else.
 """
+
 import argparse
 import json
 import math
@@ -58,9 +59,23 @@ from failures.patterns import fingerprint_of, template_of  # noqa: E402
 
 DEFAULT_DATABASE = "hindsight_bench_outcomes"
 OUTCOME_TABLE, FILE_TABLE = "outcomes_outcome", "outcomes_outcomefile"
-OUTCOME_COLUMNS = ("id", "event_id", "digest", "task_id", "agent", "task_type", "outcome",
-                   "context", "result", "duration_ms", "occurred_at", "recorded_at", "error_type",
-                   "pattern_id", "resolved_failures")
+OUTCOME_COLUMNS = (
+    "id",
+    "event_id",
+    "digest",
+    "task_id",
+    "agent",
+    "task_type",
+    "outcome",
+    "context",
+    "result",
+    "duration_ms",
+    "occurred_at",
+    "recorded_at",
+    "error_type",
+    "pattern_id",
+    "resolved_failures",
+)
 FILE_COLUMNS = ("outcome_id", "path", "occurred_at")
 # Where the statements that restore the dropped indexes and keys wait until they have run.
 PENDING_TABLE = "bench_outcomes_pending_ddl"
@@ -82,19 +97,33 @@ PATH_SKEW, AGENT_SKEW = 1.0, datagen.AGENT_SKEW
 # Success takes ~45 s, a failure ~12 s (medians of a log-normal, sigma 1.0).
 SUCCESS_MS, FAILURE_MS = math.log(45_000), math.log(12_000)
 MAX_DURATION_MS = 24 * 3600 * 1000  # the log-normal's far tail, cut at a day
-APPROACHES = ["Fetched {obj} from {svc} in pages of 100", "Retried the {svc} call with backoff",
-              "Raised the {svc} client timeout to 60s", "Upserted {obj} on the unique key",
-              "Pinned the {svc} SDK to the previous version", "Split the {obj} batch in halves",
-              "Re-ran the {obj} tests alone and fixed the fixture", "Cached {svc} {obj} lookups",
-              "Validated the {obj} payload before parsing", "Rotated the {svc} key and retried"]
-FILE_SHAPES = ["src/{svc}/{obj}.py", "src/{svc}/client.py", "tests/{svc}/test_{obj}.py",
-               "config/{svc}.yaml", "docs/{obj}.md", "migrations/{obj}_{svc}.sql"]
+APPROACHES = [
+    "Fetched {obj} from {svc} in pages of 100",
+    "Retried the {svc} call with backoff",
+    "Raised the {svc} client timeout to 60s",
+    "Upserted {obj} on the unique key",
+    "Pinned the {svc} SDK to the previous version",
+    "Split the {obj} batch in halves",
+    "Re-ran the {obj} tests alone and fixed the fixture",
+    "Cached {svc} {obj} lookups",
+    "Validated the {obj} payload before parsing",
+    "Rotated the {svc} key and retried",
+]
+FILE_SHAPES = [
+    "src/{svc}/{obj}.py",
+    "src/{svc}/client.py",
+    "tests/{svc}/test_{obj}.py",
+    "config/{svc}.yaml",
+    "docs/{obj}.md",
+    "migrations/{obj}_{svc}.sql",
+]
 
 
 def paths_make(count: int, rng: random.Random) -> list[str]:
     """``count`` distinct repository paths, in a random popularity order."""
-    every = sorted({shape.format(svc=s, obj=o) for shape in FILE_SHAPES
-                    for s in SERVICES for o in OBJECTS})
+    every = sorted(
+        {shape.format(svc=s, obj=o) for shape in FILE_SHAPES for s in SERVICES for o in OBJECTS}
+    )
     return rng.sample(every, min(count, len(every)))
 
 
@@ -102,15 +131,23 @@ def world_make(conn, rng: random.Random) -> dict:
     """What every producer shares: patterns, paths and agents by popularity, usual task types."""
     agents = [f"{datagen.ROLES[i % len(datagen.ROLES)]}-{i:03d}" for i in range(AGENTS)]
     agents = rng.sample(agents, len(agents))  # popularity rank independent of the name
-    return {"patterns": patterns_load(conn, rng), "paths": paths_make(PATHS, rng),
-            "agents": agents, "usual": {a: rng.sample(datagen.TASK_TYPES, 3) for a in agents}}
+    return {
+        "patterns": patterns_load(conn, rng),
+        "paths": paths_make(PATHS, rng),
+        "agents": agents,
+        "usual": {a: rng.sample(datagen.TASK_TYPES, 3) for a in agents},
+    }
 
 
 def patterns_load(conn, rng: random.Random) -> list[dict]:
     """The stored live patterns a bench.messages maker produces, with their event counts."""
-    stored = {fp: (pk, n) for fp, pk, n in conn.execute(
-        "SELECT fingerprint, id, event_count FROM failures_failurepattern "
-        "WHERE merged_into_id IS NULL")}
+    stored = {
+        fp: (pk, n)
+        for fp, pk, n in conn.execute(
+            "SELECT fingerprint, id, event_count FROM failures_failurepattern "
+            "WHERE merged_into_id IS NULL"
+        )
+    }
     found = []
     for maker in all_makers():
         hit = stored.get(fingerprint_of(template_of(maker.make(rng))))
@@ -144,12 +181,18 @@ class Ledger:
         """Yield ``(outcome row, file rows)`` for every attempt of one new task."""
         rng = self.rng
         agent = self._pick(self.agents, self.agent_cw)
-        task_type = (rng.choice(self.usual[agent]) if rng.random() < OWN_TYPES
-                     else rng.choice(datagen.TASK_TYPES))
+        task_type = (
+            rng.choice(self.usual[agent])
+            if rng.random() < OWN_TYPES
+            else rng.choice(datagen.TASK_TYPES)
+        )
         task_id = f"{task_type}-{self.next_task:08d}"
         self.next_task += self.stride
-        files = list(dict.fromkeys(self._pick(self.paths, self.path_cw)
-                                   for _ in range(_draw(FILES_PER_TASK, rng))))
+        files = list(
+            dict.fromkeys(
+                self._pick(self.paths, self.path_cw) for _ in range(_draw(FILES_PER_TASK, rng))
+            )
+        )
         failed = _draw(FAILED_TRIES, rng)
         succeeds = failed == 0 or rng.random() < SUCCESS_AFTER_FAILURES
         maker = rng.choice(self.patterns)["maker"]  # names the approach's service and object
@@ -162,8 +205,9 @@ class Ledger:
                 row = self._failure(agent, task_id, task_type, files, approach, pattern, moment)
                 with_message += row[-2] is not None
             else:
-                row = self._success(agent, task_id, task_type, files, approach, moment,
-                                    with_message)
+                row = self._success(
+                    agent, task_id, task_type, files, approach, moment, with_message
+                )
             yield row, [(row[0], path, moment) for path in files]
             # Next try after a pause of a few minutes (30 s at least, ~20 min on average).
             moment = min(now, moment + timedelta(seconds=30 + rng.expovariate(1 / 1200)))
@@ -192,8 +236,15 @@ class Ledger:
             if len(files) > 1:
                 context["files"] = files
         result = json.dumps({"approach": approach})
-        return (*head, json.dumps(context), result, *tail, maker.error_type,
-                pattern["id"] if with_message else None, 0)
+        return (
+            *head,
+            json.dumps(context),
+            result,
+            *tail,
+            maker.error_type,
+            pattern["id"] if with_message else None,
+            0,
+        )
 
     def _success(self, agent, task_id, task_type, files, approach, moment, resolved) -> tuple:
         head, tail = self._common(agent, task_id, task_type, "success", moment, SUCCESS_MS)
@@ -253,16 +304,22 @@ def detach(conn, table: str) -> list[str]:
     constraints = conn.execute(
         "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
         "WHERE conrelid = %s::regclass AND contype IN ('u', 'f') ORDER BY contype DESC",
-        [table]).fetchall()
+        [table],
+    ).fetchall()
     indexes = conn.execute(
         "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
         "WHERE i.indrelid = %s::regclass AND NOT EXISTS "
-        "(SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)", [table]).fetchall()
+        "(SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)",
+        [table],
+    ).fetchall()
     restore = [definition for _, definition in indexes]
     for name, definition in constraints:  # 'u' before 'f': a key before what may use it
         restore.append(f"ALTER TABLE {table} ADD CONSTRAINT {name} {definition}")
-        conn.execute(sql.SQL("ALTER TABLE {} DROP CONSTRAINT {}").format(
-            sql.Identifier(table), sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("ALTER TABLE {} DROP CONSTRAINT {}").format(
+                sql.Identifier(table), sql.Identifier(name)
+            )
+        )
     for name, _ in indexes:
         conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
     return restore
@@ -297,15 +354,19 @@ def copy_ledger(url: str, ledgers: list[Ledger], count: int, now: datetime) -> t
     context = multiprocessing.get_context("fork")  # the children inherit the loaded patterns
     queue = context.Queue(maxsize=4 * len(ledgers))
     shares = [count // len(ledgers) + (k < count % len(ledgers)) for k in range(len(ledgers))]
-    children = [context.Process(target=produce, args=(ledger, share, now, queue), daemon=True)
-                for ledger, share in zip(ledgers, shares)]
+    children = [
+        context.Process(target=produce, args=(ledger, share, now, queue), daemon=True)
+        for ledger, share in zip(ledgers, shares)
+    ]
     outcomes = files = 0
     with psycopg.connect(url) as a, psycopg.connect(url) as b:
         for conn, table in ((a, OUTCOME_TABLE), (b, FILE_TABLE)):
             conn.execute("SET synchronous_commit = off")
             conn.execute(sql.SQL("TRUNCATE {}").format(sql.Identifier(table)))
-        with a.cursor().copy(_copy_sql(OUTCOME_TABLE, OUTCOME_COLUMNS)) as out, \
-                b.cursor().copy(_copy_sql(FILE_TABLE, FILE_COLUMNS)) as out_files:
+        with (
+            a.cursor().copy(_copy_sql(OUTCOME_TABLE, OUTCOME_COLUMNS)) as out,
+            b.cursor().copy(_copy_sql(FILE_TABLE, FILE_COLUMNS)) as out_files,
+        ):
             for child in children:
                 child.start()
             for chunk in _chunks(queue, children):
@@ -333,7 +394,8 @@ def _chunks(queue, children):
 
 def _copy_sql(table: str, columns: tuple) -> sql.Composed:
     return sql.SQL("COPY {} ({}) FROM STDIN WITH (FREEZE)").format(
-        sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, columns)))
+        sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, columns))
+    )
 
 
 def restore(url: str, statements: list[str], log) -> None:
@@ -354,15 +416,20 @@ def _restored(conn, statement: str) -> bool:
     """Whether the index or constraint this statement makes exists already."""
     words = statement.split()
     name = words[5] if words[0] == "ALTER" else words[words.index("INDEX") + 1]
-    return conn.execute("SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = %s) "
-                        "OR to_regclass(%s) IS NOT NULL", [name, name]).fetchone()[0]
+    return conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = %s) "
+        "OR to_regclass(%s) IS NOT NULL",
+        [name, name],
+    ).fetchone()[0]
 
 
 def sequences_reset(conn) -> None:
     """Make the id sequences continue after the loaded (explicit) ids."""
     for table in (OUTCOME_TABLE, FILE_TABLE):
-        conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                     f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)")
+        conn.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+            f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
+        )
 
 
 def sizes(conn) -> dict:
@@ -384,50 +451,76 @@ def sizes(conn) -> dict:
 def database_check(name: str) -> None:
     """Refuse hot_path.py's database: another benchmark may be measuring on it."""
     if name == datagen.DEFAULT_DATABASE:
-        raise SystemExit(f"{name} is hot_path.py's database; use another (default "
-                         f"{DEFAULT_DATABASE})")
+        raise SystemExit(
+            f"{name} is hot_path.py's database; use another (default {DEFAULT_DATABASE})"
+        )
 
 
-def failure_side(url: str, *, database: str, failures: int, patterns: int, lessons: int,
-                 regenerate: bool, seed: int, log) -> None:
+def failure_side(
+    url: str,
+    *,
+    database: str,
+    failures: int,
+    patterns: int,
+    lessons: int,
+    regenerate: bool,
+    seed: int,
+    log,
+) -> None:
     """Fill the failure side with bench/datagen.py when the database has no pattern yet."""
     with psycopg.connect(url) as conn:
         empty = conn.execute(
-            "SELECT NOT EXISTS (SELECT 1 FROM failures_failurepattern)").fetchone()[0]
+            "SELECT NOT EXISTS (SELECT 1 FROM failures_failurepattern)"
+        ).fetchone()[0]
     if not empty and not regenerate:
         log("  patterns     present: failed outcomes link to the stored ones")
         return
     patterns = min(patterns, failures)
-    log(f"  patterns     none stored: bench/datagen.py writes {failures:,} failures over "
-        f"{patterns:,} patterns")
-    datagen.generate(database=database, failures=failures, patterns=patterns, lessons=lessons,
-                     seed=seed, log=lambda line: log("  " + line))
+    log(
+        f"  patterns     none stored: bench/datagen.py writes {failures:,} failures over "
+        f"{patterns:,} patterns"
+    )
+    datagen.generate(
+        database=database,
+        failures=failures,
+        patterns=patterns,
+        lessons=lessons,
+        seed=seed,
+        log=lambda line: log("  " + line),
+    )
 
 
 def detach_all(url: str) -> list[str]:
     """Detach both ledger tables; the restoring statements are kept in PENDING_TABLE in the same
     transaction as the drops, so a load killed halfway is restored by the next run."""
     with psycopg.connect(url) as conn:
-        conn.execute(f"CREATE TABLE IF NOT EXISTS {PENDING_TABLE} "
-                     "(position serial PRIMARY KEY, statement text NOT NULL)")
-        pending = [s for (s,) in conn.execute(
-            f"SELECT statement FROM {PENDING_TABLE} ORDER BY position")]
+        conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {PENDING_TABLE} "
+            "(position serial PRIMARY KEY, statement text NOT NULL)"
+        )
+        pending = [
+            s for (s,) in conn.execute(f"SELECT statement FROM {PENDING_TABLE} ORDER BY position")
+        ]
         if pending:  # an earlier load stopped before restoring: its list is the full one
             return pending
         statements = detach(conn, FILE_TABLE) + detach(conn, OUTCOME_TABLE)
         statements.sort(key=lambda s: s.startswith("ALTER"))  # indexes, then constraints
         with conn.cursor() as cur:
-            cur.executemany(f"INSERT INTO {PENDING_TABLE} (statement) VALUES (%s)",
-                            [(s,) for s in statements])
+            cur.executemany(
+                f"INSERT INTO {PENDING_TABLE} (statement) VALUES (%s)", [(s,) for s in statements]
+            )
     return statements
 
 
-def ledger_load(url: str, world: dict, outcomes: int, now: datetime, *, producers: int,
-                seed: int, lap, log) -> None:
+def ledger_load(
+    url: str, world: dict, outcomes: int, now: datetime, *, producers: int, seed: int, lap, log
+) -> None:
     """Drop the ledger's indexes and keys, COPY the rows, and restore them (also on error)."""
     # One producer per core: making rows in Python is most of a load's work.
-    ledgers = [Ledger(world, random.Random(seed + k), first=k + 1, stride=producers)
-               for k in range(producers)]
+    ledgers = [
+        Ledger(world, random.Random(seed + k), first=k + 1, stride=producers)
+        for k in range(producers)
+    ]
     statements = detach_all(url)
     try:
         counts = copy_ledger(url, ledgers, outcomes, now)
@@ -456,24 +549,47 @@ class Laps:
         return self.timings
 
 
-def generate(*, database: str = DEFAULT_DATABASE, outcomes: int = 10_000_000,
-             failures: int | None = None, patterns: int = 10_000, lessons: int = 0,
-             failures_regenerate: bool = False, producers: int | None = None, seed: int = 17,
-             log=print) -> dict:
+def generate(
+    *,
+    database: str = DEFAULT_DATABASE,
+    outcomes: int = 10_000_000,
+    failures: int | None = None,
+    patterns: int = 10_000,
+    lessons: int = 0,
+    failures_regenerate: bool = False,
+    producers: int | None = None,
+    seed: int = 17,
+    log=print,
+) -> dict:
     """Fill ``database`` (created and migrated if needed); answer the timings in seconds."""
     database_check(database)
     rng, now, lap = random.Random(seed), datetime.now(timezone.utc), Laps(log)
     url = datagen.database_prepare(database)
     lap("migrate")
-    failure_side(url, database=database, failures=failures or max(1, outcomes // 5),
-                 patterns=patterns, lessons=lessons, regenerate=failures_regenerate, seed=seed,
-                 log=log)
+    failure_side(
+        url,
+        database=database,
+        failures=failures or max(1, outcomes // 5),
+        patterns=patterns,
+        lessons=lessons,
+        regenerate=failures_regenerate,
+        seed=seed,
+        log=log,
+    )
     lap("failure side")
     with psycopg.connect(url) as conn:
         world = world_make(conn, rng)
     lap("patterns")
-    ledger_load(url, world, outcomes, now, producers=producers or os.cpu_count() or 1,
-                seed=seed, lap=lap, log=log)
+    ledger_load(
+        url,
+        world,
+        outcomes,
+        now,
+        producers=producers or os.cpu_count() or 1,
+        seed=seed,
+        lap=lap,
+        log=log,
+    )
     with psycopg.connect(url, autocommit=True) as conn:
         sequences_reset(conn)
         conn.execute("VACUUM (ANALYZE)")
@@ -485,31 +601,54 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--database", default=DEFAULT_DATABASE)
     parser.add_argument("--outcomes", type=int, default=10_000_000)
-    parser.add_argument("--failures", type=int, default=None,
-                        help="failure side, when generated (default: outcomes / 5)")
+    parser.add_argument(
+        "--failures",
+        type=int,
+        default=None,
+        help="failure side, when generated (default: outcomes / 5)",
+    )
     parser.add_argument("--patterns", type=int, default=10_000)
     # bench/lessongen.py does not yet fill the NOT NULL columns lessons migration 0003 added, so
     # its COPY fails; until it does, the failure side gets the seeded lessons only.
-    parser.add_argument("--lessons", type=int, default=0,
-                        help="lessons for a generated failure side (bench/lessongen.py)")
-    parser.add_argument("--failures-regenerate", action="store_true",
-                        help="regenerate the failure side even when patterns are stored")
-    parser.add_argument("--producers", type=int, default=None,
-                        help="processes making rows (default: one per core)")
+    parser.add_argument(
+        "--lessons",
+        type=int,
+        default=0,
+        help="lessons for a generated failure side (bench/lessongen.py)",
+    )
+    parser.add_argument(
+        "--failures-regenerate",
+        action="store_true",
+        help="regenerate the failure side even when patterns are stored",
+    )
+    parser.add_argument(
+        "--producers", type=int, default=None, help="processes making rows (default: one per core)"
+    )
     parser.add_argument("--seed", type=int, default=17)
     args = parser.parse_args()
     # A plain kill ends the load through its finally blocks: the indexes are rebuilt.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    print(f"Generating {args.outcomes:,} outcomes into {args.database}, "
-          f"{time.strftime('%Y-%m-%d %H:%M %Z')}")
-    generate(database=args.database, outcomes=args.outcomes, failures=args.failures,
-             patterns=args.patterns, lessons=args.lessons,
-             failures_regenerate=args.failures_regenerate, producers=args.producers,
-             seed=args.seed)
+    print(
+        f"Generating {args.outcomes:,} outcomes into {args.database}, "
+        f"{time.strftime('%Y-%m-%d %H:%M %Z')}"
+    )
+    generate(
+        database=args.database,
+        outcomes=args.outcomes,
+        failures=args.failures,
+        patterns=args.patterns,
+        lessons=args.lessons,
+        failures_regenerate=args.failures_regenerate,
+        producers=args.producers,
+        seed=args.seed,
+    )
     with psycopg.connect(datagen.database_url(args.database)) as conn:
         for name, value in sizes(conn).items():
-            print(f"  {name:<16} {value:>14,}" if isinstance(value, int) else
-                  f"  {name:<16} {value:>14}")
+            print(
+                f"  {name:<16} {value:>14,}"
+                if isinstance(value, int)
+                else f"  {name:<16} {value:>14}"
+            )
 
 
 if __name__ == "__main__":

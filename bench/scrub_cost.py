@@ -22,6 +22,7 @@ commit's tree and the working tree, each in a process of its own (Django set up;
 and REDIS_URL as for the tests, no query is made), runs alternated.
 It asserts nothing.
 """
+
 import argparse
 import importlib.util
 import os
@@ -49,20 +50,36 @@ ALNUM = string.ascii_letters + string.digits
 def old_scrubber(commit: str):
     """The scrubbing code as it was at ``commit``, loaded under a name of its own."""
     folder = Path(tempfile.mkdtemp())
-    package = subprocess.run(["git", "cat-file", "-e", f"{commit}:config/scrubbing/__init__.py"],
-                             cwd=ROOT, capture_output=True).returncode == 0
+    package = (
+        subprocess.run(
+            ["git", "cat-file", "-e", f"{commit}:config/scrubbing/__init__.py"],
+            cwd=ROOT,
+            capture_output=True,
+        ).returncode
+        == 0
+    )
     if package:
-        archive = subprocess.run(["git", "archive", commit, "config/scrubbing"], cwd=ROOT,
-                                 check=True, capture_output=True).stdout
+        archive = subprocess.run(
+            ["git", "archive", commit, "config/scrubbing"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        ).stdout
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
         path = folder / "config" / "scrubbing" / "__init__.py"
     else:
-        source = subprocess.run(["git", "show", f"{commit}:failures/scrubbing.py"], cwd=ROOT,
-                                check=True, capture_output=True, text=True).stdout
+        source = subprocess.run(
+            ["git", "show", f"{commit}:failures/scrubbing.py"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         path = folder / "scrubbing_old.py"
         path.write_text(source)
     spec = importlib.util.spec_from_file_location(
-        "scrubbing_old", path, submodule_search_locations=[str(path.parent)] if package else None)
+        "scrubbing_old", path, submodule_search_locations=[str(path.parent)] if package else None
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses and relative imports look it up there
     spec.loader.exec_module(module)
@@ -72,8 +89,9 @@ def old_scrubber(commit: str):
 def tree_of(commit: str) -> Path:
     """The project's files at ``commit``, in a temporary folder."""
     folder = Path(tempfile.mkdtemp())
-    archive = subprocess.run(["git", "archive", commit], cwd=ROOT, check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", commit], cwd=ROOT, check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
 
@@ -87,17 +105,27 @@ def checks_measure(root: str, count: int) -> None:
     os.chdir(root)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
+
     django.setup()
     from bench.floor import checking_cpu
+
     raws = []
     for label, with_secrets in (("fleet", False), ("with secrets", True)):
         items = items_make(count, random.Random(7), with_secrets)
-        raws = [{"task_id": f"t-{n}", "agent": f"agent-{n % 50}", "task_type": "deploy",
-                 "outcome": "failure" if message else "success", "context": context,
-                 "result": result, "duration_ms": 1200,
-                 "event_id": str(uuid.UUID(int=random.Random(n).getrandbits(128), version=4))}
-                for n, (context, result, message) in enumerate(items)]
-        batches = [raws[i:i + 1000] for i in range(0, len(raws), 1000)]
+        raws = [
+            {
+                "task_id": f"t-{n}",
+                "agent": f"agent-{n % 50}",
+                "task_type": "deploy",
+                "outcome": "failure" if message else "success",
+                "context": context,
+                "result": result,
+                "duration_ms": 1200,
+                "event_id": str(uuid.UUID(int=random.Random(n).getrandbits(128), version=4)),
+            }
+            for n, (context, result, message) in enumerate(items)
+        ]
+        batches = [raws[i : i + 1000] for i in range(0, len(raws), 1000)]
         print(f"{label}\t{checking_cpu(batches) * 1e6:.3f}")
 
 
@@ -107,22 +135,29 @@ def checks_compare(commit: str, count: int, runs: int) -> None:
     figures: dict[tuple[str, str], list[float]] = {}
     for _ in range(runs):
         for side, root in (("old", old_root), ("new", ROOT)):
-            out = subprocess.run([sys.executable, __file__, "--measure-checks", str(root),
-                                  "--items", str(count)], check=True, capture_output=True,
-                                 text=True).stdout
+            out = subprocess.run(
+                [sys.executable, __file__, "--measure-checks", str(root), "--items", str(count)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
             for line in out.splitlines():
                 label, value = line.split("\t")
                 figures.setdefault((label, side), []).append(float(value))
     for label in ("fleet", "with secrets"):
         old_us, new_us = (statistics.median(figures[(label, side)]) for side in ("old", "new"))
-        print(f"checks {label:13} old {old_us:6.2f} us/item   new {new_us:6.2f} us/item   "
-              f"ratio {new_us / old_us:4.2f}   ({count} items, median of {runs})")
+        print(
+            f"checks {label:13} old {old_us:6.2f} us/item   new {new_us:6.2f} us/item   "
+            f"ratio {new_us / old_us:4.2f}   ({count} items, median of {runs})"
+        )
 
 
 def credentials(rng: random.Random) -> list[str]:
     """Credentials of common shapes, fake (random characters of the right alphabet)."""
+
     def pick(alphabet: str, size: int) -> str:
         return "".join(rng.choices(alphabet, k=size))
+
     return [
         f"password={pick(ALNUM, 14)}",
         f"with key sk-proj-{pick(ALNUM, 48)}",
@@ -148,11 +183,15 @@ def items_make(count: int, rng: random.Random, with_secrets: bool) -> list[tuple
                 message = f"{message} ({secrets[n % len(secrets)]})"
             context = {"error_type": maker.error_type, "error_message": message}
             if files:
-                context.update({"file_path": files[0], **({"files": files} if len(files) > 1 else {})})
+                context.update(
+                    {"file_path": files[0], **({"files": files} if len(files) > 1 else {})}
+                )
             items.append((context, {"approach": "Retried the call once"}, message))
         else:
             context = {"file_path": files[0]} if files else {}
-            items.append((context, {"approach": "Fetched in pages of 100", "files_changed": files}, None))
+            items.append(
+                (context, {"approach": "Fetched in pages of 100", "files_changed": files}, None)
+            )
     return items
 
 
@@ -173,8 +212,11 @@ def main() -> None:
     parser.add_argument("--old-commit", default="e4bc68a")
     parser.add_argument("--items", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--checks", action="store_true",
-                        help="also the bulk path's whole per-item checks, old tree beside new")
+    parser.add_argument(
+        "--checks",
+        action="store_true",
+        help="also the bulk path's whole per-item checks, old tree beside new",
+    )
     parser.add_argument("--measure-checks", metavar="ROOT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure_checks:
@@ -189,8 +231,10 @@ def main() -> None:
             figures["old"].append(per_item(old, items))
             figures["new"].append(per_item(current, items))
         old_us, new_us = (statistics.median(figures[k]) for k in ("old", "new"))
-        print(f"{label:13} old {old_us:6.2f} us/item   new {new_us:6.2f} us/item   "
-              f"ratio {new_us / old_us:4.2f}   ({args.items} items, median of {args.runs})")
+        print(
+            f"{label:13} old {old_us:6.2f} us/item   new {new_us:6.2f} us/item   "
+            f"ratio {new_us / old_us:4.2f}   ({args.items} items, median of {args.runs})"
+        )
     if args.checks:
         checks_compare(args.old_commit, args.items, args.runs)
 

@@ -44,6 +44,7 @@ this machine; otherwise that line says it was not measured. It prints the machin
 the load average, the data sizes, the table and the server-side times. It asserts nothing;
 gunicorn is stopped at the end, also on error.
 """
+
 import argparse
 import multiprocessing
 import os
@@ -64,9 +65,18 @@ from bench import floor as bulk_floor  # noqa: E402
 from bench.loadgen import load_options  # noqa: E402
 from bench.server import Server, machine_lines  # noqa: E402
 from bench.loadgen import LoadRunner  # noqa: E402
-from bench.suite_report import (BASELINE, BULK_FLOOR, baseline_after,  # noqa: E402
-                                memory_line, otlp_line, percentile, ratio_of, server_lines,
-                                table_lines, worker_rss)
+from bench.suite_report import (
+    BASELINE,
+    BULK_FLOOR,
+    baseline_after,  # noqa: E402
+    memory_line,
+    otlp_line,
+    percentile,
+    ratio_of,
+    server_lines,
+    table_lines,
+    worker_rss,
+)
 
 DEFAULT_DATABASE = "hindsight_bench_suite"
 SETTINGS = "bench.settings"
@@ -87,18 +97,31 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--database", default=DEFAULT_DATABASE)
     parser.add_argument("--generate", action="store_true", help="(re)generate all the data first")
-    parser.add_argument("--server-python", default=sys.executable,
-                        help="the interpreter gunicorn runs under (make bench: a virtualenv with "
-                             "the runtime packages only, as in production)")
+    parser.add_argument(
+        "--server-python",
+        default=sys.executable,
+        help="the interpreter gunicorn runs under (make bench: a virtualenv with "
+        "the runtime packages only, as in production)",
+    )
     for name, size in SIZES.items():
         parser.add_argument(f"--{name}", type=int, default=size, help="when generating")
     load_options(parser, time_limit=60, redis_db=12, seed=31, writes=True)
-    parser.add_argument("--no-vacuum", action="store_true",
-                        help="skip the VACUUM (ANALYZE) of the tables before measuring")
-    parser.add_argument("--floor-batches", type=int, default=20,
-                        help="bulk-size batches COPYed for the bulk floor, 0: none")
-    parser.add_argument("--small-database", default=SMALL_DATABASE,
-                        help="the second database, with SMALL_SIZES (made once); '' for none")
+    parser.add_argument(
+        "--no-vacuum",
+        action="store_true",
+        help="skip the VACUUM (ANALYZE) of the tables before measuring",
+    )
+    parser.add_argument(
+        "--floor-batches",
+        type=int,
+        default=20,
+        help="bulk-size batches COPYed for the bulk floor, 0: none",
+    )
+    parser.add_argument(
+        "--small-database",
+        default=SMALL_DATABASE,
+        help="the second database, with SMALL_SIZES (made once); '' for none",
+    )
     args = parser.parse_args()
     args.cache, args.no_writes = "unique", False  # as outcomes_bench.py's options name them
     return args
@@ -111,25 +134,38 @@ def data_ready(args) -> str:
     with psycopg.connect(url) as conn:
         one = lambda q, *a: conn.execute(q, a).fetchone()[0]  # noqa: E731
         loading = one("SELECT to_regclass(%s) IS NOT NULL", outcomes_datagen.PENDING_TABLE)
-        busy = one("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                   "AND pid <> pg_backend_pid() AND state <> 'idle'")
+        busy = one(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND state <> 'idle'"
+        )
         if busy and (loading or args.generate):
-            raise SystemExit(f"{args.database} is being loaded or used by {busy} other "
-                             "session(s): wait until they end")
+            raise SystemExit(
+                f"{args.database} is being loaded or used by {busy} other "
+                "session(s): wait until they end"
+            )
         conn.execute("SET lock_timeout = '10s'")  # a load holds its tables: fail, do not hang
         no_failures = one("SELECT NOT EXISTS (SELECT 1 FROM failures_failure)")
         no_outcomes = one("SELECT NOT EXISTS (SELECT 1 FROM outcomes_outcome)")
     if busy and no_outcomes:
-        raise SystemExit(f"{args.database} has no outcome yet and {busy} other session(s) use "
-                         "it: wait until they end")
+        raise SystemExit(
+            f"{args.database} has no outcome yet and {busy} other session(s) use "
+            "it: wait until they end"
+        )
     if args.generate or no_failures or no_outcomes or loading:
-        print(f"Generating {args.failures:,} failures over {args.patterns:,} patterns, "
-              f"{args.lessons:,} lessons and {args.outcomes:,} outcomes...", flush=True)
+        print(
+            f"Generating {args.failures:,} failures over {args.patterns:,} patterns, "
+            f"{args.lessons:,} lessons and {args.outcomes:,} outcomes...",
+            flush=True,
+        )
         outcomes_datagen.generate(
-            database=args.database, outcomes=args.outcomes, failures=args.failures,
-            patterns=args.patterns, lessons=args.lessons,
+            database=args.database,
+            outcomes=args.outcomes,
+            failures=args.failures,
+            patterns=args.patterns,
+            lessons=args.lessons,
             failures_regenerate=args.generate or no_failures,
-            log=lambda line: print(line, flush=True))
+            log=lambda line: print(line, flush=True),
+        )
     return url
 
 
@@ -159,10 +195,13 @@ def workloads(url: str, args, rng: random.Random) -> tuple[dict, dict, float, li
         writer = outcomes_bench.Writer(conn, rows, makers, rng, args.event_ids)
     per_mix = -(-count // 4)
     history = outcomes_bench.history_paths(
-        outcomes_bench.history_queries(rows, makers[2], rng, per_mix), args.cache)
+        outcomes_bench.history_queries(rows, makers[2], rng, per_mix), args.cache
+    )
     reads = {
         BASELINE: [f"/api/v1/bench/baseline?id={rng.randint(1, top)}" for _ in range(count)],
-        CHECK: by_message, BOOT: own, HISTORY: interleave(history, count),
+        CHECK: by_message,
+        BOOT: own,
+        HISTORY: interleave(history, count),
     }
     floor = [writer.batch(args.bulk_size) for _ in range(args.floor_batches)]
     writes = outcomes_bench.write_requests(writer, args)
@@ -195,8 +234,9 @@ def database_floor(url: str, batches: list, processes: int) -> tuple:
     try:
         with multiprocessing.Manager() as manager, multiprocessing.Pool(processes) as pool:
             start = manager.Barrier(processes)  # all staged: they measure together
-            floors = pool.starmap(bulk_floor.database_floor,
-                                  [(url, chunk, folder, start) for chunk in chunks])
+            floors = pool.starmap(
+                bulk_floor.database_floor, [(url, chunk, folder, start) for chunk in chunks]
+            )
         share = None if None in floors else bulk_floor.indexes_share(url, chunks[0], folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -213,8 +253,9 @@ def _cpu_per_outcome(floors: list, stored: list[int]) -> float:
     return sum(f.cpu_per_outcome * n for f, n in zip(floors, stored)) / sum(stored)
 
 
-def bulk_ceiling_lines(floor: bulk_floor.Floor, database: tuple, checking: float,
-                       decoding: float, args) -> list[str]:
+def bulk_ceiling_lines(
+    floor: bulk_floor.Floor, database: tuple, checking: float, decoding: float, args
+) -> list[str]:
     """The database's floor, the bulk floor, and the most outcomes/s this machine's cores could
     record if a bulk write cost no more than storing its rows (the floor's CPU) plus the
     per-item checks and scrubbing (``checking``, CPU seconds per outcome), with every core busy
@@ -224,28 +265,38 @@ def bulk_ceiling_lines(floor: bulk_floor.Floor, database: tuple, checking: float
     database, share = database
     lines = []
     if database is None:
-        lines.append("Database floor: not measured (the server cannot read files written here, "
-                     "or the role may not)")
+        lines.append(
+            "Database floor: not measured (the server cannot read files written here, "
+            "or the role may not)"
+        )
     else:
-        verdict = (f"under {BULK_FLOOR:,}/s: no bulk write can reach the target on this machine "
-                   "with these tables" if database.rate < BULK_FLOOR else f"over {BULK_FLOOR:,}/s")
+        verdict = (
+            f"under {BULK_FLOOR:,}/s: no bulk write can reach the target on this machine "
+            "with these tables"
+            if database.rate < BULK_FLOOR
+            else f"over {BULK_FLOOR:,}/s"
+        )
         lines.append(
             f"Database floor: {database.rate:,.0f} outcomes/s, the same rows read from files by "
             f"{args.concurrency} PostgreSQL backends at once, no client work (rolled back); "
-            f"backend CPU {database.cpu_per_outcome * 1e6:.1f} us per outcome; {verdict}")
+            f"backend CPU {database.cpu_per_outcome * 1e6:.1f} us per outcome; {verdict}"
+        )
         least = database.cpu_per_outcome + decoding
         lines.append(
             f"Bulk least: the database's {database.cpu_per_outcome * 1e6:.1f} us plus decoding the "
             f"request's JSON ({decoding * 1e6:.1f} us) is {least * 1e6:.1f} us of CPU per outcome "
             f"that any bulk write spends here: at most {cores / least:,.0f} outcomes/s on "
-            f"{cores} cores with nothing else running")
+            f"{cores} cores with nothing else running"
+        )
     if share is not None:
         with_indexes, bare = share
         lines.append(
             f"Indexes: one backend stores {with_indexes:,.0f} outcomes/s into the tables as they "
             f"are, {bare:,.0f}/s with only their primary keys: the indexes the reads use take "
-            f"{1 - with_indexes / bare:.0%} of the database's time")
-    return [*lines,
+            f"{1 - with_indexes / bare:.0%} of the database's time"
+        )
+    return [
+        *lines,
         f"Bulk floor: {floor.rate:,.0f} outcomes/s, the same rows a bulk write stores (outcomes, "
         f"files, failure records) COPYed by {args.concurrency} connections at once with no API "
         f"work (rolled back); CPU {floor.cpu_per_outcome * 1e6:.1f} us per outcome (clients and "
@@ -263,18 +314,31 @@ def serve_and_measure(url: str, reads: dict, writes: dict, args) -> tuple[dict, 
     # Django reads its settings once a process: each database's key is made in a fresh one.
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         token = pool.apply(outcomes_bench.api_key_make, (url, args.redis_url, SETTINGS))
-    with Server(database_url=url, redis_url=args.redis_url, workers=args.workers,
-                settings=SETTINGS, python=args.server_python) as server:
+    with Server(
+        database_url=url,
+        redis_url=args.redis_url,
+        workers=args.workers,
+        settings=SETTINGS,
+        python=args.server_python,
+    ) as server:
         print(server.describe())
-        written = (f"; single {args.single_requests}, bulk {args.bulk_requests} x "
-                   f"{args.bulk_size}, otlp {len(writes[OTLP][0]) - writes[OTLP][1]} x "
-                   f"{otlp_bench.BATCH} spans, event ids {args.event_ids}" if writes else "")
-        print(f"Client: {args.concurrency} processes (bench/loadgen.py, http.client); reads "
-              f"{args.requests} measured after {args.warmup} warm-up{written}; limit "
-              f"{args.time_limit:.0f} s each")
+        written = (
+            f"; single {args.single_requests}, bulk {args.bulk_requests} x "
+            f"{args.bulk_size}, otlp {len(writes[OTLP][0]) - writes[OTLP][1]} x "
+            f"{otlp_bench.BATCH} spans, event ids {args.event_ids}"
+            if writes
+            else ""
+        )
+        print(
+            f"Client: {args.concurrency} processes (bench/loadgen.py, http.client); reads "
+            f"{args.requests} measured after {args.warmup} warm-up{written}; limit "
+            f"{args.time_limit:.0f} s each"
+        )
         print("History cache check (each measured request must miss):")
-        print("\n".join(outcomes_bench.cache_check(server.port, token, reads, args.warmup)),
-              flush=True)
+        print(
+            "\n".join(outcomes_bench.cache_check(server.port, token, reads, args.warmup)),
+            flush=True,
+        )
         results, around = measure(server, token, reads, writes, args)
         return results, around, worker_rss(server.process.pid)
 
@@ -298,8 +362,10 @@ def measure(server: Server, token: str, reads: dict, writes: dict, args) -> tupl
             after = baseline_after(name)
             results[after] = runner.run(baseline, time_limit_s=args.time_limit)
             around[name], before = (before, after), after
-            print(f"  measured {name}: {results[name].requests} requests, and the baseline "
-                  f"again", flush=True)
+            print(
+                f"  measured {name}: {results[name].requests} requests, and the baseline again",
+                flush=True,
+            )
     finally:
         runner.close()
     return results, around
@@ -307,24 +373,41 @@ def measure(server: Server, token: str, reads: dict, writes: dict, args) -> tupl
 
 def report(results: dict, around: dict, writes: dict, rss: dict) -> None:
     bulk = next(name for name in writes if name not in (SINGLE, OTLP))
-    rows = [(CHECK, "check", 0), (BOOT, "boot", 0), (HISTORY, "history", 0),
-            (SINGLE, "single", 1), (bulk, "bulk", writes[bulk][2]),
-            (OTLP, "otlp", writes[OTLP][2])]
-    print("\nLatency: client-observed round trip (what an agent waits for), in ms. Ratios: "
-          "against the baseline measured right before and right after each endpoint, pooled. "
-          "For otlp, outcomes/s is spans/s.")
+    rows = [
+        (CHECK, "check", 0),
+        (BOOT, "boot", 0),
+        (HISTORY, "history", 0),
+        (SINGLE, "single", 1),
+        (bulk, "bulk", writes[bulk][2]),
+        (OTLP, "otlp", writes[OTLP][2]),
+    ]
+    print(
+        "\nLatency: client-observed round trip (what an agent waits for), in ms. Ratios: "
+        "against the baseline measured right before and right after each endpoint, pooled. "
+        "For otlp, outcomes/s is spans/s."
+    )
     print("\n".join(table_lines(results, rows, around)))
-    print(otlp_line(results[OTLP], writes[OTLP][2], otlp_bench.errors_share(writes[OTLP][0]),
-                    results[bulk], writes[bulk][2]))
+    print(
+        otlp_line(
+            results[OTLP],
+            writes[OTLP][2],
+            otlp_bench.errors_share(writes[OTLP][0]),
+            results[bulk],
+            writes[bulk][2],
+        )
+    )
     print(memory_line(rss))
-    print("\nServer time (Server-Timing app;dur: the whole Django request) and client latency, "
-          "in order of measurement, ms:")
+    print(
+        "\nServer time (Server-Timing app;dur: the whole Django request) and client latency, "
+        "in order of measurement, ms:"
+    )
     print("\n".join(server_lines(results, around)))
 
 
 def sizes_line(sizes: dict) -> str:
-    return "Data (counted): " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
-                                          for k, v in sizes.items())
+    return "Data (counted): " + ", ".join(
+        f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in sizes.items()
+    )
 
 
 READS = [(CHECK, "check", 0), (BOOT, "boot", 0), (HISTORY, "history", 0)]
@@ -334,8 +417,11 @@ def small_run(args, rng: random.Random) -> tuple[dict, dict, dict]:
     """The reads again on the second database (SMALL_SIZES, generated when it lacks data):
     their table and the workers' memory."""
     small = argparse.Namespace(**{**vars(args), "database": args.small_database, **SMALL_SIZES})
-    print(f"\nThe reads on the second database, {args.small_database} "
-          f"({SMALL_SIZES['lessons']:,} lessons):", flush=True)
+    print(
+        f"\nThe reads on the second database, {args.small_database} "
+        f"({SMALL_SIZES['lessons']:,} lessons):",
+        flush=True,
+    )
     url = data_ready(small)
     if not args.no_vacuum:
         outcomes_bench.tables_vacuum(url)
@@ -354,14 +440,18 @@ def growth_lines(large: tuple, small: tuple) -> list[str]:
     against CHECK_GROWTH, and the workers' memory on both."""
     results, around, rss, lessons = large
     small_results, small_around, (small_rss, small_lessons) = small
-    lines = [f"\nGrowth from {small_lessons:,} to {lessons:,} lessons (cost on the first "
-             f"database over cost on the second; the check's target ≤{CHECK_GROWTH}x):"]
+    lines = [
+        f"\nGrowth from {small_lessons:,} to {lessons:,} lessons (cost on the first "
+        f"database over cost on the second; the check's target ≤{CHECK_GROWTH}x):"
+    ]
     for name, _key, _per in READS:
-        srv = (percentile(results[name].server_ms, 0.5)
-               / percentile(small_results[name].server_ms, 0.5))
-        ratio = (ratio_of(small_results, small_around, name) / ratio_of(results, around, name))
-        verdict = ("" if name != CHECK else
-                   "  met" if max(srv, ratio) <= CHECK_GROWTH else "  not met")
+        srv = percentile(results[name].server_ms, 0.5) / percentile(
+            small_results[name].server_ms, 0.5
+        )
+        ratio = ratio_of(small_results, small_around, name) / ratio_of(results, around, name)
+        verdict = (
+            "" if name != CHECK else "  met" if max(srv, ratio) <= CHECK_GROWTH else "  not met"
+        )
         lines.append(f"  {name:<28} server p50 {srv:.2f}x, req/s ratio {ratio:.2f}x{verdict}")
     top = lambda memory: max((now for now, _ in memory.values()), default=0)  # noqa: E731
     lines.append(f"  {'worker RSS':<28} {top(small_rss):.0f} MB -> {top(rss):.0f} MB")
@@ -374,8 +464,11 @@ def main() -> int:
     print(f"Hindsight benchmark suite, {time.strftime('%Y-%m-%d %H:%M %Z')}")
     url = data_ready(args)
     if not args.no_vacuum:
-        print(f"VACUUM (ANALYZE) of the tables the endpoints use: "
-              f"{outcomes_bench.tables_vacuum(url):.1f} s", flush=True)
+        print(
+            f"VACUUM (ANALYZE) of the tables the endpoints use: "
+            f"{outcomes_bench.tables_vacuum(url):.1f} s",
+            flush=True,
+        )
     for line in machine_lines(url):
         print(line)
     print(f"Code: {outcomes_bench.code_revision()}")
@@ -384,8 +477,10 @@ def main() -> int:
     sizes = data_sizes(url)
     print(sizes_line(sizes))
     short = [f"{k} {sizes[k]:,} < {v:,}" for k, v in SIZES.items() if sizes[k] < v]
-    print("Issue's sizes (1M failures, 50k patterns, 10M outcomes, 100k lessons): "
-          + ("held" if not short else "NOT held: " + ", ".join(short)))
+    print(
+        "Issue's sizes (1M failures, 50k patterns, 10M outcomes, 100k lessons): "
+        + ("held" if not short else "NOT held: " + ", ".join(short))
+    )
     reads, writes, mapped, floor = workloads(url, args, rng)
     print(f"Check messages whose template is stored: {mapped:.1%}", flush=True)
     results, around, rss = serve_and_measure(url, reads, writes, args)
@@ -394,16 +489,34 @@ def main() -> int:
         outcomes_bench.django_setup(url, args.redis_url, SETTINGS)  # for the per-item checks
         database = database_floor(url, floor, args.concurrency)
         copied = copy_floor(url, floor, args.concurrency)
-        print("\n" + "\n".join(bulk_ceiling_lines(
-            copied, database, bulk_floor.checking_cpu(floor), bulk_floor.decoding_cpu(floor),
-            args)), flush=True)
+        print(
+            "\n"
+            + "\n".join(
+                bulk_ceiling_lines(
+                    copied,
+                    database,
+                    bulk_floor.checking_cpu(floor),
+                    bulk_floor.decoding_cpu(floor),
+                    args,
+                )
+            ),
+            flush=True,
+        )
     if args.small_database:
         small_results, small_around, small_rss = small_run(args, rng)
-        print("\n".join(growth_lines((results, around, rss, sizes["lessons"]),
-                                      (small_results, small_around, small_rss))))
+        print(
+            "\n".join(
+                growth_lines(
+                    (results, around, rss, sizes["lessons"]),
+                    (small_results, small_around, small_rss),
+                )
+            )
+        )
     load = os.getloadavg()
-    print(f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
-          f"the suite took {time.monotonic() - started:.0f} s")
+    print(
+        f"\nLoad average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+        f"the suite took {time.monotonic() - started:.0f} s"
+    )
     return 0
 
 

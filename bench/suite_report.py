@@ -1,5 +1,6 @@
 """The benchmark suite's table: each endpoint beside the baseline, its target and whether it is met;
 and the resident memory of gunicorn's workers."""
+
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,15 +20,18 @@ OTLP_SHARE = 0.8  # spans/s through POST /v1/traces, against bulk's outcomes/s o
 class Target:
     """What an endpoint must reach: a share of the baseline's req/s, a multiple of its p99, or a
     number of outcomes/s; None where the issue sets none."""
+
     text: str
     min_rate_ratio: float | None = None
     max_p99_ratio: float | None = None
     min_outcomes: float | None = None
 
     def met(self, rate_ratio: float, p99_ratio: float, outcomes: float | None) -> bool:
-        checks = [(self.min_rate_ratio, lambda v: rate_ratio >= v),
-                  (self.max_p99_ratio, lambda v: p99_ratio <= v),
-                  (self.min_outcomes, lambda v: outcomes is not None and outcomes >= v)]
+        checks = [
+            (self.min_rate_ratio, lambda v: rate_ratio >= v),
+            (self.max_p99_ratio, lambda v: p99_ratio <= v),
+            (self.min_outcomes, lambda v: outcomes is not None and outcomes >= v),
+        ]
         return all(test(limit) for limit, test in checks if limit is not None)
 
     @property
@@ -48,7 +52,9 @@ TARGETS = {
 
 def outcomes_rate(result: Result, per_request: int) -> float:
     """Outcomes of answered (2xx) requests per second of the endpoint's wall time."""
-    return (result.requests - result.errors) * per_request / result.wall_s if result.wall_s else 0.0
+    return (
+        (result.requests - result.errors) * per_request / result.wall_s if result.wall_s else 0.0
+    )
 
 
 def _down(ratio: float) -> float:
@@ -69,11 +75,13 @@ def baseline_after(name: str) -> str:
 def pooled(*results: Result) -> Result:
     """Several measurements of one endpoint as one: all their requests over all their time."""
     return Result(
-        requests=sum(r.requests for r in results), errors=sum(r.errors for r in results),
+        requests=sum(r.requests for r in results),
+        errors=sum(r.errors for r in results),
         wall_s=sum(r.wall_s for r in results),
         server_ms=[v for r in results for v in r.server_ms],
         client_ms=[v for r in results for v in r.client_ms],
-        statuses={})
+        statuses={},
+    )
 
 
 def ratio_of(results: dict, around: dict, name: str) -> float:
@@ -93,9 +101,11 @@ def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -
     right after it. Latency is the client's round trip; each endpoint's ratios are against those
     two baselines pooled, and a verdict on a ratio is "unsteady" when they disagree (see
     UNSTEADY); a target in outcomes/s does not depend on them."""
-    head = (f"{'endpoint':<28}{'req/s':>8}{'outcomes/s':>11}{'p50 ms':>8}{'p99 ms':>8}"
-            f"{'base req/s':>11}{'base p99':>9}{'ratio req/s':>12}{'ratio p99':>10}  "
-            f"{'target':<22}{'met':<9}{'requests':>9}{'errors':>7}")
+    head = (
+        f"{'endpoint':<28}{'req/s':>8}{'outcomes/s':>11}{'p50 ms':>8}{'p99 ms':>8}"
+        f"{'base req/s':>11}{'base p99':>9}{'ratio req/s':>12}{'ratio p99':>10}  "
+        f"{'target':<22}{'met':<9}{'requests':>9}{'errors':>7}"
+    )
     lines = [head, "-" * len(head)]
     for name, key, per_request in rows:
         r, neighbours = results[name], [results[n] for n in around[name]]
@@ -105,8 +115,11 @@ def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -
         outcomes = outcomes_rate(r, per_request) if per_request else None
         rate_ratio, p99_ratio = _ratio(r.rate, base.rate), _ratio(p99, base_p99)
         target = TARGETS.get(key)
-        met = "-" if target is None else (
-            "met" if target.met(rate_ratio, p99_ratio, outcomes) else "not met")
+        met = (
+            "-"
+            if target is None
+            else ("met" if target.met(rate_ratio, p99_ratio, outcomes) else "not met")
+        )
         if target is not None and target.relative and unsteady(*neighbours):
             met = "unsteady"  # the machine changed speed meanwhile: measure again
         if target is not None and r.errors:
@@ -115,21 +128,26 @@ def table_lines(results: dict, rows: list[tuple[str, str, int]], around: dict) -
             f"{name:<28}{r.rate:>8.1f}{'' if outcomes is None else f'{outcomes:,.0f}':>11}"
             f"{percentile(r.client_ms, 0.5):>8.2f}{p99:>8.2f}{base.rate:>11.1f}{base_p99:>9.2f}"
             f"{_down(rate_ratio):>11.3f}x{p99_ratio:>9.2f}x  {target.text if target else '-':<22}"
-            f"{met:<9}{r.requests:>9}{r.errors:>7}")
+            f"{met:<9}{r.requests:>9}{r.errors:>7}"
+        )
     return lines
 
 
-def otlp_line(otlp: Result, spans_per_request: int, errors: float, bulk: Result,
-              bulk_size: int) -> str:
+def otlp_line(
+    otlp: Result, spans_per_request: int, errors: float, bulk: Result, bulk_size: int
+) -> str:
     """OTLP ingestion's spans/s beside bulk's outcomes/s measured in the same run, and whether
     it reaches OTLP_SHARE of it."""
     spans, outcomes = outcomes_rate(otlp, spans_per_request), outcomes_rate(bulk, bulk_size)
     ratio = _ratio(spans, outcomes)
-    verdict = "errors" if otlp.errors or bulk.errors else (
-        "met" if ratio >= OTLP_SHARE else "not met")
-    return (f"OTLP ingestion: {spans:,.0f} spans/s (batches of {spans_per_request} spans, "
-            f"{errors:.0%} errors) beside bulk {outcomes:,.0f} outcomes/s in the same run: "
-            f"{_down(ratio):.3f}x; target ≥{OTLP_SHARE}x: {verdict}")
+    verdict = (
+        "errors" if otlp.errors or bulk.errors else ("met" if ratio >= OTLP_SHARE else "not met")
+    )
+    return (
+        f"OTLP ingestion: {spans:,.0f} spans/s (batches of {spans_per_request} spans, "
+        f"{errors:.0%} errors) beside bulk {outcomes:,.0f} outcomes/s in the same run: "
+        f"{_down(ratio):.3f}x; target ≥{OTLP_SHARE}x: {verdict}"
+    )
 
 
 def memory_line(rss: dict[int, tuple[float, float]]) -> str:
@@ -138,10 +156,13 @@ def memory_line(rss: dict[int, tuple[float, float]]) -> str:
         return "worker memory: no gunicorn worker found"
     top = max(now for now, _ in rss.values())
     verdict = "met" if top <= MEMORY_LIMIT_MB else "not met"
-    each = ", ".join(f"pid {pid} {now:.0f} MB (peak {peak:.0f})"
-                     for pid, (now, peak) in sorted(rss.items()))
-    return (f"{'worker RSS after the run':<28}max {top:.0f} MB; target ≤{MEMORY_LIMIT_MB} MB: "
-            f"{verdict}  [{each}]")
+    each = ", ".join(
+        f"pid {pid} {now:.0f} MB (peak {peak:.0f})" for pid, (now, peak) in sorted(rss.items())
+    )
+    return (
+        f"{'worker RSS after the run':<28}max {top:.0f} MB; target ≤{MEMORY_LIMIT_MB} MB: "
+        f"{verdict}  [{each}]"
+    )
 
 
 def server_lines(results: dict, around: dict) -> list[str]:
@@ -149,21 +170,30 @@ def server_lines(results: dict, around: dict) -> list[str]:
     measured endpoint in order (each endpoint's p99 against its neighbouring baselines', each
     baseline's against the first), and how far the baselines' req/s ranged."""
     first_p99 = percentile(results[BASELINE].server_ms, 0.99)
-    head = (f"{'endpoint':<44}{'srv p50':>9}{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}"
-            f"{'srv p99/base':>13}")
+    head = (
+        f"{'endpoint':<44}{'srv p50':>9}{'srv p99':>9}{'cli p50':>9}{'cli p99':>9}"
+        f"{'srv p99/base':>13}"
+    )
     lines = [head, "-" * len(head)]
     for name, r in results.items():
         p99 = percentile(r.server_ms, 0.99)
-        base_p99 = (percentile(pooled(*(results[n] for n in around[name])).server_ms, 0.99)
-                    if name in around else first_p99)
-        lines.append(f"{name:<44}{percentile(r.server_ms, 0.5):>9.2f}{p99:>9.2f}"
-                     f"{percentile(r.client_ms, 0.5):>9.2f}{percentile(r.client_ms, 0.99):>9.2f}"
-                     f"{_ratio(p99, base_p99):>12.2f}x")
+        base_p99 = (
+            percentile(pooled(*(results[n] for n in around[name])).server_ms, 0.99)
+            if name in around
+            else first_p99
+        )
+        lines.append(
+            f"{name:<44}{percentile(r.server_ms, 0.5):>9.2f}{p99:>9.2f}"
+            f"{percentile(r.client_ms, 0.5):>9.2f}{percentile(r.client_ms, 0.99):>9.2f}"
+            f"{_ratio(p99, base_p99):>12.2f}x"
+        )
     rates = [r.rate for name, r in results.items() if name.startswith(BASELINE)]
     if len(rates) > 1:
-        lines.append(f"Baselines: {len(rates)} measurements, req/s {min(rates):.1f}-"
-                     f"{max(rates):.1f} (the slowest {_ratio(min(rates), max(rates)):.2f}x the "
-                     f"fastest)")
+        lines.append(
+            f"Baselines: {len(rates)} measurements, req/s {min(rates):.1f}-"
+            f"{max(rates):.1f} (the slowest {_ratio(min(rates), max(rates)):.2f}x the "
+            f"fastest)"
+        )
     for name, r in results.items():
         if r.errors:
             lines.append(f"  {name}: answers by status {r.statuses}")
@@ -191,8 +221,11 @@ def worker_rss(master: int) -> dict[int, tuple[float, float]]:
     memory = {}
     for pid in worker_pids(master):
         try:
-            fields = dict(line.split(":", 1) for line in
-                          Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+            fields = dict(
+                line.split(":", 1)
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                if ":" in line
+            )
         except OSError:
             continue  # the worker exited meanwhile
         kib = lambda key: int(fields[key].split()[0]) if key in fields else 0  # noqa: E731

@@ -1,4 +1,5 @@
 """Bench URLs: the project's own, plus the baseline endpoint at /api/v1/bench/baseline."""
+
 from django.urls import path
 
 from config.urls import urlpatterns as project_urlpatterns

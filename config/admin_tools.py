@@ -5,6 +5,7 @@ every page view, so these lists count at most COUNT_CAP rows of a filtered list 
 PostgreSQL's own estimate of the table's size (``pg_class.reltuples``, kept by ANALYZE) when
 nothing is filtered. Past the cap, narrow the list with a filter or a search.
 """
+
 from datetime import timedelta
 
 from django.contrib import admin
@@ -36,8 +37,10 @@ class EstimatedCountPaginator(Paginator):
 def _table_estimate(queryset) -> int | None:
     connection = connections[queryset.db]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass",
-                       [queryset.model._meta.db_table])
+        cursor.execute(
+            "SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass",
+            [queryset.model._meta.db_table],
+        )
         row = cursor.fetchone()
     return row[0] if row else None
 
@@ -65,10 +68,12 @@ class RecentFilter(admin.SimpleListFilter):
     title = "occurred"
     parameter_name = "within"
     field = "occurred_at"
-    WINDOWS = {"1h": ("last hour", timedelta(hours=1)),
-               "24h": ("last 24 hours", timedelta(days=1)),
-               "7d": ("last 7 days", timedelta(days=7)),
-               "30d": ("last 30 days", timedelta(days=30))}
+    WINDOWS = {
+        "1h": ("last hour", timedelta(hours=1)),
+        "24h": ("last 24 hours", timedelta(days=1)),
+        "7d": ("last 7 days", timedelta(days=7)),
+        "30d": ("last 30 days", timedelta(days=30)),
+    }
 
     def lookups(self, request, model_admin):
         return [(key, label) for key, (label, _) in self.WINDOWS.items()]

@@ -8,6 +8,7 @@ worker keeps answering pings but never takes another message. Here the place is 
 Redis says. A message whose acknowledgement was lost stays in the unacked index and is delivered
 again once the visibility timeout passes; every job is idempotent, so running it twice is safe.
 """
+
 from kombu.transport import redis, virtual
 
 

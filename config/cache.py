@@ -4,6 +4,7 @@ Django's own Redis backend raises on a connection error, which would turn a cach
 500. This backend catches Redis errors, logs them, answers as if the key were absent, and stops
 trying for a short while so that every request does not pay the connect timeout while Redis is down.
 """
+
 import logging
 import threading
 import time

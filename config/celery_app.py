@@ -1,4 +1,5 @@
 """The Celery application. Without ``REDIS_URL`` tasks run eagerly in process (embedded mode)."""
+
 import os
 
 from celery import Celery

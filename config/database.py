@@ -1,4 +1,5 @@
 """The one cursor the project opens besides Django's own."""
+
 from django.db import connection
 from django.db.backends.postgresql.base import ServerBindingCursor
 

@@ -12,6 +12,7 @@ exists, serve until stopped (Ctrl-C, SIGTERM, or SIGINT to ``make`` alone: see
 time it is created, is printed last, once the service answers. ``python -m config.embedded
 COMMAND ...`` prepares the same way, runs COMMAND, and stops the server if it started it.
 """
+
 import argparse
 import os
 import signal
@@ -42,7 +43,9 @@ def database_url(folder: Path, database: str = DATABASE) -> str:
     postmaster.pid names (the wheel moves the socket when that path is too long for one)."""
     socket_dir = str(data_dir(folder))
     try:
-        socket_dir = (data_dir(folder) / "postmaster.pid").read_text().splitlines()[4] or socket_dir
+        socket_dir = (data_dir(folder) / "postmaster.pid").read_text().splitlines()[
+            4
+        ] or socket_dir
     except (OSError, IndexError):
         pass
     return f"postgres://postgres@{quote(socket_dir, safe='')}/{database}"
@@ -103,10 +106,12 @@ class EmbeddedPostgres:
         from psycopg import sql
 
         socket_dir = self.server.get_postmaster_info().socket_dir
-        with psycopg.connect(host=str(socket_dir), user="postgres", dbname="postgres",
-                             autocommit=True) as connection:
-            if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                      [DATABASE]).fetchone():
+        with psycopg.connect(
+            host=str(socket_dir), user="postgres", dbname="postgres", autocommit=True
+        ) as connection:
+            if not connection.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]
+            ).fetchone():
                 connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE)))
 
     def stop(self) -> None:
@@ -152,14 +157,26 @@ def prepare() -> str:
 def serve(host: str, port: str, admin: str) -> int:
     """Serve until stopped or the server exits; the banner and the admin login once it answers."""
     url = f"http://{host}:{port}"
-    server = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
-                               "--skip-checks", f"{host}:{port}"], cwd=ROOT)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "manage.py",
+            "runserver",
+            "--noreload",
+            "--skip-checks",
+            f"{host}:{port}",
+        ],
+        cwd=ROOT,
+    )
     try:
         while server.poll() is None and not answers(url):
             time.sleep(0.2)
         if server.returncode is None:
-            print(f"\nHindsight on {url}/  (admin: {url}/admin/, API docs: {url}/api/v1/docs;"
-                  f" Ctrl-C stops it)\n{admin}\n", flush=True)
+            print(
+                f"\nHindsight on {url}/  (admin: {url}/admin/, API docs: {url}/api/v1/docs;"
+                f" Ctrl-C stops it)\n{admin}\n",
+                flush=True,
+            )
         return server.wait()
     except Stopped:
         server.terminate()
@@ -169,8 +186,11 @@ def serve(host: str, port: str, admin: str) -> int:
 
 def _signals_of(pid: int) -> tuple[int, int]:
     """The signals process ``pid`` blocks and those it catches, as bit masks (Linux /proc)."""
-    fields = dict(line.split(":", 1) for line in
-                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    fields = dict(
+        line.split(":", 1)
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+        if ":" in line
+    )
     return int(fields["SigBlk"], 16), int(fields["SigCgt"], 16)
 
 
@@ -215,8 +235,10 @@ def port_taken(host: str, port: str) -> str | None:
         try:
             probe.bind((host, int(port)))
         except OSError as exc:
-            return (f"Port {port} on {host} is not free ({exc.strerror}): serve on another "
-                    f"with `make run PORT={int(port) + 1}`.")
+            return (
+                f"Port {port} on {host} is not free ({exc.strerror}): serve on another "
+                f"with `make run PORT={int(port) + 1}`."
+            )
     return None
 
 
@@ -229,8 +251,11 @@ def answers(url: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m config.embedded", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m config.embedded",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--serve", metavar="HOST:PORT", help="serve there until stopped")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="run this once prepared")
     args = parser.parse_args(argv)

@@ -1,5 +1,6 @@
 """The home page at ``/``: what the service is, whether it can reach its database, and where
 to go next (the admin, the dashboard, the API docs and the first calls)."""
+
 from django.contrib import admin
 from django.db import DatabaseError, connection
 from django.shortcuts import render
@@ -15,8 +16,14 @@ def home(request):
         database_ok = True
     except DatabaseError:
         database_ok = False
-    return render(request, "home.html", {
-        "site_header": admin.site.site_header, "site_title": admin.site.site_title,
-        "database_ok": database_ok,
-        "base": request.build_absolute_uri("/").rstrip("/"),
-    }, status=200 if database_ok else 503)
+    return render(
+        request,
+        "home.html",
+        {
+            "site_header": admin.site.site_header,
+            "site_title": admin.site.site_title,
+            "database_ok": database_ok,
+            "base": request.build_absolute_uri("/").rstrip("/"),
+        },
+        status=200 if database_ok else 503,
+    )

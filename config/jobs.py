@@ -5,6 +5,7 @@ broker is down the send fails fast, is logged and dropped, and for a few seconds
 not even tried; what was not sent is picked up by the next periodic run of the same job (every job
 published from a write is also periodic and recomputes from the database, never from the message).
 """
+
 import logging
 
 from django.db import transaction

@@ -1,4 +1,5 @@
 """Log filters: a request line a log keeps names its path, never the values of its query."""
+
 import logging
 import re
 
@@ -17,6 +18,7 @@ class QueryStringDropped(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(path_only(arg) if isinstance(arg, str) else arg
-                                for arg in record.args)
+            record.args = tuple(
+                path_only(arg) if isinstance(arg, str) else arg for arg in record.args
+            )
         return True

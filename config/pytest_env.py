@@ -6,6 +6,7 @@ embedded server of ``make run`` (config.embedded, under var/postgres), started f
 stopped after it unless it was running already. Under CI an unreachable server fails the run
 (conftest.py).
 """
+
 import os
 import sys
 
@@ -20,9 +21,14 @@ def postgres_unreachable(url: str) -> str | None:
     """Why the PostgreSQL server of ``url`` does not answer, or None when it does."""
     db = dj_database_url.parse(url)
     try:
-        psycopg.connect(host=db["HOST"] or None, port=db["PORT"] or None,
-                        user=db["USER"] or None, password=db["PASSWORD"] or None,
-                        dbname="postgres", connect_timeout=3).close()
+        psycopg.connect(
+            host=db["HOST"] or None,
+            port=db["PORT"] or None,
+            user=db["USER"] or None,
+            password=db["PASSWORD"] or None,
+            dbname="postgres",
+            connect_timeout=3,
+        ).close()
     except psycopg.Error as exc:
         return str(exc).strip()
     return None
@@ -35,8 +41,11 @@ if not os.environ.get("CI") and (why := postgres_unreachable(os.environ["DATABAS
     _embedded = EmbeddedPostgres(var_dir())
     _started = _embedded if _embedded.start() else None
     os.environ["DATABASE_URL"] = database_url(var_dir())
-    print(f"PostgreSQL at DATABASE_URL does not answer ({why.splitlines()[0]}); the tests use "
-          f"the embedded server in {_embedded.pgdata}", file=sys.stderr)
+    print(
+        f"PostgreSQL at DATABASE_URL does not answer ({why.splitlines()[0]}); the tests use "
+        f"the embedded server in {_embedded.pgdata}",
+        file=sys.stderr,
+    )
 
 
 def pytest_unconfigure(config):

@@ -6,6 +6,7 @@ With nothing set, Hindsight runs embedded: the PostgreSQL server that ``make run
 switches the cache and the Celery broker to Redis, and ``DJANGO_ENV=production`` turns on the
 deployment hardening (and refuses to start without ``SECRET_KEY``).
 """
+
 import os
 import secrets
 from pathlib import Path
@@ -160,7 +161,8 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
 # cannot keep prepared statements (PgBouncer's transaction mode before 1.21).
 if os.environ.get("DB_PREPARE_THRESHOLD", "").strip().lower() != "off":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = env_int(
-        "DB_PREPARE_THRESHOLD", 5)
+        "DB_PREPARE_THRESHOLD", 5
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and Celery ---------------------------------------------------------------------------
@@ -208,12 +210,18 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 # millisecond); a job that could not be sent is left to its periodic run.
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 0.1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.1, "socket_timeout": 0.1,
-                                   "retry_on_timeout": False, "max_retries": 0}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 0.1,
+    "socket_timeout": 0.1,
+    "retry_on_timeout": False,
+    "max_retries": 0,
+}
 # A worker (config.celery_app swaps these in as it starts) waits longer for an answer, drops a
 # connection that stays silent past its health checks, and reconnects for as long as it takes.
 HINDSIGHT_WORKER_BROKER_TRANSPORT_OPTIONS = {
-    "socket_connect_timeout": 5, "socket_timeout": 10, "socket_keepalive": True,
+    "socket_connect_timeout": 5,
+    "socket_timeout": 10,
+    "socket_keepalive": True,
     # Seconds between checks of an idle connection (a PING first, and the watch on BRPOP and
     # pub/sub replies): a silent broker is noticed within a few of these.
     "health_check_interval": 10,
@@ -382,8 +390,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "PREPROCESSING_HOOKS": ["config.api.schema.drop_slash_variants"],
     # The enum hook is drf-spectacular's default; the second documents every error status.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "config.api.schema.document_error_responses"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.schema.document_error_responses",
+    ],
     "COMPONENT_SPLIT_REQUEST": True,
     # Several fields are called "status" with different choices; name each set explicitly.
     "ENUM_NAME_OVERRIDES": {
@@ -433,9 +443,12 @@ LOGGING = {
         # only with HINDSIGHT_REQUEST_LOG, so the console keeps the start-up banner and its
         # admin login in sight (errors are logged either way). gunicorn's are shaped by
         # config/gunicorn.conf.py.
-        "django.server": {"handlers": ["console"], "filters": ["no_query"],
-                          "level": "INFO" if env_bool("HINDSIGHT_REQUEST_LOG") else "WARNING",
-                          "propagate": False},
+        "django.server": {
+            "handlers": ["console"],
+            "filters": ["no_query"],
+            "level": "INFO" if env_bool("HINDSIGHT_REQUEST_LOG") else "WARNING",
+            "propagate": False,
+        },
         # Jobs run inline (no broker) would print a line per job ("succeeded in 0.0123s"): a
         # worker's log, not the console's.
         "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},

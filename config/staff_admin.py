@@ -11,6 +11,7 @@ Each admin action names its permission (``@admin.action(permissions=[...])``); D
 the actions a user may not run, and ``GuardedAdmin`` answers 403 when one is posted anyway, as the
 change form does, instead of the stock "no action selected".
 """
+
 from functools import wraps
 
 from django.contrib import admin
@@ -18,8 +19,12 @@ from django.contrib.admin import helpers
 from django.contrib.admin.apps import AdminConfig
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
-from django.core.exceptions import (EmptyResultSet, FieldDoesNotExist, PermissionDenied,
-                                    ValidationError)
+from django.core.exceptions import (
+    EmptyResultSet,
+    FieldDoesNotExist,
+    PermissionDenied,
+    ValidationError,
+)
 from django.http import Http404, HttpResponseBadRequest
 from django.urls import path
 from django.utils.html import format_html_join
@@ -28,8 +33,9 @@ from django.utils.safestring import mark_safe
 
 def has_nul(params) -> bool:
     """Whether a query dict holds a NUL byte: PostgreSQL refuses it in any text it compares."""
-    return any("\x00" in key or any("\x00" in value for value in params.getlist(key))
-               for key in params)
+    return any(
+        "\x00" in key or any("\x00" in value for value in params.getlist(key)) for key in params
+    )
 
 
 class HindsightAdminSite(admin.AdminSite):
@@ -56,9 +62,12 @@ class HindsightAdminSite(admin.AdminSite):
     def get_urls(self):
         """The stock URLs, with the "view on site" shortcut answering 404 to an id its model's
         key could not hold (Django's lets a malformed UUID through as a 500)."""
-        return [path(str(url.pattern), self.admin_view(view_on_site), name=url.name)
-                if getattr(url, "name", None) == "view_on_site" else url
-                for url in super().get_urls()]
+        return [
+            path(str(url.pattern), self.admin_view(view_on_site), name=url.name)
+            if getattr(url, "name", None) == "view_on_site"
+            else url
+            for url in super().get_urls()
+        ]
 
 
 @admin.display(description="error type", ordering="error_type")
@@ -121,8 +130,10 @@ def guard_registered(site) -> None:
         stock = type(model_admin)
         if not issubclass(stock, GuardedAdmin):
             site.unregister(model)
-            site.register(model, type(f"Guarded{stock.__name__}", (GuardedAdmin, stock),
-                                      {"__module__": __name__}))
+            site.register(
+                model,
+                type(f"Guarded{stock.__name__}", (GuardedAdmin, stock), {"__module__": __name__}),
+            )
 
 
 class GuardedAdmin(admin.ModelAdmin):

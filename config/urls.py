@@ -1,4 +1,5 @@
 """Top-level URLs: the home page, the admin, the versioned API and its schema and docs."""
+
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView

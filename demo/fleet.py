@@ -17,6 +17,7 @@ service already answering there (``make run``, which shares this checkout's data
 to the embedded service (``manage.py runserver``) it serves there and stops at the end; the data
 stays in ``var/``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,8 +34,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx
-from hindsight_client import (Guard, Hindsight, SkipTask, Strategies, current_attempt, fallback,
-                              retry)
+from hindsight_client import (
+    Guard,
+    Hindsight,
+    SkipTask,
+    Strategies,
+    current_attempt,
+    fallback,
+    retry,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 7
@@ -46,8 +54,13 @@ REVIEW_FROM = 2  # the human starts reviewing after this round
 REVIEWS_PER_ROUND = 1  # a busy human: at most this many approvals per round
 RATE_WINDOW = 0.01  # seconds the simulated provider stays limited; the lesson waits longer
 FAULTS = ("rate_limit", "stale_token", "flaky_page", "partial_write", "loop")
-TASK_TYPES = {"rate_limit": "summarize", "stale_token": "sync", "flaky_page": "fetch",
-              "partial_write": "export", "loop": "plan"}
+TASK_TYPES = {
+    "rate_limit": "summarize",
+    "stale_token": "sync",
+    "flaky_page": "fetch",
+    "partial_write": "export",
+    "loop": "plan",
+}
 RESOLUTIONS = {
     "rate_limit": "Provider 429: wait for the rate-limit window, then retry once.",
     "stale_token": "Token expired: refresh the session token, then run the task again.",
@@ -90,21 +103,28 @@ class Job:
         if self.calls == 1:
             self.limited_until = time.monotonic() + RATE_WINDOW
         if time.monotonic() < self.limited_until:
-            raise FleetError(f"429 Too Many Requests from provider llm-{self.rng.randint(1, 9)}: "
-                             f"rate limit of {self.rng.choice((60, 120))} requests per minute",
-                             "provider_rate_limit")
+            raise FleetError(
+                f"429 Too Many Requests from provider llm-{self.rng.randint(1, 9)}: "
+                f"rate limit of {self.rng.choice((60, 120))} requests per minute",
+                "provider_rate_limit",
+            )
         return "summarized"
 
     def _stale_token(self) -> str:
         if not self.token_fresh:
-            raise FleetError(f"401 Unauthorized: session token expired "
-                             f"{self.rng.randint(2, 90)} minutes ago", "stale_token")
+            raise FleetError(
+                f"401 Unauthorized: session token expired {self.rng.randint(2, 90)} minutes ago",
+                "stale_token",
+            )
         return "synced"
 
     def _flaky_page(self) -> str:
         if self.calls == 1 or self.rng.random() < 0.3:
-            raise FleetError(f"page https://shop.example.com/item/{self.rng.randint(100, 999)} "
-                             f"did not load within 5000 ms", "flaky_page")
+            raise FleetError(
+                f"page https://shop.example.com/item/{self.rng.randint(100, 999)} "
+                f"did not load within 5000 ms",
+                "flaky_page",
+            )
         return "fetched"
 
     def _partial_write(self) -> str:
@@ -112,10 +132,15 @@ class Job:
         if self.rows_done == 0:
             self.rows_done = self.rng.randint(20, 80)
             # Left on the attempt so the guard records it with the failure, for resuming.
-            current_attempt().checkpoint = {"done": self.rows_done, "total": total,
-                                            "resume_from": self.rows_done + 1}
-        raise FleetError(f"partial write: connection reset after {self.rows_done} of {total} "
-                         f"rows", "partial_write")
+            current_attempt().checkpoint = {
+                "done": self.rows_done,
+                "total": total,
+                "resume_from": self.rows_done + 1,
+            }
+        raise FleetError(
+            f"partial write: connection reset after {self.rows_done} of {total} rows",
+            "partial_write",
+        )
 
     def _loop(self) -> str:
         # Every call meets the other rejection: retrying only goes round in circles.
@@ -151,9 +176,13 @@ def replan(job: Job) -> str:
 
 def strategies_for(tag: str) -> Strategies:
     """The fleet's registered strategies, keyed by this run's lesson names."""
-    found = {"rate_limit": retry(delay=RATE_WINDOW * 2), "stale_token": fallback(refresh_then_run),
-             "flaky_page": retry(attempts=3), "partial_write": fallback(resume),
-             "loop": fallback(replan)}
+    found = {
+        "rate_limit": retry(delay=RATE_WINDOW * 2),
+        "stale_token": fallback(refresh_then_run),
+        "flaky_page": retry(attempts=3),
+        "partial_write": fallback(resume),
+        "loop": fallback(replan),
+    }
     registry = ApprovedOnly()
     for fault, strategy in found.items():
         registry.on_pattern(f"{tag}_{fault}", strategy)
@@ -197,16 +226,24 @@ class Fleet:
             agent = f"demo-agent-{index}"
             for task in range(1, TASKS_PER_ROUND + 1):
                 fault = self.rng.choice(FAULTS)
-                job = Job(f"{self.tag}-r{number}-a{index}-t{task}",
-                          fault if self.rng.random() < FAULT_RATE else None,
-                          random.Random(self.rng.random()))
+                job = Job(
+                    f"{self.tag}-r{number}-a{index}-t{task}",
+                    fault if self.rng.random() < FAULT_RATE else None,
+                    random.Random(self.rng.random()),
+                )
                 self._run(agent, fault, job, counts)
         return counts
 
     def _run(self, agent: str, fault: str, job: Job, counts: Round) -> None:
         task_type = TASK_TYPES[fault]
-        guard = Guard(self.hs, task_type=task_type, task=job.id, agent=agent,
-                      strategies=self.strategies, skill_name=task_type)
+        guard = Guard(
+            self.hs,
+            task_type=task_type,
+            task=job.id,
+            agent=agent,
+            strategies=self.strategies,
+            skill_name=task_type,
+        )
         try:
             guard.run(work, job)
         except SkipTask:
@@ -225,31 +262,51 @@ class Fleet:
         if job.fault in self.seen:
             counts.repeats[job.fault] += 1
         self.seen.add(job.fault)
-        self.hs.record_outcome(job.id, task_type, "failure", agent=agent,
-                               context={"error_message": str(exc)})
+        self.hs.record_outcome(
+            job.id, task_type, "failure", agent=agent, context={"error_message": str(exc)}
+        )
         self.agent_seen[agent, job.fault] += 1
         # The second time an agent meets a fault it works out the fix and writes it down.
         if self.agent_seen[agent, job.fault] >= 2 and (agent, job.fault) not in self.recorded:
             self.recorded.add((agent, job.fault))
-            self.hs.record_lesson(f"{self.tag}_{job.fault}", exc.error_type,
-                                  RESOLUTIONS[job.fault], skill_name=task_type,
-                                  error_message=str(exc))
+            self.hs.record_lesson(
+                f"{self.tag}_{job.fault}",
+                exc.error_type,
+                RESOLUTIONS[job.fault],
+                skill_name=task_type,
+                error_message=str(exc),
+            )
             counts.lessons += 1
 
 
 def approve(tag: str) -> list[str]:
     """A human reviews the queue: approve up to REVIEWS_PER_ROUND of this run's lessons."""
     done = subprocess.run(
-        [sys.executable, "manage.py", "demo_approve", f"{tag}_", "--limit",
-         str(REVIEWS_PER_ROUND)], cwd=ROOT, capture_output=True, text=True, check=True)
+        [
+            sys.executable,
+            "manage.py",
+            "demo_approve",
+            f"{tag}_",
+            "--limit",
+            str(REVIEWS_PER_ROUND),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return done.stdout.split()
 
 
 def write_key() -> str:
     """A new write key in this checkout's database, as ``manage.py apikey create`` prints it."""
-    created = subprocess.run([sys.executable, "manage.py", "apikey", "create", "demo-fleet",
-                              "--scope", "write"], cwd=ROOT, capture_output=True, text=True,
-                             check=True)
+    created = subprocess.run(
+        [sys.executable, "manage.py", "apikey", "create", "demo-fleet", "--scope", "write"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return created.stdout.strip().splitlines()[-1]
 
 
@@ -271,18 +328,28 @@ def service(host: str, port: int):
     url = f"http://{host}:{port}"
     if answers(url):
         key = write_key()
-        known = httpx.get(f"{url}/api/v1/lessons", params={"per_page": 1}, timeout=10,
-                          headers={"Authorization": f"Bearer {key}"})
+        known = httpx.get(
+            f"{url}/api/v1/lessons",
+            params={"per_page": 1},
+            timeout=10,
+            headers={"Authorization": f"Bearer {key}"},
+        )
         if known.status_code != 200:
-            sys.exit(f"the service on {url} does not use this checkout's database (it refused a "
-                     f"key made here: {known.status_code}); stop it, or run the demo on "
-                     f"another port (make demo PORT=...)")
+            sys.exit(
+                f"the service on {url} does not use this checkout's database (it refused a "
+                f"key made here: {known.status_code}); stop it, or run the demo on "
+                f"another port (make demo PORT=...)"
+            )
         print(f"Using the service on {url} for the demo")
         yield url, key
         return
     log = tempfile.NamedTemporaryFile("w", prefix="hindsight-demo-", suffix=".log", delete=False)
-    server = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
-                               f"{host}:{port}"], cwd=ROOT, stdout=log, stderr=log)
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"{host}:{port}"],
+        cwd=ROOT,
+        stdout=log,
+        stderr=log,
+    )
     try:
         wait_for(url, server, log.name)
         print(f"Serving the embedded service on {url} for the demo (log: {log.name})")
@@ -308,8 +375,10 @@ def wait_for(url: str, server: subprocess.Popen, log_name: str) -> None:
 def print_round(number: int, counts: Round) -> None:
     """One line of the table."""
     cells = "  ".join(f"{counts.repeats[fault]:>{len(fault)}}" for fault in FAULTS)
-    print(f"{number:>5}  {cells}  {sum(counts.repeats.values()):>5}  {counts.lessons:>7}"
-          f"  {counts.applied:>7}  {counts.worked:>6}")
+    print(
+        f"{number:>5}  {cells}  {sum(counts.repeats.values()):>5}  {counts.lessons:>7}"
+        f"  {counts.applied:>7}  {counts.worked:>6}"
+    )
 
 
 def play(hs: Hindsight, tag: str) -> list[Round]:
@@ -323,8 +392,10 @@ def play(hs: Hindsight, tag: str) -> list[Round]:
         if REVIEW_FROM <= number < ROUNDS:
             counts.approved = approve(tag)
             if counts.approved:
-                print(f"       approving {len(counts.approved)} lesson(s) (as a human would in "
-                      f"the admin): {', '.join(counts.approved)}")
+                print(
+                    f"       approving {len(counts.approved)} lesson(s) (as a human would in "
+                    f"the admin): {', '.join(counts.approved)}"
+                )
         rounds.append(counts)
     return rounds
 
@@ -337,17 +408,21 @@ def main() -> None:
     args = parser.parse_args()
     started = time.monotonic()
     tag = "demo" + datetime.now(timezone.utc).strftime("%m%d%H%M%S")
-    print(f"Demo fleet {tag}: {AGENTS} agents, {ROUNDS} rounds of {TASKS_PER_ROUND} tasks each,"
-          f" seed {SEED}. Repeat failures per fault (unrecovered, after the fleet's first):")
+    print(
+        f"Demo fleet {tag}: {AGENTS} agents, {ROUNDS} rounds of {TASKS_PER_ROUND} tasks each,"
+        f" seed {SEED}. Repeat failures per fault (unrecovered, after the fleet's first):"
+    )
     with service(args.host, args.port) as (url, key), tempfile.TemporaryDirectory() as spool:
         with Hindsight(url, key, spool_dir=spool) as hs:
             rounds = play(hs, tag)
             hs.flush()
     curve = [sum(r.repeats.values()) for r in rounds]
     print(f"curve: {' '.join(map(str, curve))}")
-    print(f"lessons recorded: {sum(r.lessons for r in rounds)}  "
-          f"approved: {sum(len(r.approved) for r in rounds)}  "
-          f"applied: {sum(r.applied for r in rounds)}  worked: {sum(r.worked for r in rounds)}")
+    print(
+        f"lessons recorded: {sum(r.lessons for r in rounds)}  "
+        f"approved: {sum(len(r.approved) for r in rounds)}  "
+        f"applied: {sum(r.applied for r in rounds)}  worked: {sum(r.worked for r in rounds)}"
+    )
     print(f"finished in {time.monotonic() - started:.1f} s; the data stays for the dashboard")
 
 

@@ -1,6 +1,7 @@
 """Reading failures, root causes, regressions and reports in the admin, and deciding on root-cause
 groups; the patterns' own admin is failures.staff.pattern_admin. Every change goes through a service
 (failures.analysis.rootcauses); failures themselves are read-only here."""
+
 import json
 
 from django.contrib import admin, messages
@@ -8,21 +9,22 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from config.admin_tools import ReadOnlyAdmin, RecentFilter
 from config.formats import counted, shortened
 from config.staff_admin import GuardedAdmin, error_type
-
-from config.admin_tools import ReadOnlyAdmin, RecentFilter
-from failures.staff import pattern_admin  # noqa: F401  (registers the patterns' admin)
-from .models import Failure, FailurePattern, PatternReport, Regression, RootCauseGroup
 from failures.analysis.rootcauses import root_cause_group_confirm, root_cause_group_split
+from failures.staff import pattern_admin  # noqa: F401  (registers the patterns' admin)
+
+from .models import Failure, FailurePattern, PatternReport, Regression, RootCauseGroup
 
 
 def _pattern_link(pattern: FailurePattern | None):
     if pattern is None:
         return "–"
     url = reverse("admin:failures_failurepattern_change", args=[pattern.pk])
-    return format_html('<a href="{}" title="{}">{}</a>', url, pattern.template,
-                       shortened(pattern.template, 80))
+    return format_html(
+        '<a href="{}" title="{}">{}</a>', url, pattern.template, shortened(pattern.template, 80)
+    )
 
 
 class ErrorTypeFilter(admin.SimpleListFilter):
@@ -33,8 +35,12 @@ class ErrorTypeFilter(admin.SimpleListFilter):
     parameter_name = "error_type"
 
     def lookups(self, request, model_admin):
-        types = (FailurePattern.objects.exclude(error_type="").order_by("error_type")
-                 .values_list("error_type", flat=True).distinct())
+        types = (
+            FailurePattern.objects.exclude(error_type="")
+            .order_by("error_type")
+            .values_list("error_type", flat=True)
+            .distinct()
+        )
         return [(value, value) for value in types]
 
     def queryset(self, request, queryset):
@@ -43,8 +49,16 @@ class ErrorTypeFilter(admin.SimpleListFilter):
 
 @admin.register(Failure)
 class FailureAdmin(ReadOnlyAdmin):
-    list_display = ["id", "occurred_at", "agent", "task", error_type, "status", "pattern_link",
-                    "error_short"]
+    list_display = [
+        "id",
+        "occurred_at",
+        "agent",
+        "task",
+        error_type,
+        "status",
+        "pattern_link",
+        "error_short",
+    ]
     list_select_related = ["pattern"]
     list_filter = ["status", RecentFilter, ErrorTypeFilter, "retry_safe", "api_key"]
     readonly_fields = ["api_key"]  # not editable, so shown only when named
@@ -82,8 +96,9 @@ class FailureAdmin(ReadOnlyAdmin):
         if not effects:
             return "none reported"
         items = ((item if isinstance(item, str) else json.dumps(item),) for item in effects)
-        return format_html('<ul class="side-effects">{}</ul>',
-                           format_html_join("", "<li>{}</li>", items))
+        return format_html(
+            '<ul class="side-effects">{}</ul>', format_html_join("", "<li>{}</li>", items)
+        )
 
 
 # Raw fields of a failure and what shows them on its page.
@@ -95,9 +110,11 @@ def _link_text(link: dict) -> str:
     if link.get("signal") == "dependency":
         return link.get("dependency")
     if link.get("signal") == "coincidence":
-        return (f"started and stopped together {link.get('coincidence_count')} time(s), "
-                f"{link.get('expected')} expected by chance (p = {link.get('p_value')}), "
-                f"agents {', '.join(link.get('agents', []))}")
+        return (
+            f"started and stopped together {link.get('coincidence_count')} time(s), "
+            f"{link.get('expected')} expected by chance (p = {link.get('p_value')}), "
+            f"agents {', '.join(link.get('agents', []))}"
+        )
     # Evidence stored before coincidences: hourly counts that rose and fell together.
     return f"correlation {link.get('correlation')}, {link.get('window_count')} shared hour(s)"
 
@@ -108,8 +125,15 @@ class RootCauseGroupAdmin(GuardedAdmin):
     list_filter = ["status"]
     list_select_related = ["decided_by"]
     ordering = ["-detected_at", "-pk"]
-    fields = ["status", "members", "signals", "evidence_view", "detected_at", "decided_at",
-              "decided_by"]
+    fields = [
+        "status",
+        "members",
+        "signals",
+        "evidence_view",
+        "detected_at",
+        "decided_at",
+        "decided_by",
+    ]
     readonly_fields = fields
     actions = ["confirm", "split"]
 
@@ -118,8 +142,11 @@ class RootCauseGroupAdmin(GuardedAdmin):
 
     @admin.display(description="patterns")
     def members(self, obj):
-        return format_html_join(mark_safe("<br>"), "{}", (
-            (_pattern_link(p),) for p in sorted(obj.patterns.all(), key=lambda p: p.pk)))
+        return format_html_join(
+            mark_safe("<br>"),
+            "{}",
+            ((_pattern_link(p),) for p in sorted(obj.patterns.all(), key=lambda p: p.pk)),
+        )
 
     @admin.display(description="evidence")
     def signals(self, obj):
@@ -136,8 +163,14 @@ class RootCauseGroupAdmin(GuardedAdmin):
     @admin.display(description="evidence (every link)")
     def evidence_view(self, obj):
         links = (obj.evidence or {}).get("links", [])
-        return format_html_join(mark_safe("<br>"), "{} – {}: {}", (
-            (link.get("patterns"), link.get("signal"), _link_text(link)) for link in links)) or "–"
+        return (
+            format_html_join(
+                mark_safe("<br>"),
+                "{} – {}: {}",
+                ((link.get("patterns"), link.get("signal"), _link_text(link)) for link in links),
+            )
+            or "–"
+        )
 
     @admin.action(description="Confirm: one root cause", permissions=["decide"])
     def confirm(self, request, queryset):
@@ -172,8 +205,16 @@ class RootCauseGroupAdmin(GuardedAdmin):
 
 @admin.register(Regression)
 class RegressionAdmin(ReadOnlyAdmin):
-    list_display = ["id", "pattern_link", "kind", "verdict", "fixed_at", "since", "detected_at",
-                    "regressed_at"]
+    list_display = [
+        "id",
+        "pattern_link",
+        "kind",
+        "verdict",
+        "fixed_at",
+        "since",
+        "detected_at",
+        "regressed_at",
+    ]
     list_filter = ["verdict", "kind"]
     list_select_related = ["pattern"]
     ordering = ["-detected_at", "-pk"]
@@ -191,11 +232,12 @@ class PatternReportAdmin(ReadOnlyAdmin):
 
     @admin.display(description="read or download")
     def read(self, obj):
-        return format_html('<a href="{}">HTML</a> · <a href="{}">markdown</a> · '
-                           '<a href="{}">JSON</a>',
-                           reverse("reports:detail", args=[obj.pk]),
-                           reverse("reports:markdown", args=[obj.pk]),
-                           reverse("reports:json", args=[obj.pk]))
+        return format_html(
+            '<a href="{}">HTML</a> · <a href="{}">markdown</a> · <a href="{}">JSON</a>',
+            reverse("reports:detail", args=[obj.pk]),
+            reverse("reports:markdown", args=[obj.pk]),
+            reverse("reports:json", args=[obj.pk]),
+        )
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("data", "markdown")

@@ -1,5 +1,6 @@
 """Failure records (the seed's failure sublayer), the message templates and the patterns they form,
 and what the scheduled jobs keep: their watermarks, root-cause groups, regressions and reports."""
+
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
@@ -7,7 +8,6 @@ from django.db.models.functions import Now
 
 from config.api.models import written_by_key
 from config.formats import moment_shown, shortened
-
 from failures.analysis import recurrence
 
 
@@ -50,13 +50,25 @@ class FailurePattern(models.Model):
     # The open (suggested or confirmed) root-cause group it belongs to, kept by the root-cause
     # job and the decisions (failures.analysis.rootcauses): the failure answer and the boot briefing read
     # it with the pattern, and look further only when it is set.
-    root_cause_group = models.ForeignKey("RootCauseGroup", null=True, blank=True,
-                                         on_delete=models.SET_NULL, related_name="open_patterns")
-    status = models.CharField("triage", max_length=8, choices=Status.choices,
-                              default=Status.OPEN, editable=False)
+    root_cause_group = models.ForeignKey(
+        "RootCauseGroup",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="open_patterns",
+    )
+    status = models.CharField(
+        "triage", max_length=8, choices=Status.choices, default=Status.OPEN, editable=False
+    )
     snoozed_until = models.DateTimeField(null=True, blank=True, editable=False)
-    triaged_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+", editable=False)
+    triaged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
     triaged_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -67,13 +79,19 @@ class FailurePattern(models.Model):
             ("view_dashboard", "Can view the fleet dashboard"),
         ]
         indexes = [
-            models.Index(fields=["token_count", "head"], name="pattern_cover_idx",
-                         condition=models.Q(merged_into__isnull=True)),
+            models.Index(
+                fields=["token_count", "head"],
+                name="pattern_cover_idx",
+                condition=models.Q(merged_into__isnull=True),
+            ),
             models.Index(fields=["-last_seen"], name="pattern_recent_idx"),
             # The dashboard's candidates for the top patterns and the curation queue: live
             # patterns, most failures first, read in order instead of sorting every pattern.
-            models.Index(fields=["-event_count", "id"], name="pattern_frequent_idx",
-                         condition=models.Q(merged_into__isnull=True)),
+            models.Index(
+                fields=["-event_count", "id"],
+                name="pattern_frequent_idx",
+                condition=models.Q(merged_into__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -129,39 +147,52 @@ class Failure(models.Model):
     # exception on an ancestor, in this export or a later one, is not a second failure
     # (outcomes.otlp.faults). Blank (lineage null) for failures sent otherwise; defaults in the
     # database too, for rows written by SQL of its own (bulk loads).
-    trace_id = models.CharField(max_length=32, blank=True, default="", db_default="",
-                                editable=False)
-    span_id = models.CharField(max_length=16, blank=True, default="", db_default="",
-                               editable=False)
-    fault = models.CharField(max_length=32, blank=True, default="", db_default="",
-                             editable=False)
+    trace_id = models.CharField(
+        max_length=32, blank=True, default="", db_default="", editable=False
+    )
+    span_id = models.CharField(
+        max_length=16, blank=True, default="", db_default="", editable=False
+    )
+    fault = models.CharField(max_length=32, blank=True, default="", db_default="", editable=False)
     lineage = ArrayField(models.CharField(max_length=16), null=True, blank=True, editable=False)
     # The span whose gen_ai.agent.name gave the agent (blank: the resource's or service's name),
     # so that a nearer named ancestor arriving in a later export re-files the failure under its
     # agent, and a farther one does not.
-    agent_span = models.CharField(max_length=16, blank=True, default="", db_default="",
-                                  editable=False)
+    agent_span = models.CharField(
+        max_length=16, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         indexes = [
             # OpenTelemetry: a trace's failures stored by earlier exports.
-            models.Index(fields=["trace_id"], name="failure_trace_idx",
-                         condition=~models.Q(trace_id="")),
+            models.Index(
+                fields=["trace_id"], name="failure_trace_idx", condition=~models.Q(trace_id="")
+            ),
             # Boot: one agent's recent failures, newest first; and its open ones.
             models.Index(fields=["agent", "-occurred_at"], name="failure_agent_recent_idx"),
-            models.Index(fields=["agent", "task"], name="failure_agent_task_open_idx",
-                         condition=models.Q(status="open")),
+            models.Index(
+                fields=["agent", "task"],
+                name="failure_agent_task_open_idx",
+                condition=models.Q(status="open"),
+            ),
             # Boot reads an agent's newest open failures: ordered by this index, PostgreSQL
             # stops after the cap instead of sorting every open row of a busy agent.
-            models.Index(fields=["agent", "-occurred_at", "-id"],
-                         name="failure_agent_open_recent_idx",
-                         condition=models.Q(status="open")),
+            models.Index(
+                fields=["agent", "-occurred_at", "-id"],
+                name="failure_agent_open_recent_idx",
+                condition=models.Q(status="open"),
+            ),
             # Boot with a task type: the agent's recent failures of the type, and its newest
             # open ones, each one range of an index in the order boot reads them.
-            models.Index(fields=["agent", "task_type", "-occurred_at", "-id"],
-                         name="failure_agent_type_recent_idx"),
-            models.Index(fields=["agent", "task_type", "-occurred_at", "-id"],
-                         name="failure_agent_type_open_idx", condition=models.Q(status="open")),
+            models.Index(
+                fields=["agent", "task_type", "-occurred_at", "-id"],
+                name="failure_agent_type_recent_idx",
+            ),
+            models.Index(
+                fields=["agent", "task_type", "-occurred_at", "-id"],
+                name="failure_agent_type_open_idx",
+                condition=models.Q(status="open"),
+            ),
             # Fleet scope and task-type filters.
             models.Index(fields=["task_type", "-occurred_at"], name="failure_type_recent_idx"),
             # Per-pattern counts (distinct agents and tasks) and retry history.
@@ -174,12 +205,17 @@ class Failure(models.Model):
             models.Index(fields=["pattern", "occurred_at"], name="failure_pattern_time_idx"),
             # The dashboard's fleet-wide loops: the last day's open failures read from the index
             # alone (a few percent of the rows, so a small index).
-            models.Index(fields=["-occurred_at"], include=["agent", "task", "pattern"],
-                         name="failure_open_covering_idx", condition=models.Q(status="open")),
+            models.Index(
+                fields=["-occurred_at"],
+                include=["agent", "task", "pattern"],
+                name="failure_open_covering_idx",
+                condition=models.Q(status="open"),
+            ),
         ]
         constraints = [
-            models.CheckConstraint(condition=models.Q(attempt_count__gte=1),
-                                   name="failure_attempt_count_positive"),
+            models.CheckConstraint(
+                condition=models.Q(attempt_count__gte=1), name="failure_attempt_count_positive"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -219,17 +255,26 @@ class RootCauseGroup(models.Model):
     created_at = models.DateTimeField(db_default=Now())
     detected_at = models.DateTimeField()  # the latest recompute that found it
     decided_at = models.DateTimeField(null=True, blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
-    patterns = models.ManyToManyField(FailurePattern, through="RootCauseMembership",
-                                      related_name="root_cause_groups")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    patterns = models.ManyToManyField(
+        FailurePattern, through="RootCauseMembership", related_name="root_cause_groups"
+    )
 
     class Meta:
         permissions = [("decide_rootcausegroup", "Can confirm or split root-cause groups")]
         constraints = [
             # One live group per member set; split groups stay as history of a decision.
-            models.UniqueConstraint(fields=["members_key"], name="root_cause_group_members_unique",
-                                    condition=~models.Q(status="split")),
+            models.UniqueConstraint(
+                fields=["members_key"],
+                name="root_cause_group_members_unique",
+                condition=~models.Q(status="split"),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -240,12 +285,16 @@ class RootCauseMembership(models.Model):
     """A pattern belongs to a root-cause group."""
 
     group = models.ForeignKey(RootCauseGroup, on_delete=models.CASCADE, related_name="memberships")
-    pattern = models.ForeignKey(FailurePattern, on_delete=models.CASCADE,
-                                related_name="root_cause_memberships")
+    pattern = models.ForeignKey(
+        FailurePattern, on_delete=models.CASCADE, related_name="root_cause_memberships"
+    )
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["group", "pattern"],
-                                               name="root_cause_membership_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "pattern"], name="root_cause_membership_unique"
+            )
+        ]
 
 
 class RootCauseSplit(models.Model):
@@ -253,17 +302,21 @@ class RootCauseSplit(models.Model):
 
     pattern_low = models.ForeignKey(FailurePattern, on_delete=models.CASCADE, related_name="+")
     pattern_high = models.ForeignKey(FailurePattern, on_delete=models.CASCADE, related_name="+")
-    group = models.ForeignKey(RootCauseGroup, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="splits")
+    group = models.ForeignKey(
+        RootCauseGroup, null=True, blank=True, on_delete=models.SET_NULL, related_name="splits"
+    )
     created_at = models.DateTimeField(db_default=Now())
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["pattern_low", "pattern_high"],
-                                    name="root_cause_split_pair_unique"),
+            models.UniqueConstraint(
+                fields=["pattern_low", "pattern_high"], name="root_cause_split_pair_unique"
+            ),
             # Stored low id first, so a pair has one spelling and the unique constraint holds.
-            models.CheckConstraint(condition=models.Q(pattern_low__lt=models.F("pattern_high")),
-                                   name="root_cause_split_ordered"),
+            models.CheckConstraint(
+                condition=models.Q(pattern_low__lt=models.F("pattern_high")),
+                name="root_cause_split_ordered",
+            ),
         ]
 
 
@@ -282,8 +335,9 @@ class Regression(models.Model):
         FAILING = recurrence.FAILING  # regression: applications of its lesson fail
         RETURNED = recurrence.RETURNED  # regression: back at its pre-fix rate, none worked
 
-    pattern = models.ForeignKey(FailurePattern, on_delete=models.CASCADE,
-                                related_name="regressions")
+    pattern = models.ForeignKey(
+        FailurePattern, on_delete=models.CASCADE, related_name="regressions"
+    )
     kind = models.CharField(max_length=15, choices=Kind.choices)
     fixed_at = models.DateTimeField()  # since when it counted as fixed
     since = models.DateTimeField()  # its first failure after that
@@ -293,8 +347,11 @@ class Regression(models.Model):
     evidence = models.JSONField(default=dict)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["pattern", "kind", "fixed_at"],
-                                               name="regression_episode_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pattern", "kind", "fixed_at"], name="regression_episode_unique"
+            )
+        ]
         indexes = [models.Index(fields=["-detected_at"], name="regression_recent_idx")]
 
     def __str__(self) -> str:
@@ -313,8 +370,9 @@ class PatternReport(models.Model):
     class Meta:
         indexes = [models.Index(fields=["-until"], name="pattern_report_recent_idx")]
         # A report of the same window is rebuilt in place (a redelivered task), not added.
-        constraints = [models.UniqueConstraint(fields=["since", "until"],
-                                               name="pattern_report_window_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["since", "until"], name="pattern_report_window_unique")
+        ]
 
     def __str__(self) -> str:
         return f"report {self.pk}: {moment_shown(self.since)} to {moment_shown(self.until)}"

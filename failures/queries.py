@@ -3,21 +3,39 @@ least 15% of its requests per second, measured side by side in one session (the 
 each names the measurement). Each runs on every request of its endpoint, so each is prepared
 per connection (config.database), on a cursor Django wraps: logged and counted as any other.
 The writes take parallel arrays (``unnest``), so a batch of any size is one statement."""
+
 from config.database import prepared_cursor
+from failures.store.triage import muted_sql
 from lessons.match_index import match_index_version_sql
 
 from .live import live_pattern_sql
 from .models import Failure, FailurePattern
-from failures.store.triage import muted_sql
 
 # What boot reads of a failure (failures.boot.composer): shared by both parts, then each part's own.
-SHARED = ("occurred_at", "task", "task_type", "error", "error_type", "retry_safe", "retry_after",
-          "attempt_count", "pattern_id")
+SHARED = (
+    "occurred_at",
+    "task",
+    "task_type",
+    "error",
+    "error_type",
+    "retry_safe",
+    "retry_after",
+    "attempt_count",
+    "pattern_id",
+)
 RECENT = ("title", "status")
 OPEN = ("skill_name", "side_effects", "recovery_hint", "checkpoint")
 # What boot reads of an open failure's live pattern (failures.live).
-LIVE = ("id", "fingerprint", "template", "event_count", "resolved_count", "unsafe_count",
-        "retry_after", "root_cause_group_id")
+LIVE = (
+    "id",
+    "fingerprint",
+    "template",
+    "event_count",
+    "resolved_count",
+    "unsafe_count",
+    "retry_after",
+    "root_cause_group_id",
+)
 
 
 def _boot_failures_sql(typed: bool) -> str:
@@ -26,17 +44,21 @@ def _boot_failures_sql(typed: bool) -> str:
     nulls = lambda names: ", ".join(["NULL"] * len(names))  # noqa: E731
     newest = "ORDER BY f.occurred_at DESC, f.id DESC"
     of_type = " AND f.task_type = %(task_type)s" if typed else ""
-    open_rows = (f"SELECT f.id, {columns('f', SHARED + OPEN)} FROM {failures} f"
-                 f" WHERE f.agent = %(agent)s AND f.status = '{Failure.Status.OPEN.value}'"
-                 f"{of_type} {newest} LIMIT %(open_cap)s")
-    return (f"(SELECT true, f.id, {columns('f', SHARED)}, {nulls(RECENT)}, {columns('f', OPEN)},"
-            f" {columns('l', LIVE)}, {match_index_version_sql()} FROM ({open_rows}) f"
-            f" JOIN {patterns} l ON l.id = {live_pattern_sql('f.pattern_id')} {newest})"
-            f" UNION ALL (SELECT false, f.id, {columns('f', SHARED)}, {columns('f', RECENT)},"
-            f" {nulls(OPEN + LIVE)}, NULL FROM {failures} f WHERE f.agent = %(agent)s"
-            f" AND f.occurred_at >= %(since)s AND f.occurred_at <= %(now)s{of_type}"
-            f" AND NOT EXISTS (SELECT 1 FROM {patterns} mp WHERE mp.id = f.pattern_id"
-            f" AND {muted_sql(alias='mp', now='now')}) {newest} LIMIT %(recent_cap)s)")
+    open_rows = (
+        f"SELECT f.id, {columns('f', SHARED + OPEN)} FROM {failures} f"
+        f" WHERE f.agent = %(agent)s AND f.status = '{Failure.Status.OPEN.value}'"
+        f"{of_type} {newest} LIMIT %(open_cap)s"
+    )
+    return (
+        f"(SELECT true, f.id, {columns('f', SHARED)}, {nulls(RECENT)}, {columns('f', OPEN)},"
+        f" {columns('l', LIVE)}, {match_index_version_sql()} FROM ({open_rows}) f"
+        f" JOIN {patterns} l ON l.id = {live_pattern_sql('f.pattern_id')} {newest})"
+        f" UNION ALL (SELECT false, f.id, {columns('f', SHARED)}, {columns('f', RECENT)},"
+        f" {nulls(OPEN + LIVE)}, NULL FROM {failures} f WHERE f.agent = %(agent)s"
+        f" AND f.occurred_at >= %(since)s AND f.occurred_at <= %(now)s{of_type}"
+        f" AND NOT EXISTS (SELECT 1 FROM {patterns} mp WHERE mp.id = f.pattern_id"
+        f" AND {muted_sql(alias='mp', now='now')}) {newest} LIMIT %(recent_cap)s)"
+    )
 
 
 _BOOT_FAILURES_SQL = {typed: _boot_failures_sql(typed) for typed in (False, True)}
@@ -50,9 +72,17 @@ def boot_failures(*, agent, task_type, since, now, recent_cap: int, open_cap: in
     its newest ``open_cap`` open failures with their live patterns and the match index's token
     (the recent columns NULL), in one round trip."""
     with prepared_cursor() as cursor:
-        cursor.execute(_BOOT_FAILURES_SQL[bool(task_type)], {
-            "agent": agent, "task_type": task_type, "since": since, "now": now,
-            "recent_cap": recent_cap, "open_cap": open_cap})
+        cursor.execute(
+            _BOOT_FAILURES_SQL[bool(task_type)],
+            {
+                "agent": agent,
+                "task_type": task_type,
+                "since": since,
+                "now": now,
+                "recent_cap": recent_cap,
+                "open_cap": open_cap,
+            },
+        )
         return cursor.fetchall()
 
 
@@ -99,16 +129,24 @@ WHERE pattern.id = batch.id
 """
 
 
-def patterns_count(counts: list[tuple], agents: set[tuple[int, str]],
-                   tasks: set[tuple[int, str]], own: list[int]) -> None:
+def patterns_count(
+    counts: list[tuple], agents: set[tuple[int, str]], tasks: set[tuple[int, str]], own: list[int]
+) -> None:
     """Add ``(id, events, unsafe, earliest, latest, retry_after)`` to patterns the caller has
     locked, and to each its new agents and tasks: those of the distinct ``(pattern id, agent)``
     and ``(pattern id, task)`` pairs no stored failure but the batch's own (ids ``own``) has."""
     own = sorted(own)
     with prepared_cursor() as cursor:
-        cursor.execute(_COUNT, [*(list(side) for side in zip(*agents)), own,
-                                *(list(side) for side in zip(*tasks)), own,
-                                *(list(column) for column in zip(*sorted(counts)))])
+        cursor.execute(
+            _COUNT,
+            [
+                *(list(side) for side in zip(*agents)),
+                own,
+                *(list(side) for side in zip(*tasks)),
+                own,
+                *(list(column) for column in zip(*sorted(counts))),
+            ],
+        )
 
 
 # Measured: the ORM form (an OR of pairs) cost POST /api/v1/outcomes/bulk 39% of req/s.
@@ -129,14 +167,23 @@ RETURNING failure.id, failure.pattern_id, failure.agent, failure.task, closer.at
 """
 
 
-def open_failures_close(closings: list[tuple[str, str, object]], *, status: str,
-                        any_time: bool = False) -> list[tuple[int, int, str, str, object]]:
+def open_failures_close(
+    closings: list[tuple[str, str, object]], *, status: str, any_time: bool = False
+) -> list[tuple[int, int, str, str, object]]:
     """Close the open failures of the (agent, task, at) closings' tasks that happened at or
     before ``at`` (all of them with ``any_time``), each at the earliest such ``at``, in one
     statement that finds, locks and updates them; answer ``(id, pattern_id, agent, task, at)``
     of each closed."""
     agents, tasks, ats = (list(side) for side in zip(*sorted(closings)))
     with prepared_cursor() as cursor:
-        cursor.execute(_CLOSE, {"status": str(status), "agents": agents, "tasks": tasks,
-                                "ats": ats, "any_time": any_time})
+        cursor.execute(
+            _CLOSE,
+            {
+                "status": str(status),
+                "agents": agents,
+                "tasks": tasks,
+                "ats": ats,
+                "any_time": any_time,
+            },
+        )
         return [tuple(row) for row in cursor.fetchall()]

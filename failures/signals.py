@@ -4,6 +4,7 @@
 templates and outcomes point at the survivor: ``merged`` (their ids) and ``survivor`` (its id).
 Lessons carry their links over to the survivor (lessons.links.links_follow_merge).
 """
+
 from django.dispatch import Signal
 
 patterns_merged = Signal()

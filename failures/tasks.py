@@ -3,6 +3,7 @@
 Each takes only JSON values, returns a JSON summary, and is safe to run twice (``acks_late``):
 the services recompute and upsert, and the report of one window is rebuilt in place.
 """
+
 from dataclasses import asdict
 
 from celery import shared_task
@@ -10,7 +11,6 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from config.api.fields import moment_utc
-
 from failures.analysis.regressions import regressions_detect
 from failures.analysis.rootcauses import root_causes_detect
 from failures.staff.reports import pattern_report_build

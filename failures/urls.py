@@ -1,6 +1,6 @@
 """Failure routes under /api/v1/."""
-from config.api.routing import api_path
 
+from config.api.routing import api_path
 from failures.boot.views import BootApi
 from failures.records.views import FailuresApi, FailuresResolveApi
 

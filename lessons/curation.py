@@ -1,14 +1,21 @@
 """What humans do to lessons in the admin: approve, reject, edit, accept or dismiss proposals,
 write and delete lessons, merge duplicates and link lessons to failure patterns. Every change is
 kept in the lesson's history (LessonCuration) and reaches checks at once."""
+
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from .effectiveness import effectiveness_recompute
 from .links import Worked, pattern_links_decide, pattern_links_learn
-from .models import (Application, Lesson, LessonCuration, LessonProposal, PatternLink,
-                     PatternLinkEvidence)
+from .models import (
+    Application,
+    Lesson,
+    LessonCuration,
+    LessonProposal,
+    PatternLink,
+    PatternLinkEvidence,
+)
 from .services import lesson_text_clean, lessons_changed, proposal_digest
 
 _CURATED_FIELDS = ("status", "resolution", "resolution_code", "error_type", "skill_name")
@@ -35,14 +42,22 @@ def _curate(lesson: Lesson, *, user, action: str, changes: dict) -> Lesson:
 
 def lesson_approve(*, lesson: Lesson, user) -> Lesson:
     """Mark a lesson approved: agents may rely on it, and it ranks first in checks."""
-    return _curate(lesson, user=user, action=LessonCuration.Action.APPROVE,
-                   changes={"status": Lesson.Status.APPROVED})
+    return _curate(
+        lesson,
+        user=user,
+        action=LessonCuration.Action.APPROVE,
+        changes={"status": Lesson.Status.APPROVED},
+    )
 
 
 def lesson_reject(*, lesson: Lesson, user) -> Lesson:
     """Mark a lesson rejected: it never appears in check answers again."""
-    return _curate(lesson, user=user, action=LessonCuration.Action.REJECT,
-                   changes={"status": Lesson.Status.REJECTED})
+    return _curate(
+        lesson,
+        user=user,
+        action=LessonCuration.Action.REJECT,
+        changes={"status": Lesson.Status.REJECTED},
+    )
 
 
 def lesson_edit(*, lesson: Lesson, user, **changes) -> Lesson:
@@ -57,12 +72,16 @@ def lesson_edit(*, lesson: Lesson, user, **changes) -> Lesson:
 def proposal_accept(*, proposal: LessonProposal, user) -> Lesson:
     """Make a proposed resolution the lesson's resolution."""
     with transaction.atomic():
-        lesson = _curate(proposal.lesson, user=user, action=LessonCuration.Action.ACCEPT_PROPOSAL,
-                         changes={"resolution": proposal.resolution,
-                                  "resolution_code": proposal.resolution_code})
-        LessonProposal.objects.filter(pk=proposal.pk).update(
-            status=LessonProposal.Status.ACCEPTED
+        lesson = _curate(
+            proposal.lesson,
+            user=user,
+            action=LessonCuration.Action.ACCEPT_PROPOSAL,
+            changes={
+                "resolution": proposal.resolution,
+                "resolution_code": proposal.resolution_code,
+            },
         )
+        LessonProposal.objects.filter(pk=proposal.pk).update(status=LessonProposal.Status.ACCEPTED)
     return lesson
 
 
@@ -73,8 +92,11 @@ def proposal_dismiss(*, proposal: LessonProposal, user) -> None:
             status=LessonProposal.Status.DISMISSED
         )
         LessonCuration.objects.create(
-            lesson=proposal.lesson, action=LessonCuration.Action.DISMISS_PROPOSAL, user=user,
-            before={"proposal": proposal.resolution}, after={},
+            lesson=proposal.lesson,
+            action=LessonCuration.Action.DISMISS_PROPOSAL,
+            user=user,
+            before={"proposal": proposal.resolution},
+            after={},
         )
 
 
@@ -83,13 +105,20 @@ def lesson_create(*, user, approve: bool = True, **fields) -> Lesson:
     (the writer may review lessons), approved with the writer as its reviewer. Its history
     starts with the writing."""
     cleaned = {k: lesson_text_clean(v) if isinstance(v, str) else v for k, v in fields.items()}
-    reviewed = {"status": Lesson.Status.APPROVED, "reviewed_by": user,
-                "reviewed_at": timezone.now()} if approve else {
-        "status": Lesson.Status.UNVERIFIED}
+    reviewed = (
+        {"status": Lesson.Status.APPROVED, "reviewed_by": user, "reviewed_at": timezone.now()}
+        if approve
+        else {"status": Lesson.Status.UNVERIFIED}
+    )
     with transaction.atomic():
         lesson = Lesson.objects.create(**cleaned, **reviewed, source=Lesson.Source.HUMAN)
-        LessonCuration.objects.create(lesson=lesson, action=LessonCuration.Action.WRITE,
-                                      user=user, before={}, after=_snapshot(lesson))
+        LessonCuration.objects.create(
+            lesson=lesson,
+            action=LessonCuration.Action.WRITE,
+            user=user,
+            before={},
+            after=_snapshot(lesson),
+        )
         lessons_changed()
     return lesson
 
@@ -104,8 +133,17 @@ def lessons_delete(*, lessons) -> int:
 
 # --- merging duplicates --------------------------------------------------------------------------
 
-_MERGE_SNAPSHOT = ("error_pattern", "error_type", "skill_name", "status", "source", "occurrences",
-                   "applications_count", "resolution", "resolution_code")
+_MERGE_SNAPSHOT = (
+    "error_pattern",
+    "error_type",
+    "skill_name",
+    "status",
+    "source",
+    "occurrences",
+    "applications_count",
+    "resolution",
+    "resolution_code",
+)
 
 
 def lessons_merge(*, survivor: Lesson, duplicates: list[Lesson], user) -> Lesson:
@@ -116,8 +154,12 @@ def lessons_merge(*, survivor: Lesson, duplicates: list[Lesson], user) -> Lesson
         raise ValueError("choose at least one other lesson to merge into the survivor")
     with transaction.atomic():
         # One lock order for every merge (by id), so two concurrent merges cannot deadlock.
-        locked = {l.pk: l for l in Lesson.objects.select_for_update().filter(
-            pk__in=[survivor.pk, *dup_ids]).order_by("pk")}
+        locked = {
+            l.pk: l
+            for l in Lesson.objects.select_for_update()
+            .filter(pk__in=[survivor.pk, *dup_ids])
+            .order_by("pk")
+        }
         survivor, dups = locked[survivor.pk], [locked[pk] for pk in dup_ids if pk in locked]
         added = sum(d.occurrences for d in dups)
         Application.objects.filter(lesson_id__in=dup_ids).update(lesson=survivor)
@@ -126,12 +168,16 @@ def lessons_merge(*, survivor: Lesson, duplicates: list[Lesson], user) -> Lesson
         _merge_proposals(survivor, dups)
         Lesson.objects.filter(pk=survivor.pk).update(
             occurrences=F("occurrences") + added,
-            last_occurred=max([survivor.last_occurred, *(d.last_occurred for d in dups)]))
+            last_occurred=max([survivor.last_occurred, *(d.last_occurred for d in dups)]),
+        )
         before = {**_snapshot(survivor), "occurrences": survivor.occurrences}
         LessonCuration.objects.create(
-            lesson=survivor, action=LessonCuration.Action.MERGE, user=user,
+            lesson=survivor,
+            action=LessonCuration.Action.MERGE,
+            user=user,
             before={**before, "duplicates": [_merge_snapshot(d) for d in dups]},
-            after={**before, "occurrences": survivor.occurrences + added})
+            after={**before, "occurrences": survivor.occurrences + added},
+        )
         Lesson.objects.filter(pk__in=dup_ids).delete()
         lessons_changed()
     # Applications moved, so the survivor's measured effectiveness is stale until rescored.
@@ -150,33 +196,51 @@ def _merge_pattern_links(survivor: Lesson, dup_ids: list) -> None:
     not answer stays sampled: a merge vouches for no link (lessons.links)."""
     links = Lesson.patterns.through
     own = PatternLink.objects.filter(lesson=survivor)
-    known = set(links.objects.filter(lesson_id=survivor.pk).values_list(
-        "failurepattern_id", flat=True)) | set(own.values_list("pattern_id", flat=True))
-    pattern_ids = set(links.objects.filter(lesson_id__in=dup_ids)
-                      .values_list("failurepattern_id", flat=True)) - set(
-        own.filter(state=PatternLink.State.REMOVED).values_list("pattern_id", flat=True))
-    links.objects.bulk_create([links(lesson_id=survivor.pk, failurepattern_id=pk)
-                               for pk in sorted(pattern_ids)], ignore_conflicts=True)
+    known = set(
+        links.objects.filter(lesson_id=survivor.pk).values_list("failurepattern_id", flat=True)
+    ) | set(own.values_list("pattern_id", flat=True))
+    pattern_ids = set(
+        links.objects.filter(lesson_id__in=dup_ids).values_list("failurepattern_id", flat=True)
+    ) - set(own.filter(state=PatternLink.State.REMOVED).values_list("pattern_id", flat=True))
+    links.objects.bulk_create(
+        [links(lesson_id=survivor.pk, failurepattern_id=pk) for pk in sorted(pattern_ids)],
+        ignore_conflicts=True,
+    )
     theirs = PatternLink.objects.filter(lesson_id__in=dup_ids)
-    sampled = (set(theirs.filter(state=PatternLink.State.SAMPLED).values_list(
-        "pattern_id", flat=True)) - set(theirs.exclude(state=PatternLink.State.SAMPLED)
-                                        .values_list("pattern_id", flat=True))) & pattern_ids
-    PatternLink.objects.bulk_create([
-        PatternLink(lesson=survivor, pattern_id=pk, state=PatternLink.State.SAMPLED)
-        for pk in sorted(sampled - known)], ignore_conflicts=True)
+    sampled = (
+        set(theirs.filter(state=PatternLink.State.SAMPLED).values_list("pattern_id", flat=True))
+        - set(theirs.exclude(state=PatternLink.State.SAMPLED).values_list("pattern_id", flat=True))
+    ) & pattern_ids
+    PatternLink.objects.bulk_create(
+        [
+            PatternLink(lesson=survivor, pattern_id=pk, state=PatternLink.State.SAMPLED)
+            for pk in sorted(sampled - known)
+        ],
+        ignore_conflicts=True,
+    )
 
 
 def _merge_candidates(survivor: Lesson, dup_ids: list) -> None:
     """The duplicates' candidate links become the survivor's, their evidence counted again (it
     may now confirm them); the survivor's own removals stand, the duplicates' go with them."""
     evidence = PatternLinkEvidence.objects.filter(
-        link__lesson_id__in=dup_ids, link__state=PatternLink.State.CANDIDATE,
-        application__isnull=False).select_related("link")
-    pattern_links_learn(reports=[
-        Worked(lesson_id=survivor.pk, pattern_id=each.link.pattern_id,
-               application_id=each.application_id, agent=each.agent, seen_at=each.seen_at,
-               api_key_id=each.api_key_id)
-        for each in evidence.order_by("pk")])
+        link__lesson_id__in=dup_ids,
+        link__state=PatternLink.State.CANDIDATE,
+        application__isnull=False,
+    ).select_related("link")
+    pattern_links_learn(
+        reports=[
+            Worked(
+                lesson_id=survivor.pk,
+                pattern_id=each.link.pattern_id,
+                application_id=each.application_id,
+                agent=each.agent,
+                seen_at=each.seen_at,
+                api_key_id=each.api_key_id,
+            )
+            for each in evidence.order_by("pk")
+        ]
+    )
 
 
 def _merge_proposals(survivor: Lesson, dups: list[Lesson]) -> None:
@@ -196,16 +260,24 @@ def _merge_proposals(survivor: Lesson, dups: list[Lesson]) -> None:
             continue
         if not _proposal_count(survivor, proposal_digest(*text), 1):
             LessonProposal.objects.create(
-                lesson=survivor, resolution=text[0], resolution_code=text[1],
-                digest=proposal_digest(*text), proposed_by=f"merged {dup.error_pattern}"[:100])
+                lesson=survivor,
+                resolution=text[0],
+                resolution_code=text[1],
+                digest=proposal_digest(*text),
+                proposed_by=f"merged {dup.error_pattern}"[:100],
+            )
 
 
 def _proposal_count(lesson: Lesson, digest: str, times: int) -> bool:
     """Count ``times`` more on the lesson's pending proposal of this text; False if it has none.
     The caller holds the lesson's row lock, so no concurrent writer adds one in between."""
-    return bool(LessonProposal.objects.filter(
-        lesson=lesson, digest=digest, status=LessonProposal.Status.PENDING,
-    ).update(times_proposed=F("times_proposed") + times))
+    return bool(
+        LessonProposal.objects.filter(
+            lesson=lesson,
+            digest=digest,
+            status=LessonProposal.Status.PENDING,
+        ).update(times_proposed=F("times_proposed") + times)
+    )
 
 
 def lesson_patterns_set(*, lesson: Lesson, patterns, user=None) -> None:
@@ -218,11 +290,19 @@ def lesson_patterns_set(*, lesson: Lesson, patterns, user=None) -> None:
         if before == after:
             return
         lesson.patterns.set(after)
-        pattern_links_decide(lesson=lesson, confirmed=set(after) - set(before),
-                             removed=set(before) - set(after), user=user)
-        LessonCuration.objects.create(lesson=lesson, action=LessonCuration.Action.EDIT,
-                                      user=user, before={"patterns": before},
-                                      after={"patterns": after})
+        pattern_links_decide(
+            lesson=lesson,
+            confirmed=set(after) - set(before),
+            removed=set(before) - set(after),
+            user=user,
+        )
+        LessonCuration.objects.create(
+            lesson=lesson,
+            action=LessonCuration.Action.EDIT,
+            user=user,
+            before={"patterns": before},
+            after={"patterns": after},
+        )
         lessons_changed()
 
 
@@ -250,6 +330,10 @@ def pattern_link_remove(*, link: PatternLink, user) -> None:
             lesson_pattern_unlink(lesson=link.lesson, pattern=link.pattern, user=user)
             return
         pattern_links_decide(lesson=link.lesson, removed={link.pattern_id}, user=user)
-        LessonCuration.objects.create(lesson=link.lesson, action=LessonCuration.Action.EDIT,
-                                      user=user, before={"candidate": link.pattern_id},
-                                      after={"removed": link.pattern_id})
+        LessonCuration.objects.create(
+            lesson=link.lesson,
+            action=LessonCuration.Action.EDIT,
+            user=user,
+            before={"candidate": link.pattern_id},
+            after={"removed": link.pattern_id},
+        )

@@ -21,7 +21,8 @@ twice in a row changes nothing but the decay, so it is safe to repeat (and to ac
 ``effectiveness_previous`` keeps the last value of the previous UTC day, so a report compares a
 lesson's standing today with yesterday's, not with a quarter of an hour ago.
 """
-from datetime import datetime, time, timezone as dt_timezone
+
+from datetime import UTC, datetime, time
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -78,16 +79,24 @@ def effectiveness_recompute(*, lesson_ids=None, now: datetime | None = None) -> 
     if lesson_ids is not None and not lesson_ids:
         return 0
     now = now or timezone.now()
-    day_start = datetime.combine(now.astimezone(dt_timezone.utc).date(), time.min,
-                                 tzinfo=dt_timezone.utc)
+    day_start = datetime.combine(
+        now.astimezone(UTC).date(), time.min, tzinfo=UTC
+    )
     ids = [Lesson._meta.pk.get_db_prep_value(pk, connection) for pk in lesson_ids or []]
     sql = _RECOMPUTE.format(
         app_filter="WHERE lesson_id = ANY(%(ids)s)" if ids else "",
-        lesson_filter="WHERE lesson.id = ANY(%(ids)s)" if ids else "")
+        lesson_filter="WHERE lesson.id = ANY(%(ids)s)" if ids else "",
+    )
     params = {
-        "now": now, "day_start": day_start, "ids": ids, "max_age": scoring.MAX_AGE_DAYS,
-        "half_life": scoring.HALF_LIFE_DAYS, "z": scoring.Z, "z2": scoring.Z * scoring.Z,
-        "flag_min_evidence": scoring.FLAG_MIN_EVIDENCE, "flag_below": scoring.FLAG_BELOW,
+        "now": now,
+        "day_start": day_start,
+        "ids": ids,
+        "max_age": scoring.MAX_AGE_DAYS,
+        "half_life": scoring.HALF_LIFE_DAYS,
+        "z": scoring.Z,
+        "z2": scoring.Z * scoring.Z,
+        "flag_min_evidence": scoring.FLAG_MIN_EVIDENCE,
+        "flag_below": scoring.FLAG_BELOW,
     }
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params)

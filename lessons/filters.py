@@ -1,4 +1,5 @@
 """Filters of the lesson list."""
+
 import django_filters
 from django.db.models import Q
 
@@ -22,10 +23,20 @@ class LessonFilter(django_filters.FilterSet):
 
     class Meta:
         model = Lesson
-        fields = ["error_type", "skill_name", "status", "source", "min_effectiveness", "since", "q"]
+        fields = [
+            "error_type",
+            "skill_name",
+            "status",
+            "source",
+            "min_effectiveness",
+            "since",
+            "q",
+        ]
 
     def search(self, queryset, name, value):
         return queryset.filter(
-            Q(error_pattern__icontains=value) | Q(resolution__icontains=value)
-            | Q(error_type__icontains=value) | Q(skill_name__icontains=value)
+            Q(error_pattern__icontains=value)
+            | Q(resolution__icontains=value)
+            | Q(error_type__icontains=value)
+            | Q(skill_name__icontains=value)
         )

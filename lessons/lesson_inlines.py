@@ -1,15 +1,23 @@
 """The tables inline on a lesson's admin page: its proposals, its history and the pattern links
 learned from the fleet (a link is decided through lessons.curation, see LessonAdmin)."""
+
 from django import forms
 from django.contrib import admin
 
 from .curation import pattern_link_confirm, pattern_link_remove
 from .models import LessonCuration, LessonProposal, PatternLink
 
+
 class ProposalInline(admin.TabularInline):
     model = LessonProposal
-    fields = ["resolution", "resolution_code", "proposed_by", "times_proposed", "created_at",
-              "status"]
+    fields = [
+        "resolution",
+        "resolution_code",
+        "proposed_by",
+        "times_proposed",
+        "created_at",
+        "status",
+    ]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -34,9 +42,14 @@ class PatternLinkForm(forms.ModelForm):
     """A curator's decision on one link; the link itself changes only through lessons.curation."""
 
     DECISIONS = {"confirm": pattern_link_confirm, "remove": pattern_link_remove}
-    decision = forms.ChoiceField(required=False, choices=[("", "---------"),
-                                                          ("confirm", "confirm: link it"),
-                                                          ("remove", "remove: never link it")])
+    decision = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("", "---------"),
+            ("confirm", "confirm: link it"),
+            ("remove", "remove: never link it"),
+        ],
+    )
 
     class Meta:
         model = PatternLink
@@ -52,8 +65,19 @@ class PatternLinkInline(admin.TabularInline):
     model = PatternLink
     form = PatternLinkForm
     verbose_name, verbose_name_plural = "pattern link", "pattern links learned from the fleet"
-    fields = ["pattern", "state", "successes", "agents", "keys", "wordings", "first_seen",
-              "last_seen", "decided_by", "decided_at", "decision"]
+    fields = [
+        "pattern",
+        "state",
+        "successes",
+        "agents",
+        "keys",
+        "wordings",
+        "first_seen",
+        "last_seen",
+        "decided_by",
+        "decided_at",
+        "decision",
+    ]
     readonly_fields = fields[:-1]
     extra = 0
     can_delete = False
@@ -68,7 +92,8 @@ class PatternLinkInline(admin.TabularInline):
 
     def has_view_permission(self, request, obj=None):
         return request.user.has_perm("lessons.view_lesson") or self.has_change_permission(
-            request, obj)
+            request, obj
+        )
 
     def has_change_permission(self, request, obj=None):
         return request.user.has_perm("lessons.change_lesson")

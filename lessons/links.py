@@ -20,6 +20,7 @@ When the pattern job or a curator merges patterns (the engine found them one fau
 follows the merged patterns to their survivor, with its evidence: reports that landed on each
 wording's own pattern add up there, once each (links_follow_merge).
 """
+
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -71,19 +72,32 @@ def pattern_links_learn(*, reports: list[Worked]) -> None:
 def _learn_one(lesson_id, pattern_id: int, reports: list[Worked]) -> bool:
     """Count the reports into one link; whether that confirmed it."""
     linked = Lesson.patterns.through.objects.filter(
-        lesson_id=lesson_id, failurepattern_id=pattern_id).exists()
+        lesson_id=lesson_id, failurepattern_id=pattern_id
+    ).exists()
     if not linked:  # a pattern linked otherwise (a sample message, a curator) needs no evidence
-        PatternLink.objects.bulk_create([PatternLink(lesson_id=lesson_id, pattern_id=pattern_id)],
-                                        ignore_conflicts=True)
-    link = PatternLink.objects.select_for_update().filter(
-        lesson_id=lesson_id, pattern_id=pattern_id).first()
+        PatternLink.objects.bulk_create(
+            [PatternLink(lesson_id=lesson_id, pattern_id=pattern_id)], ignore_conflicts=True
+        )
+    link = (
+        PatternLink.objects.select_for_update()
+        .filter(lesson_id=lesson_id, pattern_id=pattern_id)
+        .first()
+    )
     if link is None or link.state == PatternLink.State.REMOVED:
         return False
-    PatternLinkEvidence.objects.bulk_create([
-        PatternLinkEvidence(link=link, application_id=report.application_id,
-                            agent=report.agent, seen_at=report.seen_at,
-                            api_key_id=report.api_key_id)
-        for report in reports], ignore_conflicts=True)
+    PatternLinkEvidence.objects.bulk_create(
+        [
+            PatternLinkEvidence(
+                link=link,
+                application_id=report.application_id,
+                agent=report.agent,
+                seen_at=report.seen_at,
+                api_key_id=report.api_key_id,
+            )
+            for report in reports
+        ],
+        ignore_conflicts=True,
+    )
     _recount(link)
     return _confirm_if_enough(link)
 
@@ -93,8 +107,11 @@ def _recount(link: PatternLink) -> None:
     counts = link.evidence.aggregate(
         successes=Count("pk", filter=reported),
         agents=Count("agent", distinct=True, filter=reported & ~Q(agent="")),
-        keys=Count("api_key", distinct=True), wordings=Count("pk", filter=~reported),
-        first_seen=Min("seen_at"), last_seen=Max("seen_at"))
+        keys=Count("api_key", distinct=True),
+        wordings=Count("pk", filter=~reported),
+        first_seen=Min("seen_at"),
+        last_seen=Max("seen_at"),
+    )
     for name, value in counts.items():
         setattr(link, name, value)
     link.save(update_fields=list(counts))
@@ -102,8 +119,9 @@ def _recount(link: PatternLink) -> None:
 
 def _confirm_if_enough(link: PatternLink) -> bool:
     """Confirm a candidate or sampled link whose evidence now suffices; whether it did."""
-    if link.state not in (PatternLink.State.CANDIDATE, PatternLink.State.SAMPLED) or \
-            not _enough(link):
+    if link.state not in (PatternLink.State.CANDIDATE, PatternLink.State.SAMPLED) or not _enough(
+        link
+    ):
         return False
     link.state = PatternLink.State.CONFIRMED
     link.save(update_fields=["state"])
@@ -117,7 +135,9 @@ def _enough(link: PatternLink) -> bool:
     keys = settings.HINDSIGHT_LINK_MIN_KEYS
     return link.wordings >= keys or (
         link.successes >= settings.HINDSIGHT_LINK_MIN_SUCCESSES
-        and link.agents >= settings.HINDSIGHT_LINK_MIN_AGENTS and link.keys >= keys)
+        and link.agents >= settings.HINDSIGHT_LINK_MIN_AGENTS
+        and link.keys >= keys
+    )
 
 
 def pattern_links_decide(*, lesson: Lesson, confirmed=(), removed=(), user=None) -> None:
@@ -125,33 +145,44 @@ def pattern_links_decide(*, lesson: Lesson, confirmed=(), removed=(), user=None)
     ``removed`` ones are not to be linked again by evidence. The caller changes
     ``Lesson.patterns`` to match (lessons.curation.lesson_patterns_set), in its transaction."""
     now = timezone.now()
-    for state, pattern_ids in ((PatternLink.State.CONFIRMED, confirmed),
-                               (PatternLink.State.REMOVED, removed)):
+    for state, pattern_ids in (
+        (PatternLink.State.CONFIRMED, confirmed),
+        (PatternLink.State.REMOVED, removed),
+    ):
         for pattern_id in sorted(pattern_ids):
             PatternLink.objects.update_or_create(
-                lesson=lesson, pattern_id=pattern_id,
-                defaults={"state": state, "decided_by": user, "decided_at": now})
+                lesson=lesson,
+                pattern_id=pattern_id,
+                defaults={"state": state, "decided_by": user, "decided_at": now},
+            )
 
 
-def pattern_link_worded(*, lesson: Lesson, pattern_id: int, api_key_id: int | None,
-                        own: bool) -> bool:
+def pattern_link_worded(
+    *, lesson: Lesson, pattern_id: int, api_key_id: int | None, own: bool
+) -> bool:
     """Count a wording of the lesson's error (a sample message recorded with it) of this
     pattern, sent by ``api_key_id`` (None: without a key, counted as no source), ``own`` when
     that is the lesson's writer: enough keys confirm the link; the writer's wording links it
     at once, as sampled; another key's is a candidate until then; a removed link stays removed.
     Whether the patterns the check reads changed. Caller owns the transaction."""
-    if Lesson.patterns.through.objects.filter(
-            lesson_id=lesson.pk, failurepattern_id=pattern_id).exists() and \
-            not PatternLink.objects.filter(lesson=lesson, pattern_id=pattern_id).exists():
+    if (
+        Lesson.patterns.through.objects.filter(
+            lesson_id=lesson.pk, failurepattern_id=pattern_id
+        ).exists()
+        and not PatternLink.objects.filter(lesson=lesson, pattern_id=pattern_id).exists()
+    ):
         return False  # linked otherwise (a merge): nothing to learn
-    PatternLink.objects.bulk_create([PatternLink(lesson=lesson, pattern_id=pattern_id)],
-                                    ignore_conflicts=True)
+    PatternLink.objects.bulk_create(
+        [PatternLink(lesson=lesson, pattern_id=pattern_id)], ignore_conflicts=True
+    )
     link = PatternLink.objects.select_for_update().get(lesson=lesson, pattern_id=pattern_id)
     if link.state == PatternLink.State.REMOVED:
         return False
     if api_key_id is not None:
-        PatternLinkEvidence.objects.bulk_create([PatternLinkEvidence(
-            link=link, api_key_id=api_key_id, seen_at=timezone.now())], ignore_conflicts=True)
+        PatternLinkEvidence.objects.bulk_create(
+            [PatternLinkEvidence(link=link, api_key_id=api_key_id, seen_at=timezone.now())],
+            ignore_conflicts=True,
+        )
         _recount(link)
     if _confirm_if_enough(link):
         return True
@@ -165,8 +196,12 @@ def pattern_link_worded(*, lesson: Lesson, pattern_id: int, api_key_id: int | No
 
 # Which of several links' states a merged link takes, strongest first: a curator's removal,
 # then a confirmation, then a writer's wording, then a candidate.
-_MERGED_STATES = (PatternLink.State.REMOVED, PatternLink.State.CONFIRMED,
-                  PatternLink.State.SAMPLED, PatternLink.State.CANDIDATE)
+_MERGED_STATES = (
+    PatternLink.State.REMOVED,
+    PatternLink.State.CONFIRMED,
+    PatternLink.State.SAMPLED,
+    PatternLink.State.CANDIDATE,
+)
 
 
 def links_follow_merge(*, merged: list[int], survivor: int, **_signal) -> None:
@@ -180,31 +215,49 @@ def links_follow_merge(*, merged: list[int], survivor: int, **_signal) -> None:
     when the evidence now suffices. ``Lesson.patterns`` follows the link's state."""
     through = Lesson.patterns.through
     # Lessons the survivor answered already without a link of their own: nothing to learn.
-    answered = set(through.objects.filter(failurepattern_id=survivor).values_list(
-        "lesson_id", flat=True)) - set(PatternLink.objects.filter(pattern_id=survivor)
-                                       .values_list("lesson_id", flat=True))
-    linked = set(through.objects.filter(failurepattern_id__in=merged)
-                 .values_list("lesson_id", flat=True))
-    through.objects.bulk_create([through(lesson_id=lesson_id, failurepattern_id=survivor)
-                                 for lesson_id in sorted(linked, key=str)],
-                                ignore_conflicts=True)
+    answered = set(
+        through.objects.filter(failurepattern_id=survivor).values_list("lesson_id", flat=True)
+    ) - set(PatternLink.objects.filter(pattern_id=survivor).values_list("lesson_id", flat=True))
+    linked = set(
+        through.objects.filter(failurepattern_id__in=merged).values_list("lesson_id", flat=True)
+    )
+    through.objects.bulk_create(
+        [
+            through(lesson_id=lesson_id, failurepattern_id=survivor)
+            for lesson_id in sorted(linked, key=str)
+        ],
+        ignore_conflicts=True,
+    )
     carried = defaultdict(list)
-    for link in PatternLink.objects.select_for_update().filter(
-            pattern_id__in=merged).order_by("lesson_id", "pattern_id"):
+    for link in (
+        PatternLink.objects.select_for_update()
+        .filter(pattern_id__in=merged)
+        .order_by("lesson_id", "pattern_id")
+    ):
         carried[link.lesson_id].append(link)
     confirmed = False
     for lesson_id, links in carried.items():
         if lesson_id in answered:
             continue
-        PatternLink.objects.bulk_create([PatternLink(lesson_id=lesson_id, pattern_id=survivor)],
-                                        ignore_conflicts=True)
-        target = PatternLink.objects.select_for_update().get(lesson_id=lesson_id,
-                                                             pattern_id=survivor)
-        PatternLinkEvidence.objects.bulk_create([
-            PatternLinkEvidence(link=target, application_id=row.application_id, agent=row.agent,
-                                seen_at=row.seen_at, api_key_id=row.api_key_id)
-            for row in PatternLinkEvidence.objects.filter(link__in=links).order_by("pk")],
-            ignore_conflicts=True)
+        PatternLink.objects.bulk_create(
+            [PatternLink(lesson_id=lesson_id, pattern_id=survivor)], ignore_conflicts=True
+        )
+        target = PatternLink.objects.select_for_update().get(
+            lesson_id=lesson_id, pattern_id=survivor
+        )
+        PatternLinkEvidence.objects.bulk_create(
+            [
+                PatternLinkEvidence(
+                    link=target,
+                    application_id=row.application_id,
+                    agent=row.agent,
+                    seen_at=row.seen_at,
+                    api_key_id=row.api_key_id,
+                )
+                for row in PatternLinkEvidence.objects.filter(link__in=links).order_by("pk")
+            ],
+            ignore_conflicts=True,
+        )
         if target.state not in (PatternLink.State.CONFIRMED, PatternLink.State.REMOVED):
             states = {target.state} | {link.state for link in links}
             target.state = next(state for state in _MERGED_STATES if state in states)
@@ -214,8 +267,9 @@ def links_follow_merge(*, merged: list[int], survivor: int, **_signal) -> None:
         if target.state == PatternLink.State.REMOVED:
             through.objects.filter(lesson_id=lesson_id, failurepattern_id=survivor).delete()
         elif target.state != PatternLink.State.CANDIDATE:
-            through.objects.bulk_create([through(lesson_id=lesson_id, failurepattern_id=survivor)],
-                                        ignore_conflicts=True)
+            through.objects.bulk_create(
+                [through(lesson_id=lesson_id, failurepattern_id=survivor)], ignore_conflicts=True
+            )
     PatternLink.objects.filter(pattern_id__in=merged).delete()
     if confirmed:
         match_index_bump()

@@ -17,6 +17,7 @@ compiles only the new patterns. The index does not depend on the cache: with Red
 lesson written is found by the next check. The lessons an answer shows are read fresh from the
 database, under the check's own filters.
 """
+
 import io
 import math
 import sys
@@ -27,8 +28,18 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .matching import (MIN_WORD_SHARE, TEMPLATE, _WORD, WORDS, CompiledPattern, Fit, Message,
-                       compile_pattern, fit, prepare_message)
+from .matching import (
+    _WORD,
+    MIN_WORD_SHARE,
+    TEMPLATE,
+    WORDS,
+    CompiledPattern,
+    Fit,
+    Message,
+    compile_pattern,
+    fit,
+    prepare_message,
+)
 from .models import Lesson, MatchIndexVersion
 
 BUILD_CHUNK = 2000  # rows read at a time while building: the rows never all sit in memory
@@ -59,19 +70,30 @@ class Sketch(NamedTuple):
 def sketch_of(compiled: CompiledPattern, shared: dict) -> Sketch:
     """The sketch of a compiled pattern. Its words, and its tuples of words, are the
     ones ``shared`` holds when equal (many patterns share their generic words)."""
+
     def one(words) -> tuple[str, ...]:
         words = tuple(sys.intern(word) for word in words)
         return shared.setdefault(words, words)
 
     sequence = one(compiled.sequence)
     different = tuple(dict.fromkeys(sequence))
-    required = {word for token in compiled.names + compiled.codes + compiled.quoted
-                for word in _WORD.findall(token) if not word.startswith("<")}
+    required = {
+        word
+        for token in compiled.names + compiled.codes + compiled.quoted
+        for word in _WORD.findall(token)
+        if not word.startswith("<")
+    }
     generic = compiled.anchored - {compiled.slug} - set(compiled.classes) - set(sequence)
-    return Sketch(compiled.slug and sys.intern(compiled.slug), sequence,
-                  sequence if len(different) == len(sequence) else one(different),
-                  one(sorted(generic)), one(sorted(required)), one(compiled.classes),
-                  compiled.kinds, strong(compiled))
+    return Sketch(
+        compiled.slug and sys.intern(compiled.slug),
+        sequence,
+        sequence if len(different) == len(sequence) else one(different),
+        one(sorted(generic)),
+        one(sorted(required)),
+        one(compiled.classes),
+        compiled.kinds,
+        strong(compiled),
+    )
 
 
 class Found(NamedTuple):
@@ -111,8 +133,11 @@ class MatchIndex:
             self._approved.append(bool(approved))
         self._pks = bytes(pks)
         self._texts = texts.getvalue()
-        frequency = Counter(word for sketch in self.sketches
-                            for word in {*sketch.anchored, *sketch.required, *sketch.distinctive})
+        frequency = Counter(
+            word
+            for sketch in self.sketches
+            for word in {*sketch.anchored, *sketch.required, *sketch.distinctive}
+        )
         self._frequency = frequency
         self._holders: dict[str, array] = {}  # entries by each of their distinctive words
         self._filed: dict[str, array] = {}
@@ -130,14 +155,20 @@ class MatchIndex:
     def pk_at(self, i: int) -> bytes:
         """The primary key of entry ``i``, as its 16 bytes (which order as PostgreSQL orders
         UUIDs)."""
-        return self._pks[16 * i:16 * i + 16]
+        return self._pks[16 * i : 16 * i + 16]
 
     def text(self, i: int) -> str:
         """The error_pattern of entry ``i``."""
-        return self._texts[self._text_at[i]:self._text_at[i + 1]].decode()
+        return self._texts[self._text_at[i] : self._text_at[i + 1]].decode()
 
-    def fits(self, message: str | Message, *, error_type: str | None, skill_name: str | None,
-             approved_only: bool) -> dict[uuid.UUID, Found]:
+    def fits(
+        self,
+        message: str | Message,
+        *,
+        error_type: str | None,
+        skill_name: str | None,
+        approved_only: bool,
+    ) -> dict[uuid.UUID, Found]:
         """The lessons whose pattern fits ``message``, by primary key, of the skill or generic
         ones, approved ones only when asked. A lesson of another error type than ``error_type``
         fits only by a strong template (see ``strong``), or by a words fit when either type
@@ -166,15 +197,24 @@ class MatchIndex:
             if could is None or (could == WORDS and not (same or carried)):
                 continue  # across types only a template fits
             missing = [word for word in sketch.distinctive if word not in words]
-            if could == WORDS and any(word not in sketch.classes for word in missing) and \
-                    self._told_apart(i, missing, prepared, holders):
+            if (
+                could == WORDS
+                and any(word not in sketch.classes for word in missing)
+                and self._told_apart(i, missing, prepared, holders)
+            ):
                 continue  # at best a words fit short of a word that tells it apart
             fitted = fit(compile_pattern(self.text(i)), prepared)
-            if fitted is None or not (same or (fitted.kind == WORDS and carried)
-                                      or (fitted.kind == TEMPLATE and sketch.strong)):
+            if fitted is None or not (
+                same
+                or (fitted.kind == WORDS and carried)
+                or (fitted.kind == TEMPLATE and sketch.strong)
+            ):
                 continue
-            if fitted.kind == WORDS and fitted.score < 1 and self._told_apart(
-                    i, missing, prepared, holders):
+            if (
+                fitted.kind == WORDS
+                and fitted.score < 1
+                and self._told_apart(i, missing, prepared, holders)
+            ):
                 continue
             pk = uuid.UUID(bytes=self.pk_at(i))
             found[pk] = Found(fitted, lesson_type, bool(self._approved[i]))
@@ -188,8 +228,9 @@ class MatchIndex:
         lesson on a stopped daemon beside one on the socket). Then the words found fit both
         faults alike: no resolution, at most related. ``holders`` keeps, for one message, the
         entries holding each set of shared words."""
-        shared = frozenset(word for word in self.sketches[i].distinctive
-                           if word in message.word_set)
+        shared = frozenset(
+            word for word in self.sketches[i].distinctive if word in message.word_set
+        )
         if not shared or any(self._frequency[word] <= 1 for word in shared):
             return False  # a word only this lesson has: the message names its fault
         held = holders.get(shared)
@@ -199,8 +240,10 @@ class MatchIndex:
             for other in lists[1:]:
                 held.intersection_update(other)
             holders[shared] = held
-        return any(j != i and any(word not in self.sketches[j].distinctive for word in missing)
-                   for j in held)
+        return any(
+            j != i and any(word not in self.sketches[j].distinctive for word in missing)
+            for j in held
+        )
 
 
 def _could_fit(sketch: Sketch, message: Message, begun: dict) -> str | None:
@@ -229,8 +272,11 @@ def _could_fit(sketch: Sketch, message: Message, begun: dict) -> str | None:
         all_held = words.issuperset(sketch.distinctive)
     if all_held and words.issuperset(sketch.generic):
         return TEMPLATE
-    if sketch.sequence and sketch.kinds <= message.kinds and \
-            found >= MIN_WORD_SHARE * len(sketch.sequence):
+    if (
+        sketch.sequence
+        and sketch.kinds <= message.kinds
+        and found >= MIN_WORD_SHARE * len(sketch.sequence)
+    ):
         return WORDS
     return None
 
@@ -246,10 +292,18 @@ def strong(compiled: CompiledPattern) -> bool:
 # classes a layer raises for whatever it caught. Across such a type a words fit counts too:
 # the lesson's distinctive words name the fault. A template of generic words alone
 # (``connection refused`` of a database driver's type) still needs its own type.
-CARRIER_TYPES = frozenset({
-    "calledprocesserror", "subprocesserror", "runtimeerror", "exception", "error",
-    "baseexception", "exceptiongroup", "baseexceptiongroup",
-})
+CARRIER_TYPES = frozenset(
+    {
+        "calledprocesserror",
+        "subprocesserror",
+        "runtimeerror",
+        "exception",
+        "error",
+        "baseexception",
+        "exceptiongroup",
+        "baseexceptiongroup",
+    }
+)
 
 
 def type_name(error_type: str) -> str:
@@ -267,6 +321,7 @@ def _keys(sketch: Sketch, frequency: Counter) -> set[str] | None:
     rarest (that many + 1) does. A CamelCase class may be found as the start of a message word,
     so it is never a key, and a words fit needs one word fewer of the others for each.
     """
+
     def rarest(words):
         return sorted(words, key=lambda word: (frequency[word], word))
 
@@ -283,7 +338,7 @@ def _keys(sketch: Sketch, frequency: Counter) -> set[str] | None:
         needed -= len(different) - len(plain)
         if needed < 1:
             return None  # its classes alone may make a words fit
-        keys |= set(rarest(plain)[:len(plain) - needed + 1])
+        keys |= set(rarest(plain)[: len(plain) - needed + 1])
     return keys
 
 
@@ -297,20 +352,24 @@ def match_index_bump() -> None:
     token = uuid.uuid4().hex
     rows = MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW)
     if not rows.update(token=token):  # the row is gone (a flushed test database)
-        MatchIndexVersion.objects.update_or_create(pk=MatchIndexVersion.ROW,
-                                                   defaults={"token": token})
+        MatchIndexVersion.objects.update_or_create(
+            pk=MatchIndexVersion.ROW, defaults={"token": token}
+        )
 
 
 def match_index_token():
     """The current token, as a query of one value (none when the row is missing)."""
-    return (MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW)
-            .values_list("token", flat=True))
+    return MatchIndexVersion.objects.filter(pk=MatchIndexVersion.ROW).values_list(
+        "token", flat=True
+    )
 
 
 def match_index_version_sql() -> str:
     """match_index_token as a scalar SQL subquery, for raw statements (NULL when none)."""
-    return (f"(SELECT token FROM {MatchIndexVersion._meta.db_table}"
-            f" WHERE id = {MatchIndexVersion.ROW})")
+    return (
+        f"(SELECT token FROM {MatchIndexVersion._meta.db_table}"
+        f" WHERE id = {MatchIndexVersion.ROW})"
+    )
 
 
 def match_index() -> MatchIndex:
@@ -346,8 +405,11 @@ def _build(version, held: MatchIndex) -> MatchIndex:
     """The index of the lessons as they are, reusing the sketches ``held`` has for the same
     lessons and patterns (both in primary-key order: one walk finds them); new patterns are
     compiled without filling compile_pattern's cache, which keeps the patterns checks fit."""
-    rows = Lesson.objects.exclude(status=Lesson.Status.REJECTED).order_by("pk").values_list(
-        "pk", "error_pattern", "error_type", "skill_name", "status")
+    rows = (
+        Lesson.objects.exclude(status=Lesson.Status.REJECTED)
+        .order_by("pk")
+        .values_list("pk", "error_pattern", "error_type", "skill_name", "status")
+    )
     compile_anew, shared, held_count = compile_pattern.__wrapped__, {}, len(held.sketches)
 
     def entries():

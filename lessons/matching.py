@@ -22,6 +22,7 @@ and underscored identifiers) whole, quoted names quoted (``'cv2'``), codes holdi
 (``429``) whole, CamelCase classes as a word or its start (``ExpiredToken``), and the parts of
 words glued to a wildcard (``+cu<*>``) in place.
 """
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,7 +37,11 @@ _RULES = [
     ("trailing slash", re.compile(r"(?<=[^'\s/])/+(?=')"), ""),
     ("doubled slash", re.compile(r"(?<=\w)//+(?=\w)"), "/"),
     # UUIDs (any version), before the hex rule would eat their groups.
-    ("uuid", re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<id>"),
+    (
+        "uuid",
+        re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+        "<id>",
+    ),
     # 0x-prefixed hex, and bare hex runs of 8+ characters holding a digit (hashes, object ids).
     ("hex", re.compile(r"\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{8,}\b"), "<id>"),
     # Numbers, except three-digit 100-599, which are usually HTTP status codes and must stay
@@ -56,22 +61,9 @@ _DOTTED = re.compile(r"\w+(?:\.\w+)+")
 # Words every kind of error shares: function words, log levels, the vocabulary of failure itself
 # and the outcomes many faults share (refused, denied, expired...). They never make a ``words``
 # fit and are not distinctive; a pattern made only of them fits by template or not at all.
-GENERIC = frozenset("""
-a an the to of in on at for from by with without and or but nor not no is are was were be been
-being am has have had do does did this that these those it its as into onto than then there
-their which who whom what when where while after before during due per via over under about
-again also any all some each other such only very can could cannot couldn should would will
-shall may might must unable please try retry retrying later got get gets expected given found
-error errors err exception exceptions failed fail fails failure failures fatal warning warn
-critical info debug notice traceback most recent call last raise raised unexpected unknown
-you your yours we our us i me my they them he she his her him here now just still yet more less
-much many few used using same first
-refused denied reset expired exceeded aborted closed interrupted canceled cancelled rejected
-unavailable exist exists missing required
-occurred occur invalid timeout timeouts timed out authentication auth request requests response
-code status message reason detail details value http https connection connect server client
-service user host port file line operation process api
-""".split())
+GENERIC = frozenset(
+    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "from", "by", "with", "without", "and", "or", "but", "nor", "not", "no", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does", "did", "this", "that", "these", "those", "it", "its", "as", "into", "onto", "than", "then", "there", "their", "which", "who", "whom", "what", "when", "where", "while", "after", "before", "during", "due", "per", "via", "over", "under", "about", "again", "also", "any", "all", "some", "each", "other", "such", "only", "very", "can", "could", "cannot", "couldn", "should", "would", "will", "shall", "may", "might", "must", "unable", "please", "try", "retry", "retrying", "later", "got", "get", "gets", "expected", "given", "found", "error", "errors", "err", "exception", "exceptions", "failed", "fail", "fails", "failure", "failures", "fatal", "warning", "warn", "critical", "info", "debug", "notice", "traceback", "most", "recent", "call", "last", "raise", "raised", "unexpected", "unknown", "you", "your", "yours", "we", "our", "us", "i", "me", "my", "they", "them", "he", "she", "his", "her", "him", "here", "now", "just", "still", "yet", "more", "less", "much", "many", "few", "used", "using", "same", "first", "refused", "denied", "reset", "expired", "exceeded", "aborted", "closed", "interrupted", "canceled", "cancelled", "rejected", "unavailable", "exist", "exists", "missing", "required", "occurred", "occur", "invalid", "timeout", "timeouts", "timed", "out", "authentication", "auth", "request", "requests", "response", "code", "status", "message", "reason", "detail", "details", "value", "http", "https", "connection", "connect", "server", "client", "service", "user", "host", "port", "file", "line", "operation", "process", "api"]
+)
 # Generic nouns a fault has several kinds of: the distinctive word just before one names the
 # kind, and the message must name the same kind there (``statement timeout`` is not ``lock
 # timeout``, though the message says "canceling statement" elsewhere).
@@ -166,8 +158,13 @@ def prepare_message(message: str) -> Message:
 
 def _message_kinds(words) -> list[tuple[str, str]]:
     """(kind, head) for each head word and each distinctive word within KIND_REACH before it."""
-    return [(kind, word) for i, word in enumerate(words) if word in KIND_HEADS
-            for kind in words[max(0, i - KIND_REACH):i] if distinctive(kind)]
+    return [
+        (kind, word)
+        for i, word in enumerate(words)
+        if word in KIND_HEADS
+        for kind in words[max(0, i - KIND_REACH) : i]
+        if distinctive(kind)
+    ]
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -176,21 +173,45 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     slug = normal if _SLUG.fullmatch(normal) else None
     runs, gaps = _runs(normal.replace("_", " ") if slug else normal)
     words = tuple(word for run in runs for word in run.words)
-    whole = [(word, i, run) for run in runs for i, word in enumerate(run.words)
-             if not (i == 0 and run.open_start) and not (i == len(run.words) - 1 and run.open_end)]
-    fragments = tuple((word, i == 0 and run.open_start) for run in runs
-                      for i, word in enumerate(run.words)
-                      if (i == 0 and run.open_start) or (i == len(run.words) - 1 and run.open_end))
+    whole = [
+        (word, i, run)
+        for run in runs
+        for i, word in enumerate(run.words)
+        if not (i == 0 and run.open_start) and not (i == len(run.words) - 1 and run.open_end)
+    ]
+    fragments = tuple(
+        (word, i == 0 and run.open_start)
+        for run in runs
+        for i, word in enumerate(run.words)
+        if (i == 0 and run.open_start) or (i == len(run.words) - 1 and run.open_end)
+    )
     anchored = {word for word, _i, _run in whole} | ({slug} if slug else set())
-    quoted = tuple(dict.fromkeys(
-        f"'{name}'" for name in _QUOTED.findall(normal) if WILDCARD not in name and len(name) > 1))
+    quoted = tuple(
+        dict.fromkeys(
+            f"'{name}'"
+            for name in _QUOTED.findall(normal)
+            if WILDCARD not in name and len(name) > 1
+        )
+    )
     size = sum(1.0 if distinctive(word) else GENERIC_WEIGHT for word in words)
     names, codes, classes = _literals(pattern, normal, slug)
     sequence = tuple(word for word, _i, _run in whole if distinctive(word))
     return CompiledPattern(
-        runs, gaps, slug, words, sequence, names, codes, classes, quoted,
-        tuple(dict.fromkeys(fragments)), _kinds(runs), size, frozenset(anchored),
-        frozenset(sequence))
+        runs,
+        gaps,
+        slug,
+        words,
+        sequence,
+        names,
+        codes,
+        classes,
+        quoted,
+        tuple(dict.fromkeys(fragments)),
+        _kinds(runs),
+        size,
+        frozenset(anchored),
+        frozenset(sequence),
+    )
 
 
 def _kinds(runs) -> frozenset[tuple[str, str]]:
@@ -200,7 +221,7 @@ def _kinds(runs) -> frozenset[tuple[str, str]]:
         for i, word in enumerate(run.words):
             if word not in KIND_HEADS:
                 continue
-            for kind in reversed(run.words[max(0, i - KIND_REACH):i]):
+            for kind in reversed(run.words[max(0, i - KIND_REACH) : i]):
                 if not distinctive(kind) or kind in KIND_HEADS:
                     break
                 if kind.isalpha():  # a code before it (429) is a literal token already
@@ -245,8 +266,9 @@ def _literals(pattern: str, normal: str, slug: str | None) -> tuple[tuple[str, .
         words = list(re.finditer(r"<[a-z*]+>|\w+", part))
         for j, match in enumerate(words):
             word = match.group()
-            glued = ((j == 0 and i > 0 and match.start() == 0)
-                     or (j == len(words) - 1 and i < len(parts) - 1 and match.end() == len(part)))
+            glued = (j == 0 and i > 0 and match.start() == 0) or (
+                j == len(words) - 1 and i < len(parts) - 1 and match.end() == len(part)
+            )
             if glued or word.startswith("<") or word in classes:
                 continue
             if "_" in word.strip("_"):
@@ -274,8 +296,9 @@ def names_held(compiled: CompiledPattern, message: Message) -> bool:
     names quoted (another module, file or host is another fault). A quoted relative path
     (``'config/agent.yaml'``) is also held by a path that ends with it
     (``'/work/app/config/agent.yaml'``): the same file seen from another directory."""
-    return (all(_holds(message, name) for name in compiled.names)
-            and all(_quoted_held(message, name) for name in compiled.quoted))
+    return all(_holds(message, name) for name in compiled.names) and all(
+        _quoted_held(message, name) for name in compiled.quoted
+    )
 
 
 def _quoted_held(message: Message, name: str) -> bool:
@@ -288,15 +311,26 @@ def literals_held(compiled: CompiledPattern, message: Message) -> bool:
     """Whether the message holds every literal distinctive token of the pattern: its names
     (names_held), its codes whole, its classes (as a word or the start of one, ExpiredToken in
     ExpiredTokenException), and the parts of words glued to its wildcards."""
-    if not (compiled.names or compiled.quoted or compiled.codes or compiled.classes
-            or compiled.fragments):  # most patterns: nothing to look for
+    if not (
+        compiled.names
+        or compiled.quoted
+        or compiled.codes
+        or compiled.classes
+        or compiled.fragments
+    ):  # most patterns: nothing to look for
         return True
-    return (names_held(compiled, message)
-            and all(code in message.word_set for code in compiled.codes)
-            and all(any(word.startswith(name) for word in message.words)
-                    for name in compiled.classes)
-            and all(any(word.endswith(part) if at_start else word.startswith(part)
-                        for word in message.words) for part, at_start in compiled.fragments))
+    return (
+        names_held(compiled, message)
+        and all(code in message.word_set for code in compiled.codes)
+        and all(any(word.startswith(name) for word in message.words) for name in compiled.classes)
+        and all(
+            any(
+                word.endswith(part) if at_start else word.startswith(part)
+                for word in message.words
+            )
+            for part, at_start in compiled.fragments
+        )
+    )
 
 
 def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
@@ -309,18 +343,22 @@ def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
         return None
     words = message.words
     if compiled.classes:  # a message word a class begins reads as the class
-        words = tuple(next((name for name in compiled.classes if word.startswith(name)), word)
-                      for word in words)
+        words = tuple(
+            next((name for name in compiled.classes if word.startswith(name)), word)
+            for word in words
+        )
     # Without classes, both fits need their words among the message's: a set test first
     # rules out most patterns before aligning them.
     plain = not compiled.classes
-    if (not plain or compiled.anchored <= message.word_set or compiled.slug) and \
-            _aligned(compiled, words):
+    if (not plain or compiled.anchored <= message.word_set or compiled.slug) and _aligned(
+        compiled, words
+    ):
         return Fit(TEMPLATE, 1.0, compiled.size)
     if not compiled.sequence or not compiled.kinds <= message.kinds:
         return None
-    if plain and sum(word in message.word_set for word in compiled.sequence) < \
-            MIN_WORD_SHARE * len(compiled.sequence):
+    if plain and sum(
+        word in message.word_set for word in compiled.sequence
+    ) < MIN_WORD_SHARE * len(compiled.sequence):
         return None
     if compiled.slug:  # a slug names a fault with its words, in whatever order
         found = sum(word in message.word_set for word in compiled.sequence)
@@ -355,7 +393,8 @@ def _replaced(compiled: CompiledPattern, message: Message) -> bool:
                     continue
                 for end in range(at + 2, min(at + 2 + REPLACED_SPAN, len(words))):
                     if words[end] == after and any(
-                            distinctive(w) and w not in compiled.words for w in words[at + 1:end]):
+                        distinctive(w) and w not in compiled.words for w in words[at + 1 : end]
+                    ):
                         return True
     return False
 
@@ -396,6 +435,7 @@ def _aligned(compiled: CompiledPattern, words: tuple[str, ...]) -> bool:
             return False
         at = found + len(run.words)
     return True
+
 
 def _find_run(run: Run, words: tuple[str, ...], start: int) -> int | None:
     """The first position from ``start`` where the run occurs in ``words``."""

@@ -1,4 +1,5 @@
 """Lessons learned: known resolutions of error patterns, their proposals and curation history."""
+
 import uuid
 
 from django.conf import settings
@@ -48,13 +49,18 @@ class Lesson(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.UNVERIFIED)
     source = models.CharField(max_length=5, choices=Source.choices, default=Source.AGENT)
     reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="+", editable=False,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
     )
     reviewed_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The failure patterns this lesson resolves; check finds lessons through a message's pattern.
-    patterns = models.ManyToManyField("failures.FailurePattern", blank=True,
-                                      related_name="lessons")
+    patterns = models.ManyToManyField(
+        "failures.FailurePattern", blank=True, related_name="lessons"
+    )
     # The key that first recorded it; later occurrences counted by other keys do not change it.
     api_key = written_by_key()
 
@@ -67,13 +73,24 @@ class Lesson(models.Model):
             # The list endpoint pages by recency.
             models.Index(fields=["-last_occurred"], name="lesson_recent_idx"),
             # Check by type reads each (type, status, skill) part in rank order (selectors._of_type).
-            models.Index(fields=["error_type", "status", "-rank_score", "-occurrences",
-                                 "-last_occurred"], name="lesson_type_rank_idx"),
-            models.Index(fields=["error_type", "status", "skill_name", "-rank_score",
-                                 "-occurrences", "-last_occurred"],
-                         name="lesson_type_skill_rank_idx"),
-            models.Index(fields=["flagged"], name="lesson_flagged_idx",
-                         condition=models.Q(flagged=True)),
+            models.Index(
+                fields=["error_type", "status", "-rank_score", "-occurrences", "-last_occurred"],
+                name="lesson_type_rank_idx",
+            ),
+            models.Index(
+                fields=[
+                    "error_type",
+                    "status",
+                    "skill_name",
+                    "-rank_score",
+                    "-occurrences",
+                    "-last_occurred",
+                ],
+                name="lesson_type_skill_rank_idx",
+            ),
+            models.Index(
+                fields=["flagged"], name="lesson_flagged_idx", condition=models.Q(flagged=True)
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -93,8 +110,13 @@ class Application(models.Model):
     worked = models.BooleanField()
     agent = models.CharField(max_length=100, blank=True)
     task_id = models.CharField(max_length=200, blank=True)
-    failure = models.ForeignKey("failures.Failure", null=True, blank=True,
-                                on_delete=models.SET_NULL, related_name="applications")
+    failure = models.ForeignKey(
+        "failures.Failure",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="applications",
+    )
     applied_at = models.DateTimeField()
     recorded_at = models.DateTimeField(db_default=Now())
     api_key = written_by_key()
@@ -201,8 +223,9 @@ class PatternLink(models.Model):
         REMOVED = "removed"
 
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="pattern_links")
-    pattern = models.ForeignKey("failures.FailurePattern", on_delete=models.CASCADE,
-                                related_name="lesson_links")
+    pattern = models.ForeignKey(
+        "failures.FailurePattern", on_delete=models.CASCADE, related_name="lesson_links"
+    )
     state = models.CharField(max_length=9, choices=State.choices, default=State.CANDIDATE)
     # Counted from the evidence rows (never incremented blindly), so they are exact.
     successes = models.PositiveIntegerField(default=0, editable=False)
@@ -215,8 +238,12 @@ class PatternLink(models.Model):
     last_seen = models.DateTimeField(null=True, blank=True, editable=False)
     # Who confirmed or removed it by hand (none when the evidence confirmed it), and when.
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="+", editable=False,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
     )
     decided_at = models.DateTimeField(null=True, blank=True, editable=False)
 
@@ -234,8 +261,9 @@ class PatternLink(models.Model):
         from 1 key in all"."""
         parts = []
         if self.successes:
-            parts.append(f"worked {counted(self.successes, 'time')} for "
-                         f"{counted(self.agents, 'agent')}")
+            parts.append(
+                f"worked {counted(self.successes, 'time')} for {counted(self.agents, 'agent')}"
+            )
         if self.wordings:
             parts.append(f"sent as a wording of its error by {counted(self.wordings, 'key')}")
         parts.append(f"from {counted(self.keys, 'key')} in all")
@@ -248,19 +276,23 @@ class PatternLinkEvidence(models.Model):
     the lesson's error of that pattern (no application: counted once per key)."""
 
     link = models.ForeignKey(PatternLink, on_delete=models.CASCADE, related_name="evidence")
-    application = models.ForeignKey(Application, null=True, blank=True, on_delete=models.CASCADE,
-                                    related_name="+")
+    application = models.ForeignKey(
+        Application, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     agent = models.CharField(max_length=100, blank=True)
     seen_at = models.DateTimeField()
     api_key = written_by_key()
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["link", "application"],
-                                    name="one_evidence_per_application"),
-            models.UniqueConstraint(fields=["link", "api_key"],
-                                    condition=models.Q(application__isnull=True),
-                                    name="one_wording_per_key"),
+            models.UniqueConstraint(
+                fields=["link", "application"], name="one_evidence_per_application"
+            ),
+            models.UniqueConstraint(
+                fields=["link", "api_key"],
+                condition=models.Q(application__isnull=True),
+                name="one_wording_per_key",
+            ),
         ]
 
     def __str__(self) -> str:

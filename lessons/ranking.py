@@ -12,6 +12,7 @@ lessons.matching), then only sharing the error type. Only then approval, the ski
 before generic ones, the ranking score (measured effectiveness weighed by its evidence, see
 lessons.scoring), occurrences and recency; equal ranks by primary key.
 """
+
 from functools import total_ordering
 from typing import NamedTuple
 
@@ -71,8 +72,9 @@ def _directed(value, descending: bool):
 def linked_by_own_words(lesson, pattern) -> Exists:
     """Whether the lesson's link to the pattern (ids, or references to them) is sampled: its
     writer's wording alone (lessons.links; a pattern merge carries it to the live pattern)."""
-    return Exists(PatternLink.objects.filter(lesson=lesson, pattern=pattern,
-                                             state=PatternLink.State.SAMPLED))
+    return Exists(
+        PatternLink.objects.filter(lesson=lesson, pattern=pattern, state=PatternLink.State.SAMPLED)
+    )
 
 
 def rank_key(candidate) -> tuple:
@@ -80,17 +82,24 @@ def rank_key(candidate) -> tuple:
     return tuple(_directed(getattr(candidate, key.name), key.descending) for key in RANKING)
 
 
-def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "",
-                   pattern_field: str | None = None):
+def lessons_ranked(
+    queryset, *, skill_name: str | None = None, prefix: str = "", pattern_field: str | None = None
+):
     """``queryset`` in RANKING's order, as SQL: lessons, or rows that reach a lesson through
     ``prefix`` (``"lesson__"``). Its rows are all found one way (linked to a pattern, or of a
     type), so the fit keys are equal for them and the other keys order them. Rows that link a
     lesson to the pattern their ``pattern_field`` names (``Lesson.patterns``' own rows) are
     ranked by whether that link is its writer's wording alone, too."""
-    approved = Case(When(**{f"{prefix}status": Lesson.Status.APPROVED}, then=Value(True)),
-                    default=Value(False), output_field=BooleanField())
-    own = Case(When(**{f"{prefix}skill_name": skill_name}, then=Value(True)),
-               default=Value(False), output_field=BooleanField())
+    approved = Case(
+        When(**{f"{prefix}status": Lesson.Status.APPROVED}, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
+    own = Case(
+        When(**{f"{prefix}skill_name": skill_name}, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
     annotations = {"rank_approved": approved}
     if skill_name:  # without one, no lesson is the skill's own
         annotations["rank_own_skill"] = own
@@ -98,11 +107,15 @@ def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "",
         annotations["rank_own_words"] = Case(
             When(**{f"{prefix}status": Lesson.Status.APPROVED}, then=Value(False)),
             default=linked_by_own_words(OuterRef(f"{prefix}pk"), OuterRef(pattern_field)),
-            output_field=BooleanField())
+            output_field=BooleanField(),
+        )
     order = []
     for key in RANKING:
-        if key.name in FIT_KEYS or (key.name == "own_skill" and not skill_name) or (
-                key.name == "own_words" and not pattern_field):
+        if (
+            key.name in FIT_KEYS
+            or (key.name == "own_skill" and not skill_name)
+            or (key.name == "own_words" and not pattern_field)
+        ):
             continue
         name = f"rank_{key.name}" if f"rank_{key.name}" in annotations else prefix + key.name
         order.append(_ordered(name, key))
@@ -112,7 +125,7 @@ def lessons_ranked(queryset, *, skill_name: str | None = None, prefix: str = "",
 # The keys that order rows equal in every key before them (one status, one skill or none, found
 # the same way): the lessons' own measures, which the type's rank indexes hold in order
 # (lesson_type_rank_idx, lesson_type_skill_rank_idx).
-OWN_MEASURES = RANKING[[key.name for key in RANKING].index("rank_score"):]
+OWN_MEASURES = RANKING[[key.name for key in RANKING].index("rank_score") :]
 
 
 def lessons_ranked_within(queryset):
@@ -124,4 +137,3 @@ def lessons_ranked_within(queryset):
 def _ordered(name: str, key: Key):
     """The ORM ordering of field or annotation ``name`` in ``key``'s direction."""
     return F(name).desc() if key.descending else F(name).asc()
-

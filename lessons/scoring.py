@@ -28,4 +28,5 @@ def effectiveness_text(effectiveness: float, applications: int) -> str:
     if not applications:
         return "not applied yet"
     return f"{round(100 * effectiveness)}% of {applications} application" + (
-        "s" if applications != 1 else "")
+        "s" if applications != 1 else ""
+    )

@@ -1,5 +1,6 @@
 """Reads of lessons: the check (matched and related lessons, ranked), the filtered, paged list,
 and each pattern's best lesson."""
+
 from dataclasses import dataclass, field
 
 from django.db.models import OuterRef, Q, QuerySet, Value
@@ -68,9 +69,14 @@ class CheckAnswer:
 
 
 def lesson_check(
-    *, error_type: str | None = None, skill_name: str | None = None,
-    error_message: str | None = None, limit: int = 5, approved_only: bool = False,
-    pattern=None, index: MatchIndex | None = None,
+    *,
+    error_type: str | None = None,
+    skill_name: str | None = None,
+    error_message: str | None = None,
+    limit: int = 5,
+    approved_only: bool = False,
+    pattern=None,
+    index: MatchIndex | None = None,
 ) -> CheckAnswer:
     """Known resolutions for an error, each list best first (lessons.ranking); rejected lessons
     never appear, nor other skills' lessons when ``skill_name`` is given.
@@ -92,56 +98,92 @@ def lesson_check(
     matched, excluded = [], {}
     if error_message:
         matched, excluded = _matched(
-            candidates, error_type=error_type, error_message=error_message,
-            skill_name=skill_name, approved_only=approved_only, limit=limit, pattern=pattern,
-            index=index or match_index())
+            candidates,
+            error_type=error_type,
+            error_message=error_message,
+            skill_name=skill_name,
+            approved_only=approved_only,
+            limit=limit,
+            pattern=pattern,
+            index=index or match_index(),
+        )
     related = []
     if error_type:
         # Of the type, or of its class named without the module (as lessons often record it).
         types = {error_type, error_type.rsplit(".", 1)[-1]}
-        related = _of_type(candidates, types, skill_name=skill_name, limit=limit,
-                           excluded=[pk for pk, lesson_type in excluded.items()
-                                     if lesson_type in types])
+        related = _of_type(
+            candidates,
+            types,
+            skill_name=skill_name,
+            limit=limit,
+            excluded=[pk for pk, lesson_type in excluded.items() if lesson_type in types],
+        )
     return CheckAnswer(matched, related)
 
 
-def _of_type(candidates, types: set[str], *, skill_name, limit,
-             excluded) -> list[CheckedLesson]:
+def _of_type(candidates, types: set[str], *, skill_name, limit, excluded) -> list[CheckedLesson]:
     """The best ``limit`` of the ``candidates`` of ``types`` but the ``excluded`` ones, ranked.
     The lessons of one type, one status and one skill (or none) differ only in their own
     measures: each such part is read in the order of its index up to ``limit`` rows, all in one
     statement, and the parts are merged here, instead of sorting every lesson of the type."""
     skills = [Q(skill_name=skill_name), Q(skill_name__isnull=True)] if skill_name else [Q()]
-    parts = [lessons_ranked_within(candidates.filter(
-        skill, error_type=lesson_type, status=status).exclude(pk__in=excluded))[:limit]
+    parts = [
+        lessons_ranked_within(
+            candidates.filter(skill, error_type=lesson_type, status=status).exclude(
+                pk__in=excluded
+            )
+        )[:limit]
         for lesson_type in sorted(types)
-        for status in (Lesson.Status.APPROVED, Lesson.Status.UNVERIFIED) for skill in skills]
+        for status in (Lesson.Status.APPROVED, Lesson.Status.UNVERIFIED)
+        for skill in skills
+    ]
     rows = parts[0].union(*parts[1:], all=True)
-    return sorted((CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
-                   for lesson in rows), key=rank_key)[:limit]
+    return sorted(
+        (
+            CheckedLesson(lesson, "type", 0.0, own_skill=_own(lesson, skill_name))
+            for lesson in rows
+        ),
+        key=rank_key,
+    )[:limit]
 
 
-def _matched(candidates, *, error_type, error_message, skill_name, approved_only, limit,
-             pattern, index: MatchIndex) -> tuple[list[CheckedLesson], dict]:
+def _matched(
+    candidates,
+    *,
+    error_type,
+    error_message,
+    skill_name,
+    approved_only,
+    limit,
+    pattern,
+    index: MatchIndex,
+) -> tuple[list[CheckedLesson], dict]:
     """The best ``limit`` candidates linked to the message's pattern or fitting the message,
     ranked, and ``{pk: error type}`` of every one that matches. A link counts only when the
     message names what the lesson's pattern names (another module, host or quoted name is
     another fault, whatever the template says). A lesson found more than one way is ranked by
     the best of them (a sampled link ranks after a template fit, see lessons.ranking)."""
     message = prepare_message(error_message)
-    fits = index.fits(message, error_type=error_type, skill_name=skill_name,
-                      approved_only=approved_only)
+    fits = index.fits(
+        message, error_type=error_type, skill_name=skill_name, approved_only=approved_only
+    )
     if pattern is None:
         pattern = pattern_of_message(message=error_message)
     # Linked, and the fits that can reach the answer: each part reads through an index (an OR
     # of the two would not).
     parts = []
     if pattern is not None:
-        parts.append(candidates.filter(patterns=pattern.pk).annotate(
-            linked=Value(True), sampled=linked_by_own_words(OuterRef("pk"), pattern.pk)))
+        parts.append(
+            candidates.filter(patterns=pattern.pk).annotate(
+                linked=Value(True), sampled=linked_by_own_words(OuterRef("pk"), pattern.pk)
+            )
+        )
     if fits:
-        parts.append(candidates.filter(pk__in=_reaching(fits, limit)).annotate(
-            linked=Value(False), sampled=Value(False)))
+        parts.append(
+            candidates.filter(pk__in=_reaching(fits, limit)).annotate(
+                linked=Value(False), sampled=Value(False)
+            )
+        )
     if not parts:
         return [], {}
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
@@ -165,8 +207,16 @@ def _ways_found(lesson: Lesson, fits: dict, message, skill_name) -> list[Checked
         ways.append(CheckedLesson(lesson, "pattern", 1.0, own_skill=own, own_words=own_words))
     if lesson.pk in fits:
         fitted = fits[lesson.pk].fit
-        ways.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size, own,
-                                  own_words=lesson.status != Lesson.Status.APPROVED))
+        ways.append(
+            CheckedLesson(
+                lesson,
+                fitted.kind,
+                fitted.score,
+                fitted.size,
+                own,
+                own_words=lesson.status != Lesson.Status.APPROVED,
+            )
+        )
     return ways
 
 
@@ -176,6 +226,7 @@ def _reaching(fits: dict, limit: int) -> list:
     that tie with the last of them, at most MESSAGE_CANDIDATES. Equal fits in key order, so that
     every process loads the same ones (``fits`` comes in an order that may differ from one
     process to the next)."""
+
     def how(item):
         found = item[1]
         return found.approved, FIT[found.fit.kind], found.fit.score, found.fit.size
@@ -207,12 +258,14 @@ def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:
     it is approved; rejected lessons never."""
     if not pattern_ids:
         return {}
-    links = Lesson.patterns.through.objects.filter(
-        failurepattern_id__in=set(pattern_ids)).exclude(lesson__status=Lesson.Status.REJECTED)
+    links = Lesson.patterns.through.objects.filter(failurepattern_id__in=set(pattern_ids)).exclude(
+        lesson__status=Lesson.Status.REJECTED
+    )
     best: dict[int, tuple[str, bool]] = {}
     ranked = lessons_ranked(links, prefix="lesson__", pattern_field="failurepattern_id")
     for pattern_id, resolution, status in ranked.values_list(
-            "failurepattern_id", "lesson__resolution", "lesson__status"):
+        "failurepattern_id", "lesson__resolution", "lesson__status"
+    ):
         best.setdefault(pattern_id, (resolution, status == Lesson.Status.APPROVED))
     return best
 

@@ -1,4 +1,5 @@
 """How lessons look in API answers."""
+
 from datetime import datetime
 from enum import Enum
 
@@ -17,9 +18,22 @@ class LessonOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Lesson
         fields = [
-            "id", "error_pattern", "error_type", "skill_name", "context", "resolution",
-            "resolution_code", "occurrences", "last_occurred", "effectiveness", "created_at",
-            "status", "source", "rank_score", "applications_count", "flagged",
+            "id",
+            "error_pattern",
+            "error_type",
+            "skill_name",
+            "context",
+            "resolution",
+            "resolution_code",
+            "occurrences",
+            "last_occurred",
+            "effectiveness",
+            "created_at",
+            "status",
+            "source",
+            "rank_score",
+            "applications_count",
+            "flagged",
         ]
         read_only_fields = fields
 
@@ -27,8 +41,9 @@ class LessonOutputSerializer(serializers.ModelSerializer):
 class CheckedLessonOutputSerializer(LessonOutputSerializer):
     """A lesson in a check answer, with why it is there (reads a selectors.CheckedLesson)."""
 
-    match = serializers.ChoiceField(choices=["pattern", "template", "words", "type"],
-                                    read_only=True)
+    match = serializers.ChoiceField(
+        choices=["pattern", "template", "words", "type"], read_only=True
+    )
     match_score = serializers.FloatField(source="score", read_only=True)
 
     class Meta(LessonOutputSerializer.Meta):
@@ -72,23 +87,32 @@ def check_answer_fields() -> dict:
     """The fields every answer that offers lessons carries (the check, a recorded failure), for
     its schema: matched lessons, related ones apart, and whether a resolution is known."""
     return {
-        "lessons": CheckedLessonOutputSerializer(many=True, help_text=(
-            "Lessons that match the error itself (its pattern, or their error_pattern fits the "
-            "message), best first.")),
-        "related": CheckedLessonOutputSerializer(many=True, help_text=(
-            "Lessons that share only the error type: not a known resolution.")),
+        "lessons": CheckedLessonOutputSerializer(
+            many=True,
+            help_text=(
+                "Lessons that match the error itself (its pattern, or their error_pattern fits the "
+                "message), best first."
+            ),
+        ),
+        "related": CheckedLessonOutputSerializer(
+            many=True,
+            help_text=("Lessons that share only the error type: not a known resolution."),
+        ),
         "has_resolution": serializers.BooleanField(help_text="Some lesson matches the error."),
         "has_approved_resolution": serializers.BooleanField(
-            help_text="Some approved lesson matches the error."),
+            help_text="Some approved lesson matches the error."
+        ),
     }
 
 
 def check_answer_json(answer) -> dict:
     """A check's answer (selectors.CheckAnswer) as the check endpoint sends it."""
-    return {"lessons": checked_lessons_json(answer.lessons),
-            "related": checked_lessons_json(answer.related),
-            "has_resolution": answer.has_resolution,
-            "has_approved_resolution": answer.has_approved_resolution}
+    return {
+        "lessons": checked_lessons_json(answer.lessons),
+        "related": checked_lessons_json(answer.related),
+        "has_resolution": answer.has_resolution,
+        "has_approved_resolution": answer.has_approved_resolution,
+    }
 
 
 def checked_lessons_json(found) -> list[dict]:
@@ -142,6 +166,7 @@ def _choice(keys):
         if isinstance(value, Enum) and str(value) != str(value.value):
             value = value.value
         return values.get(str(value), value)
+
     return convert
 
 
@@ -153,9 +178,13 @@ _DATETIME = serializers.DateTimeField(read_only=True)
 _BOOLEAN = serializers.BooleanField(read_only=True)
 _match_json = _choice(CheckedLessonOutputSerializer._declared_fields["match"].choices)
 _CONVERSIONS = {
-    models.UUIDField: _text, models.CharField: _text, models.TextField: _text,
-    models.JSONField: _same, models.PositiveIntegerField: _number(int),
-    models.FloatField: _number(float), models.DateTimeField: _datetime,
+    models.UUIDField: _text,
+    models.CharField: _text,
+    models.TextField: _text,
+    models.JSONField: _same,
+    models.PositiveIntegerField: _number(int),
+    models.FloatField: _number(float),
+    models.DateTimeField: _datetime,
     models.BooleanField: _boolean,
 }
 
@@ -167,5 +196,7 @@ def _conversion(field):
 
 
 # (attribute, conversion) for each lesson field of CheckedLessonOutputSerializer, in its order.
-_LESSON_JSON = tuple((name, _conversion(Lesson._meta.get_field(name)))
-                     for name in LessonOutputSerializer.Meta.fields)
+_LESSON_JSON = tuple(
+    (name, _conversion(Lesson._meta.get_field(name)))
+    for name in LessonOutputSerializer.Meta.fields
+)

@@ -1,6 +1,7 @@
 """Every write to lessons by agents and the system: record-or-increment, proposals, the seeded
 patterns and applications (whether a lesson worked). What humans do to lessons in the admin is in
 lessons.curation."""
+
 import hashlib
 from dataclasses import dataclass
 
@@ -9,8 +10,8 @@ from django.db.models import F
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from config.api.fields import scrubbed
 from config.api.agents import agent_check
+from config.api.fields import scrubbed
 from config.api.models import ApiKey
 from config.jobs import publish
 from failures.records.services import pattern_for_message, pattern_held
@@ -69,22 +70,28 @@ def lesson_record(
     falls back to it, so N calls always add exactly N.
     """
     fields = {
-        "error_pattern": error_pattern, "error_type": error_type, "skill_name": skill_name,
-        "context": context or {}, "resolution": resolution, "resolution_code": resolution_code,
+        "error_pattern": error_pattern,
+        "error_type": error_type,
+        "skill_name": skill_name,
+        "context": context or {},
+        "resolution": resolution,
+        "resolution_code": resolution_code,
     }
     samples = [text for text in [error_message, *(error_messages or [])] if text]
     with transaction.atomic(savepoint=False):  # inside a view's idempotent answer: no savepoint
         return _record(fields, proposed_by=proposed_by, samples=samples, api_key=api_key)
 
 
-def _record(fields: dict, *, proposed_by: str, samples: list[str],
-            api_key: ApiKey | None) -> LessonRecorded:
+def _record(
+    fields: dict, *, proposed_by: str, samples: list[str], api_key: ApiKey | None
+) -> LessonRecorded:
     pattern = fields["error_pattern"]
     if not _increment(pattern):
         try:
             with transaction.atomic():
-                lesson = Lesson.objects.create(**fields, source=Lesson.Source.AGENT,
-                                               api_key=api_key)
+                lesson = Lesson.objects.create(
+                    **fields, source=Lesson.Source.AGENT, api_key=api_key
+                )
         except IntegrityError:  # another request created it first: count ours on top
             _increment(pattern)
         else:
@@ -111,12 +118,15 @@ def _link_patterns(lesson: Lesson, samples: list[str], *, api_key: ApiKey | None
     check reads changed. Links are locked in pattern order, as reports lock them
     (lessons.links.pattern_links_learn), so the two never deadlock."""
     own = lesson_written_by(lesson, api_key)
-    pattern_ids = {pattern_held(pattern=pattern_for_message(
-        message=message, error_type=lesson.error_type)).pk for message in samples}
+    pattern_ids = {
+        pattern_held(pattern=pattern_for_message(message=message, error_type=lesson.error_type)).pk
+        for message in samples
+    }
     changed = False
     for pattern_id in sorted(pattern_ids):
-        changed |= pattern_link_worded(lesson=lesson, pattern_id=pattern_id,
-                                       api_key_id=api_key and api_key.pk, own=own)
+        changed |= pattern_link_worded(
+            lesson=lesson, pattern_id=pattern_id, api_key_id=api_key and api_key.pk, own=own
+        )
     return changed
 
 
@@ -151,8 +161,9 @@ def proposal_digest(resolution: str, resolution_code: str | None) -> str:
     return hashlib.sha256(joined.encode("utf-8")).hexdigest()
 
 
-def _proposal_upsert(lesson, resolution, resolution_code, *, proposed_by,
-                     api_key) -> LessonProposal:
+def _proposal_upsert(
+    lesson, resolution, resolution_code, *, proposed_by, api_key
+) -> LessonProposal:
     digest = proposal_digest(resolution, resolution_code)
     pending = LessonProposal.objects.filter(
         lesson=lesson, digest=digest, status=LessonProposal.Status.PENDING
@@ -161,8 +172,12 @@ def _proposal_upsert(lesson, resolution, resolution_code, *, proposed_by,
         try:
             with transaction.atomic():
                 return LessonProposal.objects.create(
-                    lesson=lesson, resolution=resolution, resolution_code=resolution_code,
-                    digest=digest, proposed_by=proposed_by, api_key=api_key,
+                    lesson=lesson,
+                    resolution=resolution,
+                    resolution_code=resolution_code,
+                    digest=digest,
+                    proposed_by=proposed_by,
+                    api_key=api_key,
                 )
         except IntegrityError:
             pending.update(times_proposed=F("times_proposed") + 1)
@@ -176,8 +191,7 @@ def lessons_seed() -> int:
         for known in KNOWN_PATTERNS:
             _, was_created = Lesson.objects.get_or_create(
                 error_pattern=known["error_pattern"],
-                defaults={**known, "status": Lesson.Status.APPROVED,
-                          "source": Lesson.Source.SEED},
+                defaults={**known, "status": Lesson.Status.APPROVED, "source": Lesson.Source.SEED},
             )
             created += was_created
         lessons_changed()
@@ -192,24 +206,42 @@ def applications_record(*, entries: list[dict]) -> list[Application]:
     the transaction."""
     now = timezone.now()
     fixed = [entry.pop("pattern_ids", None) for entry in entries]
-    rows = Application.objects.bulk_create([
-        Application(applied_at=entry.pop("applied_at", None) or now, **entry)
-        for entry in entries])
-    pattern_links_learn(reports=[
-        Worked(lesson_id=row.lesson_id, pattern_id=pattern_id, application_id=row.pk,
-               agent=row.agent or (row.failure.agent if row.failure else ""),
-               seen_at=row.applied_at, api_key_id=row.api_key_id)
-        for row, pattern_ids in zip(rows, fixed) if row.worked
-        for pattern_id in (pattern_ids if pattern_ids is not None
-                           else [row.failure.pattern_id] if row.failure else [])])
+    rows = Application.objects.bulk_create(
+        [
+            Application(applied_at=entry.pop("applied_at", None) or now, **entry)
+            for entry in entries
+        ]
+    )
+    pattern_links_learn(
+        reports=[
+            Worked(
+                lesson_id=row.lesson_id,
+                pattern_id=pattern_id,
+                application_id=row.pk,
+                agent=row.agent or (row.failure.agent if row.failure else ""),
+                seen_at=row.applied_at,
+                api_key_id=row.api_key_id,
+            )
+            for row, pattern_ids in zip(rows, fixed)
+            if row.worked
+            for pattern_id in (
+                pattern_ids
+                if pattern_ids is not None
+                else [row.failure.pattern_id]
+                if row.failure
+                else []
+            )
+        ]
+    )
     lesson_ids = sorted({str(row.lesson_id) for row in rows})
     if lesson_ids:
         publish(effectiveness_recompute_task, lesson_ids=lesson_ids)
     return rows
 
 
-def application_report_check(*, agent: str = "", failure=None,
-                             api_key: ApiKey | None = None) -> None:
+def application_report_check(
+    *, agent: str = "", failure=None, api_key: ApiKey | None = None
+) -> None:
     """Raise AgentForbidden when ``api_key`` is bound to other agents than ``agent`` or the agent
     of ``failure``; an application naming no agent is allowed. A view runs it before a replay
     can answer, so a key never reads another agent's stored answer."""
@@ -219,14 +251,31 @@ def application_report_check(*, agent: str = "", failure=None,
         agent_check(api_key, failure.agent, field="failure_id")
 
 
-def application_report(*, lesson: Lesson, worked: bool, agent: str = "", task_id: str = "",
-                       failure=None, applied_at=None,
-                       api_key: ApiKey | None = None) -> Application:
+def application_report(
+    *,
+    lesson: Lesson,
+    worked: bool,
+    agent: str = "",
+    task_id: str = "",
+    failure=None,
+    applied_at=None,
+    api_key: ApiKey | None = None,
+) -> Application:
     """Record that ``lesson`` was applied and whether it worked, as written by ``api_key``
     (checked first by application_report_check)."""
     application_report_check(agent=agent, failure=failure, api_key=api_key)
     with transaction.atomic(savepoint=False):
-        [row] = applications_record(entries=[dict(
-            lesson_id=lesson.pk, worked=worked, agent=agent, task_id=task_id, failure=failure,
-            applied_at=applied_at, api_key_id=api_key and api_key.pk)])
+        [row] = applications_record(
+            entries=[
+                dict(
+                    lesson_id=lesson.pk,
+                    worked=worked,
+                    agent=agent,
+                    task_id=task_id,
+                    failure=failure,
+                    applied_at=applied_at,
+                    api_key_id=api_key and api_key.pk,
+                )
+            ]
+        )
     return row

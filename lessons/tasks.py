@@ -1,4 +1,5 @@
 """Celery jobs for lessons: thin wrappers over services, idempotent, safe to ack late."""
+
 from celery import shared_task
 
 from .effectiveness import effectiveness_recompute

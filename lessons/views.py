@@ -1,5 +1,6 @@
 """Lesson endpoints: record, check, list and fetch. Each view parses, calls one service or selector
 and shapes the answer."""
+
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -12,14 +13,19 @@ from config.api.serializers import StrictInputSerializer
 from failures.records.selectors import failure_get_or_400
 
 from .selectors import lesson_check, lesson_get, lesson_list
-from .serializers import (ApplicationRecordedSerializer, LessonCreatedSerializer,
-                          LessonOutputSerializer, LessonUpdatedSerializer, check_answer_fields,
-                          check_answer_json)
-from .services import (LessonRecorded, application_report, application_report_check,
-                       lesson_record)
+from .serializers import (
+    ApplicationRecordedSerializer,
+    LessonCreatedSerializer,
+    LessonOutputSerializer,
+    LessonUpdatedSerializer,
+    check_answer_fields,
+    check_answer_json,
+)
+from .services import LessonRecorded, application_report, application_report_check, lesson_record
 
 # Wordings of one fault an agent may send with a lesson: libraries word a fault a handful of ways.
 MAX_SAMPLE_MESSAGES = 10
+
 
 class LessonsApi(APIView):
     """``GET`` lists lessons (filtered, paged); ``POST`` records one or counts an occurrence."""
@@ -34,15 +40,20 @@ class LessonsApi(APIView):
             max_length=100_000, required=False, allow_null=True, trim_whitespace=False
         )
         error_message = ScrubbedCharField(
-            max_length=20_000, required=False, trim_whitespace=False,
-            help_text=("A sample error message; links the lesson to its failure pattern (at once "
-                       "when the lesson's writer sends it, else once enough keys did)."),
+            max_length=20_000,
+            required=False,
+            trim_whitespace=False,
+            help_text=(
+                "A sample error message; links the lesson to its failure pattern (at once "
+                "when the lesson's writer sends it, else once enough keys did)."
+            ),
         )
         error_messages = serializers.ListField(
             child=ScrubbedCharField(max_length=20_000, trim_whitespace=False),
-            max_length=MAX_SAMPLE_MESSAGES, required=False,
+            max_length=MAX_SAMPLE_MESSAGES,
+            required=False,
             help_text=f"Up to {MAX_SAMPLE_MESSAGES} other wordings of the error; each links the "
-                      "lesson to its failure pattern, as error_message does.",
+            "lesson to its failure pattern, as error_message does.",
         )
         event_id = serializers.UUIDField(required=False)
 
@@ -54,15 +65,26 @@ class LessonsApi(APIView):
         status = serializers.ChoiceField(["unverified", "approved", "rejected"], required=False)
         source = serializers.ChoiceField(["agent", "human", "seed"], required=False)
         min_effectiveness = serializers.FloatField(required=False, min_value=0, max_value=1)
-        since = serializers.DateTimeField(required=False, help_text="Occurred at or after (ISO 8601).")
+        since = serializers.DateTimeField(
+            required=False, help_text="Occurred at or after (ISO 8601)."
+        )
         q = serializers.CharField(required=False, help_text="Text search.")
 
     @extend_schema(
-        operation_id="lessons_list", parameters=[ListInput],
-        responses={200: inline_serializer("LessonPage", {
-            "lessons": LessonOutputSerializer(many=True), "total": serializers.IntegerField(),
-            "page": serializers.IntegerField(), "per_page": serializers.IntegerField(),
-        }), **error_responses(*READ_ERRORS)},
+        operation_id="lessons_list",
+        parameters=[ListInput],
+        responses={
+            200: inline_serializer(
+                "LessonPage",
+                {
+                    "lessons": LessonOutputSerializer(many=True),
+                    "total": serializers.IntegerField(),
+                    "page": serializers.IntegerField(),
+                    "per_page": serializers.IntegerField(),
+                },
+            ),
+            **error_responses(*READ_ERRORS),
+        },
     )
     def get(self, request):
         paging = self.ListInput(data=request.query_params)
@@ -70,15 +92,23 @@ class LessonsApi(APIView):
         page, per_page = paging.validated_data["page"], paging.validated_data["per_page"]
         lessons = lesson_list(filters=request.query_params)
         start = (page - 1) * per_page
-        return Response({
-            "lessons": LessonOutputSerializer(lessons[start:start + per_page], many=True).data,
-            "total": lessons.count(), "page": page, "per_page": per_page,
-        })
+        return Response(
+            {
+                "lessons": LessonOutputSerializer(
+                    lessons[start : start + per_page], many=True
+                ).data,
+                "total": lessons.count(),
+                "page": page,
+                "per_page": per_page,
+            }
+        )
 
     @extend_schema(
-        operation_id="lessons_record", request=RecordInput,
+        operation_id="lessons_record",
+        request=RecordInput,
         responses={
-            201: LessonCreatedSerializer, 200: LessonUpdatedSerializer,
+            201: LessonCreatedSerializer,
+            200: LessonUpdatedSerializer,
             **error_responses(*WRITE_ERRORS),
         },
     )
@@ -88,9 +118,13 @@ class LessonsApi(APIView):
         fields = dict(data.validated_data)
         event_id = fields.pop("event_id", None)
         return idempotent_response(
-            operation="lesson_record", event_id=event_id, payload=request.data,
-            answer=lambda: _recorded_answer(lesson_record(
-                **fields, proposed_by=request.auth.name, api_key=request.auth)))
+            operation="lesson_record",
+            event_id=event_id,
+            payload=request.data,
+            answer=lambda: _recorded_answer(
+                lesson_record(**fields, proposed_by=request.auth.name, api_key=request.auth)
+            ),
+        )
 
 
 def _recorded_answer(recorded: LessonRecorded) -> tuple[int, dict]:
@@ -121,17 +155,24 @@ class LessonCheckApi(APIView):
         def validate(self, attrs):
             if not attrs.get("error_type") and not attrs.get("error_message"):
                 needed = "Give error_type or error_message (or both)."
-                raise serializers.ValidationError({"error_type": [needed],
-                                                   "error_message": [needed]})
+                raise serializers.ValidationError(
+                    {"error_type": [needed], "error_message": [needed]}
+                )
             return attrs
 
-    @extend_schema(operation_id="lessons_check", parameters=[CheckInput],
-                   responses={200: CheckAnswer, **error_responses(*READ_ERRORS)})
+    @extend_schema(
+        operation_id="lessons_check",
+        parameters=[CheckInput],
+        responses={200: CheckAnswer, **error_responses(*READ_ERRORS)},
+    )
     def get(self, request):
         return self.answer(request.query_params)
 
-    @extend_schema(operation_id="lessons_check_post", request=CheckInput,
-                   responses={200: CheckAnswer, **error_responses(*READ_ERRORS, 413)})
+    @extend_schema(
+        operation_id="lessons_check_post",
+        request=CheckInput,
+        responses={200: CheckAnswer, **error_responses(*READ_ERRORS, 413)},
+    )
     def post(self, request):
         return self.answer(request.data)
 
@@ -144,8 +185,10 @@ class LessonCheckApi(APIView):
 class LessonDetailApi(APIView):
     """One lesson."""
 
-    @extend_schema(operation_id="lessons_get",
-                   responses={200: LessonOutputSerializer, **error_responses(401, 404)})
+    @extend_schema(
+        operation_id="lessons_get",
+        responses={200: LessonOutputSerializer, **error_responses(401, 404)},
+    )
     def get(self, request, lesson_id):
         return Response(LessonOutputSerializer(lesson_get(lesson_id=lesson_id)).data)
 
@@ -158,8 +201,9 @@ class LessonApplicationsApi(APIView):
         worked = serializers.BooleanField()
         agent = ScrubbedCharField(max_length=100, required=False, default="")
         task_id = ScrubbedCharField(max_length=200, required=False, default="")
-        failure_id = serializers.IntegerField(required=False, min_value=1,
-                                              help_text="The failure the lesson was applied to.")
+        failure_id = serializers.IntegerField(
+            required=False, min_value=1, help_text="The failure the lesson was applied to."
+        )
         applied_at = EventTimeField(required=False)
         event_id = serializers.UUIDField(required=False)
 
@@ -168,9 +212,14 @@ class LessonApplicationsApi(APIView):
                 raise serializers.ValidationError("Must be true or false.")
             return value
 
-    @extend_schema(operation_id="lessons_applications_record", request=ApplicationInput, responses={
-        201: ApplicationRecordedSerializer,
-        **error_responses(400, 401, 403, 404, 409, 413)})
+    @extend_schema(
+        operation_id="lessons_applications_record",
+        request=ApplicationInput,
+        responses={
+            201: ApplicationRecordedSerializer,
+            **error_responses(400, 401, 403, 404, 409, 413),
+        },
+    )
     def post(self, request, lesson_id):
         lesson = lesson_get(lesson_id=lesson_id)
         data = self.ApplicationInput(data=request.data)
@@ -181,6 +230,15 @@ class LessonApplicationsApi(APIView):
         event_id = fields.pop("event_id", None)
         application_report_check(agent=fields["agent"], failure=failure, api_key=request.auth)
         return idempotent_response(
-            operation="application_record", event_id=event_id, payload=request.data,
-            answer=lambda: (201, ApplicationRecordedSerializer(application_report(
-                lesson=lesson, failure=failure, api_key=request.auth, **fields)).data))
+            operation="application_record",
+            event_id=event_id,
+            payload=request.data,
+            answer=lambda: (
+                201,
+                ApplicationRecordedSerializer(
+                    application_report(
+                        lesson=lesson, failure=failure, api_key=request.auth, **fields
+                    )
+                ).data,
+            ),
+        )

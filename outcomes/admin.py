@@ -1,5 +1,6 @@
 """The outcome ledger in the admin: read-only, filterable, and fast on millions of rows (no full
 count, exact-match search on indexed columns, no list filters that scan the table)."""
+
 from django.contrib import admin
 
 from config.admin_tools import ReadOnlyAdmin, RecentFilter
@@ -11,8 +12,17 @@ from .models import Outcome
 
 @admin.register(Outcome)
 class OutcomeAdmin(ReadOnlyAdmin):
-    list_display = ["id", "occurred_at", "agent", "task_id", "task_type", "outcome", error_type,
-                    "duration", "pattern_short"]
+    list_display = [
+        "id",
+        "occurred_at",
+        "agent",
+        "task_id",
+        "task_type",
+        "outcome",
+        error_type,
+        "duration",
+        "pattern_short",
+    ]
     list_select_related = ["pattern"]
     # By key: no index (every write would pay for one), so a key with few rows is a scan.
     list_filter = ["outcome", RecentFilter, "api_key"]

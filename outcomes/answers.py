@@ -1,4 +1,5 @@
 """The answer to a recorded outcome: what was stored, and for a failure what is known about it."""
+
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
@@ -6,23 +7,33 @@ from failures.records.answers import FailureAnswer, failure_answer
 
 from .models import Outcome
 
-OutcomeAnswer = inline_serializer("OutcomeRecorded", {
-    "id": serializers.IntegerField(), "event_id": serializers.UUIDField(allow_null=True),
-    "task_id": serializers.CharField(), "agent": serializers.CharField(),
-    "task_type": serializers.CharField(),
-    "outcome": serializers.ChoiceField(["success", "failure"]),
-    "occurred_at": serializers.DateTimeField(),
-    "resolved_failures": serializers.IntegerField(),
-    # The same component, nullable: only a failed outcome with error details has a failure.
-    "failure": type(FailureAnswer)(allow_null=True),
-})
+OutcomeAnswer = inline_serializer(
+    "OutcomeRecorded",
+    {
+        "id": serializers.IntegerField(),
+        "event_id": serializers.UUIDField(allow_null=True),
+        "task_id": serializers.CharField(),
+        "agent": serializers.CharField(),
+        "task_type": serializers.CharField(),
+        "outcome": serializers.ChoiceField(["success", "failure"]),
+        "occurred_at": serializers.DateTimeField(),
+        "resolved_failures": serializers.IntegerField(),
+        # The same component, nullable: only a failed outcome with error details has a failure.
+        "failure": type(FailureAnswer)(allow_null=True),
+    },
+)
 
 
 def outcome_answer(outcome: Outcome) -> dict:
     """The stored outcome; a failed one with its failure's pattern, retry advice and lessons."""
     return {
-        "id": outcome.pk, "event_id": outcome.event_id, "task_id": outcome.task_id,
-        "agent": outcome.agent, "task_type": outcome.task_type, "outcome": outcome.outcome,
-        "occurred_at": outcome.occurred_at, "resolved_failures": outcome.resolved_failures,
+        "id": outcome.pk,
+        "event_id": outcome.event_id,
+        "task_id": outcome.task_id,
+        "agent": outcome.agent,
+        "task_type": outcome.task_type,
+        "outcome": outcome.outcome,
+        "occurred_at": outcome.occurred_at,
+        "resolved_failures": outcome.resolved_failures,
         "failure": failure_answer(outcome.failure) if outcome.failure_id else None,
     }

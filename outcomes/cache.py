@@ -10,6 +10,7 @@ Why a reader never files stale data under the current generation: it reads the g
 before the outcomes, so a generation it sees was committed together with every outcome it
 names, and those outcomes are in what it reads next.
 """
+
 import uuid
 
 from .models import HistoryGeneration
@@ -31,4 +32,7 @@ def history_generation_bump(agents) -> None:
     if agents:
         HistoryGeneration.objects.bulk_create(
             [HistoryGeneration(agent=agent, token=uuid.uuid4()) for agent in sorted(agents)],
-            update_conflicts=True, unique_fields=["agent"], update_fields=["token"])
+            update_conflicts=True,
+            unique_fields=["agent"],
+            update_fields=["token"],
+        )

@@ -4,6 +4,7 @@ Every read here is an index range scan with a LIMIT (see Outcome.Meta.indexes an
 the cost does not grow with the size of the ledger. Answers are cached per agent under its
 generation, so a new outcome of the agent makes them unreachable as it commits (outcomes.cache).
 """
+
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
@@ -72,12 +73,19 @@ def history_context(query: HistoryQuery) -> dict:
         return cached
     limits = Limits.from_settings()
     found = history_items(query, limits)
-    render = lambda s, f, r: md.render(s, f, r, success_days=limits.success_days,  # noqa: E731
-                                       failure_days=limits.failure_days)
-    dropped = md.trim_to_budget([found.successes, found.failures, found.related],
-                                query.budget_tokens, render)
-    answer = _answer(render(found.successes, found.failures, found.related), found, query,
-                     dropped=dropped)
+    render = lambda s, f, r: md.render(
+        s,
+        f,
+        r,
+        success_days=limits.success_days,
+        failure_days=limits.failure_days,
+    )
+    dropped = md.trim_to_budget(
+        [found.successes, found.failures, found.related], query.budget_tokens, render
+    )
+    answer = _answer(
+        render(found.successes, found.failures, found.related), found, query, dropped=dropped
+    )
     cache.set(key, answer, settings.HINDSIGHT_HISTORY_CACHE_SECONDS)
     return answer
 
@@ -87,18 +95,26 @@ def _cache_key(query: HistoryQuery, generation: str) -> str:
     return f"outcomes:history:{generation}:{hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()}"
 
 
-def _answer(text: str, found: _Found, query: HistoryQuery, *, enabled: bool = True,
-            dropped: int = 0) -> dict:
-    note = ("" if text else "Task history is disabled (AGENT_ENABLE_TASK_HISTORY=false)."
-            if not enabled else "No task history yet for this agent and task.")
+def _answer(
+    text: str, found: _Found, query: HistoryQuery, *, enabled: bool = True, dropped: int = 0
+) -> dict:
+    note = (
+        ""
+        if text
+        else "Task history is disabled (AGENT_ENABLE_TASK_HISTORY=false)."
+        if not enabled
+        else "No task history yet for this agent and task."
+    )
     return {
         "historyContext": text,
         "historyTokens": md.estimate_tokens(text),
         "metadata": {
             "enabled": enabled,
-            "historyStats": {"recentSuccesses": len(found.successes),
-                             "recentFailures": len(found.failures),
-                             "relatedTasks": len(found.related)},
+            "historyStats": {
+                "recentSuccesses": len(found.successes),
+                "recentFailures": len(found.failures),
+                "relatedTasks": len(found.related),
+            },
             "trimmed": dropped,
             "budgetTokens": query.budget_tokens,
             "cached": False,
@@ -116,24 +132,32 @@ def history_items(query: HistoryQuery, limits: Limits) -> _Found:
     found = _Found(successes=recent["success"], failures=recent["failure"])
     focus = _focus(query, own_task)
     shown = {row["pk"] for row in found.successes + found.failures}
-    candidates = {row["pk"]: row for row in own_task + _candidates(focus, since)
-                  if row["pk"] not in shown}
+    candidates = {
+        row["pk"]: row for row in own_task + _candidates(focus, since) if row["pk"] not in shown
+    }
     found.related = _rank_related(focus, candidates.values(), now)[: limits.related]
     _score(found.successes + found.failures, focus, now)
     _lessons(found.failures + [r for r in found.related if r["outcome"] == "failure"])
     return _as_items(found, query)
 
 
-def _first_read(query: HistoryQuery, limits: Limits, now: datetime,
-                since: datetime) -> tuple[dict, list]:
+def _first_read(
+    query: HistoryQuery, limits: Limits, now: datetime, since: datetime
+) -> tuple[dict, list]:
     """The agent's latest successes and failures (of the task type when given), newest first,
     and the task's attempts since ``since`` (when given): one read of bounded parts."""
     recent, own_task = {"success": [], "failure": []}, []
     for tag, row in queries.history_first_read(
-            agent=query.agent, task_type=query.task_type,
-            recent=[("success", now - timedelta(days=limits.success_days), limits.successes),
-                    ("failure", now - timedelta(days=limits.failure_days), limits.failures)],
-            task_id=query.task_id, task_since=since, task_limit=CANDIDATES_PER_KEY):
+        agent=query.agent,
+        task_type=query.task_type,
+        recent=[
+            ("success", now - timedelta(days=limits.success_days), limits.successes),
+            ("failure", now - timedelta(days=limits.failure_days), limits.failures),
+        ],
+        task_id=query.task_id,
+        task_since=since,
+        task_limit=CANDIDATES_PER_KEY,
+    ):
         (own_task if tag == "t" else recent[row["outcome"]]).append(row)
     for rows in (*recent.values(), own_task):  # the parts come back in no promised order
         rows.sort(key=lambda row: row["occurred_at"], reverse=True)
@@ -151,16 +175,23 @@ def _focus(query: HistoryQuery, own_task: list) -> Focus:
     if query.error_message:
         pattern = pattern_id_of_message(message=query.error_message)
         patterns.update([pattern] if pattern else [])
-    return Focus(task_id=query.task_id, task_type=query.task_type, files=frozenset(files),
-                 patterns=frozenset(patterns), error_types=frozenset(error_types))
+    return Focus(
+        task_id=query.task_id,
+        task_type=query.task_type,
+        files=frozenset(files),
+        patterns=frozenset(patterns),
+        error_types=frozenset(error_types),
+    )
 
 
 def _candidates(focus: Focus, since: datetime) -> list[dict]:
     """Recent outcomes sharing a file, a pattern or an error type with the focus (see
     queries.history_candidates)."""
-    keys = ([("path", path) for path in sorted(focus.files)[:MAX_FILE_KEYS]]
-            + [("pattern_id", pk) for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
-            + [("error_type", name) for name in sorted(focus.error_types)[:2]])
+    keys = (
+        [("path", path) for path in sorted(focus.files)[:MAX_FILE_KEYS]]
+        + [("pattern_id", pk) for pk in sorted(focus.patterns)[:MAX_PATTERN_KEYS]]
+        + [("error_type", name) for name in sorted(focus.error_types)[:2]]
+    )
     if not keys:
         return []
     return queries.history_candidates(keys, since=since, limit=CANDIDATES_PER_KEY)
@@ -175,10 +206,16 @@ def _row_files(row: dict) -> tuple[str, ...]:
 
 def _evaluate(row: dict, focus: Focus, now: datetime) -> dict:
     """Score ``row`` against the focus (kept on the row); answer what it shares with it."""
-    evidence = shared_evidence(focus, task_id=row["task_id"], files=_row_files(row),
-                               pattern_id=row["pattern_id"], error_type=row["error_type"])
-    row["score"] = score(focus, evidence, task_type=row["task_type"],
-                         occurred_at=row["occurred_at"], now=now)
+    evidence = shared_evidence(
+        focus,
+        task_id=row["task_id"],
+        files=_row_files(row),
+        pattern_id=row["pattern_id"],
+        error_type=row["error_type"],
+    )
+    row["score"] = score(
+        focus, evidence, task_type=row["task_type"], occurred_at=row["occurred_at"], now=now
+    )
     return evidence
 
 
@@ -200,8 +237,12 @@ def _lessons(rows: list[dict]) -> None:
 
 
 def _as_items(found: _Found, query: HistoryQuery) -> _Found:
-    return _Found(*[[_item(row, query) for row in rows]
-                    for rows in (found.successes, found.failures, found.related)])
+    return _Found(
+        *[
+            [_item(row, query) for row in rows]
+            for rows in (found.successes, found.failures, found.related)
+        ]
+    )
 
 
 def _item(row: dict, query: HistoryQuery) -> md.Item:
@@ -210,10 +251,16 @@ def _item(row: dict, query: HistoryQuery) -> md.Item:
     error = context.get("error_message") or context.get("error") or ""
     approach = result.get("approach") or ""
     return md.Item(
-        outcome=row["outcome"], task_type=row["task_type"], task_id=row["task_id"],
-        files=_row_files(row), approach=approach if isinstance(approach, str) else "",
-        duration_ms=row["duration_ms"], error=error if isinstance(error, str) else "",
-        error_type=row["error_type"], lesson=row.get("lesson"),
-        by=row["agent"] if row["agent"] != query.agent else "", score=row.get("score", 0.0),
+        outcome=row["outcome"],
+        task_type=row["task_type"],
+        task_id=row["task_id"],
+        files=_row_files(row),
+        approach=approach if isinstance(approach, str) else "",
+        duration_ms=row["duration_ms"],
+        error=error if isinstance(error, str) else "",
+        error_type=row["error_type"],
+        lesson=row.get("lesson"),
+        by=row["agent"] if row["agent"] != query.agent else "",
+        score=row.get("score", 0.0),
         key=row["pk"],
     )

@@ -4,6 +4,7 @@ Pure: plain values in, text out. Everything that came from an agent has its secr
 and goes through ``failures.records.markdown``'s one rule for agent text (``inline``): one line, capped,
 rendered as its literal characters, never as markup of its own.
 """
+
 import math
 from dataclasses import dataclass
 
@@ -121,8 +122,14 @@ def related_block(item: Item) -> list[str]:
     return lines + ([] if worked else _lesson_line(item))
 
 
-def render(successes: list[Item], failures: list[Item], related: list[Item], *,
-           success_days: int = 7, failure_days: int = 7) -> str:
+def render(
+    successes: list[Item],
+    failures: list[Item],
+    related: list[Item],
+    *,
+    success_days: int = 7,
+    failure_days: int = 7,
+) -> str:
     """The seed's markdown; empty when there is nothing to show."""
     sections = [
         (f"### Recent Successful Approaches (Last {success_days} Days)", successes, success_block),
@@ -144,8 +151,11 @@ def trim_to_budget(sections: list[list[Item]], budget: int | None, render_with) 
         return 0
     dropped = 0
     while estimate_tokens(render_with(*sections)) > budget:
-        candidates = [(item.score, item.key, s, i) for s, items in enumerate(sections)
-                      for i, item in enumerate(items)]
+        candidates = [
+            (item.score, item.key, s, i)
+            for s, items in enumerate(sections)
+            for i, item in enumerate(items)
+        ]
         if not candidates:
             break
         _, _, section, index = min(candidates)

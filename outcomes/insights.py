@@ -1,5 +1,6 @@
 """What the ledger says about a task type: the seed's ``learnFromPastOutcomes`` and its
 success-rate SQL, as reads."""
+
 from collections import Counter
 from datetime import datetime
 from posixpath import basename
@@ -28,8 +29,9 @@ def _rate(part: int, whole: int, digits: int | None = 2):
     return round(100.0 * part / whole, digits) if whole else 0
 
 
-def outcome_insights(*, task_type: str | None = None, agent: str | None = None,
-                     limit: int = 50) -> dict:
+def outcome_insights(
+    *, task_type: str | None = None, agent: str | None = None, limit: int = 50
+) -> dict:
     """Totals, rates, per-error-type success, what worked, what failed (as patterns), and
     recommendations, over the latest ``limit`` outcomes."""
     rows = Outcome.objects.all()
@@ -37,15 +39,20 @@ def outcome_insights(*, task_type: str | None = None, agent: str | None = None,
         rows = rows.filter(task_type=task_type)
     if agent:
         rows = rows.filter(agent=agent)
-    rows = list(rows.order_by("-occurred_at").values(
-        "outcome", "duration_ms", "error_type", "context", "result", "pattern_id")[:limit])
+    rows = list(
+        rows.order_by("-occurred_at").values(
+            "outcome", "duration_ms", "error_type", "context", "result", "pattern_id"
+        )[:limit]
+    )
     successes = [row for row in rows if row["outcome"] == "success"]
     durations = [row["duration_ms"] for row in rows if row["duration_ms"] is not None]
     failure_patterns = _failure_patterns([row for row in rows if row["outcome"] == "failure"])
     approaches = _approaches(successes)
     return {
-        "task_type": task_type, "agent": agent,
-        "total_outcomes": len(rows), "success_count": len(successes),
+        "task_type": task_type,
+        "agent": agent,
+        "total_outcomes": len(rows),
+        "success_count": len(successes),
         "failure_count": len(rows) - len(successes),
         "success_rate": _rate(len(successes), len(rows)),
         "avg_duration_ms": round(sum(durations) / len(durations)) if durations else None,
@@ -62,15 +69,22 @@ def _context_patterns(rows: list[dict]) -> dict:
         if row["error_type"]:
             totals[row["error_type"]] += 1
             wins[row["error_type"]] += row["outcome"] == "success"
-    return {kind: {"total": total, "successes": wins[kind],
-                   "success_rate": _rate(wins[kind], total, None)}
-            for kind, total in totals.most_common()}
+    return {
+        kind: {
+            "total": total,
+            "successes": wins[kind],
+            "success_rate": _rate(wins[kind], total, None),
+        }
+        for kind, total in totals.most_common()
+    }
 
 
 def _approaches(successes: list[dict]) -> list[str]:
     found = Counter()
     for row in successes:
-        approach = (row["result"] or {}).get("approach") if isinstance(row["result"], dict) else None
+        approach = (
+            (row["result"] or {}).get("approach") if isinstance(row["result"], dict) else None
+        )
         if isinstance(approach, str) and approach.strip():
             found[one_line(approach)] += 1
     return [approach for approach, _ in found.most_common(PATTERNS_LISTED)]
@@ -78,17 +92,22 @@ def _approaches(successes: list[dict]) -> list[str]:
 
 def _success_patterns(successes: list[dict], approaches: list[str]) -> list[str]:
     # The same files the history sees (validation.files_of), each counted once per outcome.
-    files = Counter(one_line(basename(path), 100) for row in successes
-                    for path in files_of(row["context"], row["result"], strict=False))
+    files = Counter(
+        one_line(basename(path), 100)
+        for row in successes
+        for path in files_of(row["context"], row["result"], strict=False)
+    )
     handled = [f"Successfully handled: {name}" for name, _ in files.most_common(PATTERNS_LISTED)]
     return (handled + approaches)[: PATTERNS_LISTED * 2]
 
 
 def _failure_patterns(failures: list[dict]) -> list[tuple[str, int | None]]:
     """(template, pattern id) of the most frequent failure shapes, by the pattern engine."""
-    stored = dict(FailurePattern.objects.filter(
-        pk__in={row["pattern_id"] for row in failures if row["pattern_id"]}
-    ).values_list("pk", "template"))
+    stored = dict(
+        FailurePattern.objects.filter(
+            pk__in={row["pattern_id"] for row in failures if row["pattern_id"]}
+        ).values_list("pk", "template")
+    )
     shapes: Counter = Counter()
     for row in failures:
         if row["pattern_id"] in stored:
@@ -116,15 +135,24 @@ def _recommendations(rows, approaches, failure_patterns) -> list[str]:
             advice.append(f"Known fix for {template} ({label}): {one_line(resolution)}")
     for kind, stats in _context_patterns(rows).items():
         if stats["total"] >= LOW_RATE_MIN_TOTAL and stats["success_rate"] < LOW_RATE_PERCENT:
-            advice.append(f"Low success rate for {one_line(kind, 100)} errors "
-                          f"({stats['success_rate']}%): check known fixes before retrying")
+            advice.append(
+                f"Low success rate for {one_line(kind, 100)} errors "
+                f"({stats['success_rate']}%): check known fixes before retrying"
+            )
     return advice
 
 
 def outcome_stats(*, since: datetime) -> list[dict]:
     """Success rate by agent and task type since a moment (the seed's SQL), best first."""
-    groups = Outcome.objects.filter(occurred_at__gte=since).values("agent", "task_type").annotate(
-        total=Count("pk"), successes=Count("pk", filter=Q(outcome="success"))).order_by()
-    rows = [{**group, "success_rate": _rate(group["successes"], group["total"])}
-            for group in groups]
-    return sorted(rows, key=lambda r: (-r["success_rate"], -r["total"], r["agent"], r["task_type"]))
+    groups = (
+        Outcome.objects.filter(occurred_at__gte=since)
+        .values("agent", "task_type")
+        .annotate(total=Count("pk"), successes=Count("pk", filter=Q(outcome="success")))
+        .order_by()
+    )
+    rows = [
+        {**group, "success_rate": _rate(group["successes"], group["total"])} for group in groups
+    ]
+    return sorted(
+        rows, key=lambda r: (-r["success_rate"], -r["total"], r["agent"], r["task_type"])
+    )

@@ -1,4 +1,5 @@
 """The outcome ledger (the seed's ``agent_outcomes``): one row per finished task attempt."""
+
 from django.db import models
 from django.db.models.functions import Now
 
@@ -31,10 +32,22 @@ class Outcome(models.Model):
     # A failed outcome with an error message: its failure record and that failure's pattern.
     # Indexed only where set (see Meta): a plain index on these would hold an entry for each of
     # the ~80% of outcomes that have none, and every insert would pay for it.
-    failure = models.ForeignKey(Failure, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="outcomes", db_index=False)
-    pattern = models.ForeignKey(FailurePattern, null=True, blank=True, db_index=False,
-                                on_delete=models.SET_NULL, related_name="+")
+    failure = models.ForeignKey(
+        Failure,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="outcomes",
+        db_index=False,
+    )
+    pattern = models.ForeignKey(
+        FailurePattern,
+        null=True,
+        blank=True,
+        db_index=False,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     # A success closes the task's open failures: how many this one closed.
     resolved_failures = models.PositiveIntegerField(default=0)
     api_key = written_by_key()
@@ -42,26 +55,40 @@ class Outcome(models.Model):
     class Meta:
         indexes = [
             # History: an agent's latest successes or failures, optionally of one task type.
-            models.Index(fields=["agent", "outcome", "-occurred_at"],
-                         name="outcome_agent_recent_idx"),
-            models.Index(fields=["agent", "task_type", "outcome", "-occurred_at"],
-                         name="outcome_agent_type_recent_idx"),
+            models.Index(
+                fields=["agent", "outcome", "-occurred_at"], name="outcome_agent_recent_idx"
+            ),
+            models.Index(
+                fields=["agent", "task_type", "outcome", "-occurred_at"],
+                name="outcome_agent_type_recent_idx",
+            ),
             # Insights per task type; related tasks by error type, pattern and task id.
             models.Index(fields=["task_type", "-occurred_at"], name="outcome_type_recent_idx"),
-            models.Index(fields=["error_type", "-occurred_at"], name="outcome_error_recent_idx",
-                         condition=~models.Q(error_type="")),
-            models.Index(fields=["pattern", "-occurred_at"], name="outcome_pattern_recent_idx",
-                         condition=models.Q(pattern__isnull=False)),
+            models.Index(
+                fields=["error_type", "-occurred_at"],
+                name="outcome_error_recent_idx",
+                condition=~models.Q(error_type=""),
+            ),
+            models.Index(
+                fields=["pattern", "-occurred_at"],
+                name="outcome_pattern_recent_idx",
+                condition=models.Q(pattern__isnull=False),
+            ),
             models.Index(fields=["task_id", "-occurred_at"], name="outcome_task_recent_idx"),
             # Stats over a window, and retention.
             models.Index(fields=["occurred_at"], name="outcome_occurred_idx"),
         ]
         constraints = [
-            models.CheckConstraint(condition=models.Q(outcome__in=["success", "failure"]),
-                                   name="outcome_outcome_valid"),
+            models.CheckConstraint(
+                condition=models.Q(outcome__in=["success", "failure"]),
+                name="outcome_outcome_valid",
+            ),
             # One outcome per failure record (the event they both came from).
-            models.UniqueConstraint(fields=["failure"], condition=models.Q(failure__isnull=False),
-                                    name="outcome_failure_unique"),
+            models.UniqueConstraint(
+                fields=["failure"],
+                condition=models.Q(failure__isnull=False),
+                name="outcome_failure_unique",
+            ),
         ]
 
     def __str__(self) -> str:

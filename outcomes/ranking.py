@@ -12,6 +12,7 @@ task type and recency order what is related, they do not make it so. The weights
 about the same fault (pattern) above a shared file, and a shared file above a shared error type,
 which many unrelated failures have in common.
 """
+
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -48,17 +49,21 @@ def shared_evidence(focus: Focus, *, task_id: str, files, pattern_id, error_type
 
 def is_related(evidence: dict) -> bool:
     """Related means a shared file, pattern, error type or task, not just recency."""
-    return bool(evidence["files"] or evidence["pattern"] or evidence["error_type"]
-                or evidence["task"])
+    return bool(
+        evidence["files"] or evidence["pattern"] or evidence["error_type"] or evidence["task"]
+    )
 
 
-def score(focus: Focus, evidence: dict, *, task_type: str, occurred_at: datetime,
-          now: datetime) -> float:
+def score(
+    focus: Focus, evidence: dict, *, task_type: str, occurred_at: datetime, now: datetime
+) -> float:
     """The relevance of a past outcome (see the module docstring)."""
     age_days = max((now - occurred_at).total_seconds(), 0.0) / 86400
-    return (FILE_WEIGHT * min(evidence["files"], MAX_FILES_COUNTED)
-            + PATTERN_WEIGHT * evidence["pattern"]
-            + ERROR_TYPE_WEIGHT * evidence["error_type"]
-            + SAME_TASK_WEIGHT * evidence["task"]
-            + TASK_TYPE_WEIGHT * (bool(focus.task_type) and task_type == focus.task_type)
-            + RECENCY_WEIGHT * 0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
+    return (
+        FILE_WEIGHT * min(evidence["files"], MAX_FILES_COUNTED)
+        + PATTERN_WEIGHT * evidence["pattern"]
+        + ERROR_TYPE_WEIGHT * evidence["error_type"]
+        + SAME_TASK_WEIGHT * evidence["task"]
+        + TASK_TYPE_WEIGHT * (bool(focus.task_type) and task_type == focus.task_type)
+        + RECENCY_WEIGHT * 0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS)
+    )

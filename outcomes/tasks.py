@@ -1,4 +1,5 @@
 """Celery jobs for the outcome ledger: thin wrappers over services, idempotent."""
+
 from celery import shared_task
 from django.conf import settings
 

@@ -1,8 +1,14 @@
 """Outcome routes under /api/v1/."""
+
 from config.api.routing import api_path
 
-from .views import (OutcomeHistoryApi, OutcomeInsightsApi, OutcomesApi, OutcomesBulkApi,
-                    OutcomeStatsApi)
+from .views import (
+    OutcomeHistoryApi,
+    OutcomeInsightsApi,
+    OutcomesApi,
+    OutcomesBulkApi,
+    OutcomeStatsApi,
+)
 
 urlpatterns = [
     *api_path("outcomes", OutcomesApi.as_view(), "outcomes"),

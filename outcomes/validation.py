@@ -6,6 +6,7 @@ field specs. The same table builds the serializer that documents the request in 
 so the checks and the documentation cannot drift apart. What passes the checks is scrubbed of
 secrets here, at the input boundary (names, context, result, and what is derived from them).
 """
+
 import hashlib
 import json
 import uuid
@@ -16,8 +17,14 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
-from config.api.fields import (OUT_OF_RANGE, EventTimeField, JSONObjectField, future_problem,
-                               moment_utc, scrubbed)
+from config.api.fields import (
+    OUT_OF_RANGE,
+    EventTimeField,
+    JSONObjectField,
+    future_problem,
+    moment_utc,
+    scrubbed,
+)
 from config.api.jsonlimits import json_problem, text_problem
 from config.scrubbing import scrub_value
 
@@ -50,22 +57,34 @@ class Spec:
 
 FIELDS: dict[str, Spec] = {
     "task_id": Spec("text", True, 200, help="The task's id (a number is accepted as text)."),
-    "agent": Spec("text", False, 100, help="Agent name (the seed's agent_name; either spelling; "
-                  "both only with the same name)."),
-    "agent_name": Spec("text", False, 100, help="Same as agent; sent with agent, it must name "
-                       "the same agent."),
+    "agent": Spec(
+        "text",
+        False,
+        100,
+        help="Agent name (the seed's agent_name; either spelling; both only with the same name).",
+    ),
+    "agent_name": Spec(
+        "text", False, 100, help="Same as agent; sent with agent, it must name the same agent."
+    ),
     "task_type": Spec("text", True, 100),
     "outcome": Spec("choice", True, choices=("success", "failure")),
-    "context": Spec("object", help="What the agent knew: error_type, error_message (or error), "
-                    "file_path, files, and for a failure retry_safe, retry_after, side_effects, "
-                    "recovery_hint, checkpoint, attempt_count, skill_name."),
+    "context": Spec(
+        "object",
+        help="What the agent knew: error_type, error_message (or error), "
+        "file_path, files, and for a failure retry_safe, retry_after, side_effects, "
+        "recovery_hint, checkpoint, attempt_count, skill_name.",
+    ),
     "result": Spec("object", help="What it did: approach, files_changed, ..."),
     "duration_ms": Spec("int", maximum=MAX_DURATION_MS),
-    "occurred_at": Spec("datetime", help="When it happened, at most a day in the future; "
-                        "defaults to now."),
+    "occurred_at": Spec(
+        "datetime", help="When it happened, at most a day in the future; defaults to now."
+    ),
     "event_id": Spec("uuid", help="Client id of the event: a replay changes nothing."),
-    "applied_lesson": Spec("uuid", help="A lesson applied in this attempt: the outcome reports "
-                           "whether it worked (success: it did)."),
+    "applied_lesson": Spec(
+        "uuid",
+        help="A lesson applied in this attempt: the outcome reports "
+        "whether it worked (success: it did).",
+    ),
 }
 
 
@@ -175,8 +194,14 @@ def _fail_uuid():
     raise _Invalid("Must be a valid UUID.")
 
 
-_CHECKS = {"text": _text, "int": _int, "object": _object, "choice": _choice,
-           "datetime": _datetime, "uuid": _uuid}
+_CHECKS = {
+    "text": _text,
+    "int": _int,
+    "object": _object,
+    "choice": _choice,
+    "datetime": _datetime,
+    "uuid": _uuid,
+}
 
 
 def _context_text(value, limit: int) -> str:
@@ -200,6 +225,7 @@ def _bounded_int(low: int, high: int):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise _Invalid(f"Must be a whole number between {low} and {high}.")
         return value
+
     return check
 
 
@@ -210,8 +236,11 @@ def _retry_safe(value):
 
 
 def _side_effects(value):
-    if not isinstance(value, list) or len(value) > 100 or not all(
-            isinstance(item, str) and len(item) <= 1000 for item in value):
+    if (
+        not isinstance(value, list)
+        or len(value) > 100
+        or not all(isinstance(item, str) and len(item) <= 1000 for item in value)
+    ):
         raise _Invalid("Expected a list of at most 100 texts of at most 1000 characters.")
     return value
 
@@ -224,8 +253,14 @@ def _checkpoint(value):
 
 # The longest text a failure record keeps of each context key it takes over (the same limits
 # as POST /failures; for side_effects, of each item).
-TEXT_LIMITS = {"error_type": 100, "error_message": MAX_ERROR_CHARS, "error": MAX_ERROR_CHARS,
-               "skill_name": 100, "recovery_hint": 2000, "side_effects": 1000}
+TEXT_LIMITS = {
+    "error_type": 100,
+    "error_message": MAX_ERROR_CHARS,
+    "error": MAX_ERROR_CHARS,
+    "skill_name": 100,
+    "recovery_hint": 2000,
+    "side_effects": 1000,
+}
 # Context keys a failure record takes over, and how each is checked. Other context keys are free.
 FAILURE_KEYS = {
     "skill_name": lambda v: _context_text(v, TEXT_LIMITS["skill_name"]),
@@ -250,8 +285,12 @@ def files_of(context, result, *, strict: bool = True) -> tuple[str, ...]:
     """The files an outcome names (context file_path, file, files; result files_changed),
     normalised, unique, in order. ``strict``: a malformed list is an error, else skipped."""
     found: dict[str, None] = {}  # ordered and unique
-    for source, key in ((context, "file_path"), (context, "file"), (context, "files"),
-                        (result, "files_changed")):
+    for source, key in (
+        (context, "file_path"),
+        (context, "file"),
+        (context, "files"),
+        (result, "files_changed"),
+    ):
         value = source.get(key) if isinstance(source, dict) else None
         if value is None:
             continue
@@ -260,8 +299,11 @@ def files_of(context, result, *, strict: bool = True) -> tuple[str, ...]:
         except _Invalid:
             if strict:
                 raise
-            paths = [path for path in value if isinstance(path, str)] if isinstance(
-                value, list) else []
+            paths = (
+                [path for path in value if isinstance(path, str)]
+                if isinstance(value, list)
+                else []
+            )
         for path in paths:
             path = normalise_path(path)
             if path:
@@ -289,8 +331,9 @@ def _derived(sent: tuple[dict, dict], clean: tuple[dict, dict], errors: Errors) 
             except _Invalid as exc:
                 errors[f"context.{key}"] = [exc.message]
                 continue
-            value = _fit(key, clean_context[key].strip() if key == "error_type"
-                         else clean_context[key])
+            value = _fit(
+                key, clean_context[key].strip() if key == "error_type" else clean_context[key]
+            )
             target = "error_type" if key == "error_type" else "error"
             derived[target] = derived[target] or value
     for key, check in FAILURE_KEYS.items():
@@ -322,8 +365,9 @@ def _agent(values: dict, errors: Errors) -> str | None:
         return None
     if len(set(spellings.values())) > 1:
         for name, other in (("agent", "agent_name"), ("agent_name", "agent")):
-            errors[name] = [f"Names another agent than {other}: send one of the two, or the "
-                            "same name in both."]
+            errors[name] = [
+                f"Names another agent than {other}: send one of the two, or the same name in both."
+            ]
         return None
     agent = next(iter(spellings.values()), "")
     if not agent:
@@ -361,12 +405,18 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
         return None, errors
     event_id = values.get("event_id")
     return OutcomeIn(
-        task_id=values["task_id"], agent=agent, task_type=values["task_type"],
-        outcome=values["outcome"], context=context, result=result,
+        task_id=values["task_id"],
+        agent=agent,
+        task_type=values["task_type"],
+        outcome=values["outcome"],
+        context=context,
+        result=result,
         duration_ms=values.get("duration_ms"),
         occurred_at=values.get("occurred_at") or now or timezone.now(),
-        event_id=event_id, applied_lesson=values.get("applied_lesson"),
-        digest=request_digest(raw) if event_id else "", **derived,
+        event_id=event_id,
+        applied_lesson=values.get("applied_lesson"),
+        digest=request_digest(raw) if event_id else "",
+        **derived,
     ), {}
 
 
@@ -379,14 +429,19 @@ def _schema_field(spec: Spec) -> serializers.Field:
     if spec.kind == "object":
         return JSONObjectField(**common)
     if spec.kind == "int":
-        return serializers.IntegerField(min_value=0, max_value=spec.maximum, allow_null=True,
-                                        **common)
+        return serializers.IntegerField(
+            min_value=0, max_value=spec.maximum, allow_null=True, **common
+        )
     if spec.kind == "datetime":
         return EventTimeField(**common)
     return serializers.UUIDField(**common)
 
 
-OutcomeInputSerializer = type("OutcomeInput", (serializers.Serializer,), {
-    "__doc__": "One outcome: the seed's fields plus event_id (documentation of outcome_parse).",
-    **{name: _schema_field(spec) for name, spec in FIELDS.items()},
-})
+OutcomeInputSerializer = type(
+    "OutcomeInput",
+    (serializers.Serializer,),
+    {
+        "__doc__": "One outcome: the seed's fields plus event_id (documentation of outcome_parse).",
+        **{name: _schema_field(spec) for name, spec in FIELDS.items()},
+    },
+)

@@ -1,4 +1,5 @@
 """Outcome endpoints: record one or many, the history context for a prompt, insights and stats."""
+
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,7 +17,6 @@ from config.api.fields import ScrubbedCharField
 from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
 
-
 from .answers import OutcomeAnswer, outcome_answer
 from .history import HistoryQuery, history_context
 from .insights import outcome_insights, outcome_stats
@@ -28,8 +28,11 @@ class OutcomesApi(APIView):
     """Record one outcome; a failure with an error message also becomes a failure record, a
     success closes the task's open failures."""
 
-    @extend_schema(operation_id="outcomes_record", request=OutcomeInputSerializer,
-                   responses={201: OutcomeAnswer, **error_responses(*WRITE_ERRORS)})
+    @extend_schema(
+        operation_id="outcomes_record",
+        request=OutcomeInputSerializer,
+        responses={201: OutcomeAnswer, **error_responses(*WRITE_ERRORS)},
+    )
     def post(self, request):
         [(item, errors)] = outcomes_parse(raw_items=[request.data])
         if errors:
@@ -39,21 +42,29 @@ class OutcomesApi(APIView):
             raise AgentForbidden.from_fields(recorded.fields)
         if recorded.status == "conflict":
             raise Conflict(recorded.message)
-        return Response(outcome_answer(recorded.outcome), status=201,
-                        headers=replay_headers(recorded.status == "replayed"))
+        return Response(
+            outcome_answer(recorded.outcome),
+            status=201,
+            headers=replay_headers(recorded.status == "replayed"),
+        )
 
 
-BulkItem = inline_serializer("BulkOutcomeResult", many=True, fields={
-    "index": serializers.IntegerField(),
-    "status": serializers.ChoiceField(["created", "replayed", "invalid", "conflict",
-                                       "forbidden"]),
-    "id": serializers.IntegerField(required=False),
-    "failure_id": serializers.IntegerField(required=False, allow_null=True),
-    "pattern_id": serializers.IntegerField(required=False, allow_null=True),
-    "resolved_failures": serializers.IntegerField(required=False),
-    "error": serializers.CharField(required=False),
-    "fields": serializers.DictField(required=False),
-})
+BulkItem = inline_serializer(
+    "BulkOutcomeResult",
+    many=True,
+    fields={
+        "index": serializers.IntegerField(),
+        "status": serializers.ChoiceField(
+            ["created", "replayed", "invalid", "conflict", "forbidden"]
+        ),
+        "id": serializers.IntegerField(required=False),
+        "failure_id": serializers.IntegerField(required=False, allow_null=True),
+        "pattern_id": serializers.IntegerField(required=False, allow_null=True),
+        "resolved_failures": serializers.IntegerField(required=False),
+        "error": serializers.CharField(required=False),
+        "fields": serializers.DictField(required=False),
+    },
+)
 
 
 class OutcomesBulkApi(APIView):
@@ -65,22 +76,36 @@ class OutcomesBulkApi(APIView):
     throttle_scope = "bulk"  # its own budget per key (config.api.throttling)
     checks_json_per_item = True  # outcome_parse names bad text, numbers and nesting per item
 
-    @extend_schema(operation_id="outcomes_record_bulk", request=inline_serializer(
-        "BulkOutcomes", {"outcomes": OutcomeInputSerializer(many=True)}), responses={
-        200: inline_serializer("BulkOutcomesRecorded", {
-            "created": serializers.IntegerField(), "replayed": serializers.IntegerField(),
-            "invalid": serializers.IntegerField(), "conflict": serializers.IntegerField(),
-            "forbidden": serializers.IntegerField(), "results": BulkItem}),
-        **error_responses(*WRITE_ERRORS)})
+    @extend_schema(
+        operation_id="outcomes_record_bulk",
+        request=inline_serializer("BulkOutcomes", {"outcomes": OutcomeInputSerializer(many=True)}),
+        responses={
+            200: inline_serializer(
+                "BulkOutcomesRecorded",
+                {
+                    "created": serializers.IntegerField(),
+                    "replayed": serializers.IntegerField(),
+                    "invalid": serializers.IntegerField(),
+                    "conflict": serializers.IntegerField(),
+                    "forbidden": serializers.IntegerField(),
+                    "results": BulkItem,
+                },
+            ),
+            **error_responses(*WRITE_ERRORS),
+        },
+    )
     def post(self, request):
         raw = _bulk_items(request.data)
         parsed = outcomes_parse(raw_items=raw)
         valid = [index for index, (item, _) in enumerate(parsed) if item is not None]
-        recorded = dict(zip(valid, outcomes_record(items=[parsed[i][0] for i in valid],
-                                                   api_key=request.auth)))
+        recorded = dict(
+            zip(valid, outcomes_record(items=[parsed[i][0] for i in valid], api_key=request.auth))
+        )
         results = [_bulk_result(i, recorded.get(i), parsed[i][1]) for i in range(len(raw))]
-        counts = {key: sum(r["status"] == key for r in results)
-                  for key in ("created", "replayed", "invalid", "conflict", "forbidden")}
+        counts = {
+            key: sum(r["status"] == key for r in results)
+            for key in ("created", "replayed", "invalid", "conflict", "forbidden")
+        }
         return Response({**counts, "results": results})
 
 
@@ -91,26 +116,43 @@ def _bulk_items(data) -> list:
     if unknown:
         raise InvalidInput.from_fields({name: ["Unknown field."] for name in unknown})
     if isinstance(items, list) and len(items) > limit:
-        raise PayloadTooLarge(f"{len(items)} outcomes in one request; at most {limit} are "
-                              "taken (HINDSIGHT_BULK_MAX_ITEMS): send them in several.")
+        raise PayloadTooLarge(
+            f"{len(items)} outcomes in one request; at most {limit} are "
+            "taken (HINDSIGHT_BULK_MAX_ITEMS): send them in several."
+        )
     if not isinstance(items, list) or not items:
-        raise InvalidInput.from_fields({"outcomes": [f"Expected a list of 1 to {limit} outcomes."]})
+        raise InvalidInput.from_fields(
+            {"outcomes": [f"Expected a list of 1 to {limit} outcomes."]}
+        )
     return items
 
 
 def _bulk_result(index: int, recorded, errors: dict) -> dict:
     if recorded is None:
-        return {"index": index, "status": "invalid", "error": validation_message(errors),
-                "fields": errors}
+        return {
+            "index": index,
+            "status": "invalid",
+            "error": validation_message(errors),
+            "fields": errors,
+        }
     if recorded.status == "conflict":
         return {"index": index, "status": "conflict", "error": recorded.message}
     if recorded.status == "forbidden":
-        return {"index": index, "status": "forbidden", "error": recorded.message,
-                "fields": recorded.fields}
+        return {
+            "index": index,
+            "status": "forbidden",
+            "error": recorded.message,
+            "fields": recorded.fields,
+        }
     outcome = recorded.outcome
-    return {"index": index, "status": recorded.status, "id": outcome.pk,
-            "failure_id": outcome.failure_id, "pattern_id": outcome.pattern_id,
-            "resolved_failures": outcome.resolved_failures}
+    return {
+        "index": index,
+        "status": recorded.status,
+        "id": outcome.pk,
+        "failure_id": outcome.failure_id,
+        "pattern_id": outcome.pattern_id,
+        "resolved_failures": outcome.resolved_failures,
+    }
 
 
 class OutcomeHistoryApi(APIView):
@@ -123,28 +165,54 @@ class OutcomeHistoryApi(APIView):
         agent = ScrubbedCharField(max_length=100)
         task_type = ScrubbedCharField(max_length=100, required=False, default="")
         task_id = ScrubbedCharField(max_length=200, required=False, default="")
-        files = serializers.ListField(child=ScrubbedCharField(max_length=MAX_PATH), required=False,
-                                      max_length=MAX_FILES, default=list,
-                                      help_text="Comma-separated, or the parameter repeated.")
+        files = serializers.ListField(
+            child=ScrubbedCharField(max_length=MAX_PATH),
+            required=False,
+            max_length=MAX_FILES,
+            default=list,
+            help_text="Comma-separated, or the parameter repeated.",
+        )
         error_type = ScrubbedCharField(max_length=100, required=False, default="")
         error_message = ScrubbedCharField(max_length=2000, required=False, default="")
-        budget_tokens = serializers.IntegerField(min_value=1, max_value=100_000, required=False,
-                                                 help_text="Tokens estimated as characters / 4.")
+        budget_tokens = serializers.IntegerField(
+            min_value=1,
+            max_value=100_000,
+            required=False,
+            help_text="Tokens estimated as characters / 4.",
+        )
 
-    @extend_schema(operation_id="outcomes_history", parameters=[Input], responses={
-        (200, "application/json"): inline_serializer("HistoryContext", {
-            "historyContext": serializers.CharField(), "historyTokens": serializers.IntegerField(),
-            "metadata": serializers.DictField()}),
-        (200, "text/markdown"): OpenApiResponse(str, description="The history markdown."),
-        **error_responses(*READ_ERRORS)})
+    @extend_schema(
+        operation_id="outcomes_history",
+        parameters=[Input],
+        responses={
+            (200, "application/json"): inline_serializer(
+                "HistoryContext",
+                {
+                    "historyContext": serializers.CharField(),
+                    "historyTokens": serializers.IntegerField(),
+                    "metadata": serializers.DictField(),
+                },
+            ),
+            (200, "text/markdown"): OpenApiResponse(str, description="The history markdown."),
+            **error_responses(*READ_ERRORS),
+        },
+    )
     def get(self, request):
         params = request.query_params.copy()
-        params.setlist("files", [part for value in params.getlist("files")
-                                 for part in value.split(",") if part.strip()])
+        params.setlist(
+            "files",
+            [
+                part
+                for value in params.getlist("files")
+                for part in value.split(",")
+                if part.strip()
+            ],
+        )
         query = self.Input(data=params)
         query.is_valid(raise_exception=True)
-        answer = history_context(HistoryQuery(**{**query.validated_data,
-                                                 "files": tuple(query.validated_data["files"])}))
+        answer = history_context(
+            HistoryQuery(**{**query.validated_data, "files": tuple(query.validated_data["files"])})
+        )
         if request.accepted_renderer.format == "markdown":
             return Response(answer["historyContext"])
         return Response(answer)
@@ -158,20 +226,29 @@ class OutcomeInsightsApi(APIView):
         agent = ScrubbedCharField(max_length=100, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=1000, default=50)
 
-    @extend_schema(operation_id="outcomes_insights", parameters=[Input], responses={
-        200: inline_serializer("OutcomeInsights", {
-            "task_type": serializers.CharField(allow_null=True),
-            "agent": serializers.CharField(allow_null=True),
-            "total_outcomes": serializers.IntegerField(),
-            "success_count": serializers.IntegerField(),
-            "failure_count": serializers.IntegerField(),
-            "success_rate": serializers.FloatField(),
-            "avg_duration_ms": serializers.IntegerField(allow_null=True),
-            "context_patterns": serializers.DictField(),
-            "success_patterns": serializers.ListField(child=serializers.CharField()),
-            "failure_patterns": serializers.ListField(child=serializers.CharField()),
-            "recommendations": serializers.ListField(child=serializers.CharField())}),
-        **error_responses(*READ_ERRORS)})
+    @extend_schema(
+        operation_id="outcomes_insights",
+        parameters=[Input],
+        responses={
+            200: inline_serializer(
+                "OutcomeInsights",
+                {
+                    "task_type": serializers.CharField(allow_null=True),
+                    "agent": serializers.CharField(allow_null=True),
+                    "total_outcomes": serializers.IntegerField(),
+                    "success_count": serializers.IntegerField(),
+                    "failure_count": serializers.IntegerField(),
+                    "success_rate": serializers.FloatField(),
+                    "avg_duration_ms": serializers.IntegerField(allow_null=True),
+                    "context_patterns": serializers.DictField(),
+                    "success_patterns": serializers.ListField(child=serializers.CharField()),
+                    "failure_patterns": serializers.ListField(child=serializers.CharField()),
+                    "recommendations": serializers.ListField(child=serializers.CharField()),
+                },
+            ),
+            **error_responses(*READ_ERRORS),
+        },
+    )
     def get(self, request):
         query = self.Input(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -184,14 +261,30 @@ class OutcomeStatsApi(APIView):
     class Input(serializers.Serializer):
         since = serializers.DateTimeField(required=False)
 
-    @extend_schema(operation_id="outcomes_stats", parameters=[Input], responses={
-        200: inline_serializer("OutcomeStats", {
-            "since": serializers.DateTimeField(),
-            "rows": inline_serializer("OutcomeStatsRow", many=True, fields={
-                "agent": serializers.CharField(), "task_type": serializers.CharField(),
-                "total": serializers.IntegerField(), "successes": serializers.IntegerField(),
-                "success_rate": serializers.FloatField()})}),
-        **error_responses(*READ_ERRORS)})
+    @extend_schema(
+        operation_id="outcomes_stats",
+        parameters=[Input],
+        responses={
+            200: inline_serializer(
+                "OutcomeStats",
+                {
+                    "since": serializers.DateTimeField(),
+                    "rows": inline_serializer(
+                        "OutcomeStatsRow",
+                        many=True,
+                        fields={
+                            "agent": serializers.CharField(),
+                            "task_type": serializers.CharField(),
+                            "total": serializers.IntegerField(),
+                            "successes": serializers.IntegerField(),
+                            "success_rate": serializers.FloatField(),
+                        },
+                    ),
+                },
+            ),
+            **error_responses(*READ_ERRORS),
+        },
+    )
     def get(self, request):
         query = self.Input(data=request.query_params)
         query.is_valid(raise_exception=True)

@@ -1,4 +1,5 @@
 """Fixtures shared by every test folder: API keys and clients that use them."""
+
 import os
 import socket
 import subprocess
@@ -20,8 +21,10 @@ def migration_rows(request, django_db_blocker):
     """Rows a data migration makes (the curators group) are emptied by a transactional test's
     flush, so a test database reused from an earlier run may lack them: make them again, as
     the migration does (it is idempotent). A run of tests that need no database sets none up."""
-    if not any(item.get_closest_marker("django_db") or "django_db_setup" in item.fixturenames
-               for item in request.session.items):
+    if not any(
+        item.get_closest_marker("django_db") or "django_db_setup" in item.fixturenames
+        for item in request.session.items
+    ):
         return
     request.getfixturevalue("django_db_setup")
     from types import SimpleNamespace
@@ -39,7 +42,8 @@ def curators_make(apps, schema_editor) -> None:
 
     import_module("lessons.migrations.0008_curators_group").curators_create(apps, schema_editor)
     import_module("failures.migrations.0011_curators_triage").curators_triage_grant(
-        apps, schema_editor)
+        apps, schema_editor
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -65,11 +69,16 @@ def redis_down(settings):
     from django.core.cache import caches
 
     def take_down() -> None:
-        settings.CACHES = {"default": {
-            "BACKEND": "config.cache.ResilientRedisCache",
-            "LOCATION": f"redis://127.0.0.1:{_free_port()}/0",
-            "OPTIONS": {"socket_connect_timeout": DEAD_REDIS_TIMEOUT,
-                        "socket_timeout": DEAD_REDIS_TIMEOUT}}}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "config.cache.ResilientRedisCache",
+                "LOCATION": f"redis://127.0.0.1:{_free_port()}/0",
+                "OPTIONS": {
+                    "socket_connect_timeout": DEAD_REDIS_TIMEOUT,
+                    "socket_timeout": DEAD_REDIS_TIMEOUT,
+                },
+            }
+        }
         caches["default"].get("warm-up")  # the configured cache is now the dead one
 
     return take_down
@@ -122,17 +131,34 @@ def database_url() -> str:
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{host}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def gunicorn_start(env: dict, tmp_path: Path, *, workers: int = 4, threads: int = 4
-                   ) -> tuple[subprocess.Popen, str]:
+def gunicorn_start(
+    env: dict, tmp_path: Path, *, workers: int = 4, threads: int = 4
+) -> tuple[subprocess.Popen, str]:
     """Start gunicorn (config.wsgi) on a free port with ``env``; answer it and its base URL once
     its health endpoint answers."""
     port = _free_port()
     log = tmp_path / f"gunicorn-{port}.log"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--threads", str(threads), "--backlog", "1024",
-         "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--backlog",
+            "1024",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -161,8 +187,12 @@ def start_gunicorn(transactional_db, tmp_path):
     started = []
 
     def start(**extra_env) -> str:
-        env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path),
-               **extra_env}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "HINDSIGHT_VAR_DIR": str(tmp_path),
+            **extra_env,
+        }
         server, base = gunicorn_start(env, tmp_path)
         started.append(server)
         return base

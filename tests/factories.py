@@ -1,4 +1,5 @@
 """factory_boy factories for the project's models."""
+
 import factory
 
 from lessons.match_index import match_index_bump

@@ -1,4 +1,5 @@
 """Standard-library HTTP sender run in child processes by the concurrency tests (no Django here)."""
+
 import json
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -6,7 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 def post_json(url: str, key: str, body: dict) -> int:
     request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), method="POST",
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
     )
     try:

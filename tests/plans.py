@@ -2,6 +2,7 @@
 server runs for statements bound on the client, which are planned on every run. The prepared
 statements of the queries modules (config.database) are EXPLAINed the same way, with the values
 they ran with."""
+
 import json
 import re
 from contextlib import contextmanager

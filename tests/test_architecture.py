@@ -3,6 +3,7 @@
 No database: each check runs ``lint-imports`` over the source tree in its own process (the
 graph is read from the files, so nothing is imported into this one).
 """
+
 import shutil
 import subprocess
 import sys
@@ -17,9 +18,14 @@ LINT = Path(sys.executable).with_name("lint-imports")
 
 def lint(root: Path) -> subprocess.CompletedProcess:
     """Check the contracts of root/pyproject.toml against the packages under root."""
-    return subprocess.run([str(LINT), "--no-cache", "--no-logo", "--config", "pyproject.toml"],
-                          cwd=root, env={"PYTHONPATH": str(root), "PATH": ""},
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [str(LINT), "--no-cache", "--no-logo", "--config", "pyproject.toml"],
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_the_contracts_hold():
@@ -30,19 +36,37 @@ def test_the_contracts_hold():
 
 # One forbidden import per contract: (module that gains it, the import, the contract's name).
 BREACHES = [
-    ("failures/patterns/rules.py", "from failures.models import Failure",
-     "The pattern engine imports nothing of the project's but itself"),
-    ("failures/analysis/loops.py", "import django.db",
-     "Pure modules (the engine, scrubbing, the rules and the markdown) import no"),
-    ("lessons/selectors.py", "from failures.boot.composer import boot_context_build",
-     "lessons and outcomes use failures' engine, records and models only"),
-    ("failures/store/triage.py", "from lessons.models import Lesson",
-     "In failures, only the boot composer and the staff pages read lessons and"),
+    (
+        "failures/patterns/rules.py",
+        "from failures.models import Failure",
+        "The pattern engine imports nothing of the project's but itself",
+    ),
+    (
+        "failures/analysis/loops.py",
+        "import django.db",
+        "Pure modules (the engine, scrubbing, the rules and the markdown) import no",
+    ),
+    (
+        "lessons/selectors.py",
+        "from failures.boot.composer import boot_context_build",
+        "lessons and outcomes use failures' engine, records and models only",
+    ),
+    (
+        "failures/store/triage.py",
+        "from lessons.models import Lesson",
+        "In failures, only the boot composer and the staff pages read lessons and",
+    ),
     ("lessons/models.py", "from outcomes.models import Outcome", "lessons reads no outcomes"),
-    ("outcomes/models.py", "from lessons.models import Lesson",
-     "outcomes reads lessons only to rank them"),
-    ("outcomes/history.py", "from failures.records.views import FailuresApi",
-     "Nothing imports a views module but URL modules"),
+    (
+        "outcomes/models.py",
+        "from lessons.models import Lesson",
+        "outcomes reads lessons only to rank them",
+    ),
+    (
+        "outcomes/history.py",
+        "from failures.records.views import FailuresApi",
+        "Nothing imports a views module but URL modules",
+    ),
 ]
 
 
@@ -51,8 +75,11 @@ def test_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract
     """The same contracts over a copy of the tree with one forbidden import added fail, and
     name the contract and the import."""
     for package in PACKAGES:
-        shutil.copytree(ROOT / package, tmp_path / package,
-                        ignore=shutil.ignore_patterns("__pycache__", "static", "migrations"))
+        shutil.copytree(
+            ROOT / package,
+            tmp_path / package,
+            ignore=shutil.ignore_patterns("__pycache__", "static", "migrations"),
+        )
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     target = tmp_path / module
     if not target.exists():

@@ -1,5 +1,6 @@
 """What the sync and async clients share: configuration, the request for each operation, and how
 an answer or a transport error becomes a result or an exception. No I/O happens here."""
+
 from __future__ import annotations
 
 import os
@@ -50,16 +51,25 @@ class Settings:
     strict: bool
 
 
-def settings_resolve(url: str | None, api_key: str | None, agent: str | None,
-                     connect_timeout: float, read_timeout: float, strict: bool) -> Settings:
+def settings_resolve(
+    url: str | None,
+    api_key: str | None,
+    agent: str | None,
+    connect_timeout: float,
+    read_timeout: float,
+    strict: bool,
+) -> Settings:
     """Arguments first, then HINDSIGHT_URL / HINDSIGHT_API_KEY / HINDSIGHT_AGENT."""
     base_url = url or os.environ.get("HINDSIGHT_URL") or "http://127.0.0.1:8000"
     # Short by default: an agent waiting on its memory is worse than one without it.
     timeout = httpx.Timeout(read_timeout, connect=connect_timeout)
-    return Settings(base_url=base_url.rstrip("/"),
-                    api_key=api_key or os.environ.get("HINDSIGHT_API_KEY"),
-                    agent=agent or os.environ.get("HINDSIGHT_AGENT"), timeout=timeout,
-                    strict=strict)
+    return Settings(
+        base_url=base_url.rstrip("/"),
+        api_key=api_key or os.environ.get("HINDSIGHT_API_KEY"),
+        agent=agent or os.environ.get("HINDSIGHT_AGENT"),
+        timeout=timeout,
+        strict=strict,
+    )
 
 
 def headers(settings: Settings) -> dict[str, str]:
@@ -108,30 +118,56 @@ def compact(**values: Any) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value is not None}
 
 
-def check_call(*, error_type: str | None, error_message: str | None, skill_name: str | None,
-               limit: int) -> Call:
+def check_call(
+    *, error_type: str | None, error_message: str | None, skill_name: str | None, limit: int
+) -> Call:
     """POST lessons/check: a read whose query travels in the body, so the error message stays
     out of URLs and the access logs that record them."""
-    body = compact(error_type=error_type, error_message=error_message, skill_name=skill_name,
-                   limit=limit)
+    body = compact(
+        error_type=error_type, error_message=error_message, skill_name=skill_name, limit=limit
+    )
     return Call("POST", f"{API}/lessons/check", body=body, fallback=dict(EMPTY_CHECK))
 
 
-def boot_call(*, agent: str, task_type: str | None, scope: str | None,
-              window_hours: int | None, skip_after: int | None) -> Call:
+def boot_call(
+    *,
+    agent: str,
+    task_type: str | None,
+    scope: str | None,
+    window_hours: int | None,
+    skip_after: int | None,
+) -> Call:
     """GET boot."""
-    params = compact(agent=agent, task_type=task_type, scope=scope, window_hours=window_hours,
-                     skip_after=skip_after)
+    params = compact(
+        agent=agent,
+        task_type=task_type,
+        scope=scope,
+        window_hours=window_hours,
+        skip_after=skip_after,
+    )
     return Call("GET", f"{API}/boot", params=params, fallback=dict(empty_boot(agent)))
 
 
-def history_call(*, agent: str, task_type: str | None, task_id: str | None,
-                 files: list[str] | None, error_type: str | None, error_message: str | None,
-                 budget_tokens: int | None) -> Call:
+def history_call(
+    *,
+    agent: str,
+    task_type: str | None,
+    task_id: str | None,
+    files: list[str] | None,
+    error_type: str | None,
+    error_message: str | None,
+    budget_tokens: int | None,
+) -> Call:
     """GET outcomes/history."""
-    params = compact(agent=agent, task_type=task_type, task_id=task_id,
-                     files=",".join(files) if files else None, error_type=error_type,
-                     error_message=error_message, budget_tokens=budget_tokens)
+    params = compact(
+        agent=agent,
+        task_type=task_type,
+        task_id=task_id,
+        files=",".join(files) if files else None,
+        error_type=error_type,
+        error_message=error_message,
+        budget_tokens=budget_tokens,
+    )
     return Call("GET", f"{API}/outcomes/history", params=params, fallback=dict(empty_history()))
 
 

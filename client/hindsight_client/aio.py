@@ -1,4 +1,5 @@
 """The asynchronous client, ``AsyncHindsight`` (same operations, awaited)."""
+
 from __future__ import annotations
 
 import logging
@@ -26,15 +27,27 @@ class AsyncHindsight(Operations):
     or on ``flush()``. Error answers (400, 401, 403, 404, 409, 5xx) raise ``HindsightError``s.
     """
 
-    def __init__(self, url: str | None = None, api_key: str | None = None, *,
-                 agent: str | None = None, spool_dir: str | os.PathLike | None = None,
-                 connect_timeout: float = 1.0, read_timeout: float = 3.0, strict: bool = False,
-                 transport: httpx.AsyncBaseTransport | None = None):
-        self._settings = _core.settings_resolve(url, api_key, agent, connect_timeout,
-                                                read_timeout, strict)
-        self._http = httpx.AsyncClient(base_url=self._settings.base_url, transport=transport,
-                                       headers=_core.headers(self._settings),
-                                       timeout=self._settings.timeout)
+    def __init__(
+        self,
+        url: str | None = None,
+        api_key: str | None = None,
+        *,
+        agent: str | None = None,
+        spool_dir: str | os.PathLike | None = None,
+        connect_timeout: float = 1.0,
+        read_timeout: float = 3.0,
+        strict: bool = False,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ):
+        self._settings = _core.settings_resolve(
+            url, api_key, agent, connect_timeout, read_timeout, strict
+        )
+        self._http = httpx.AsyncClient(
+            base_url=self._settings.base_url,
+            transport=transport,
+            headers=_core.headers(self._settings),
+            timeout=self._settings.timeout,
+        )
         self.spool = Spool(spool_dir, self._settings.base_url)
 
     async def flush(self) -> int:
@@ -48,7 +61,7 @@ class AsyncHindsight(Operations):
         """Close the connection pool."""
         await self._http.aclose()
 
-    async def __aenter__(self) -> "AsyncHindsight":
+    async def __aenter__(self) -> AsyncHindsight:
         return self
 
     async def __aexit__(self, *exc_info) -> None:
@@ -56,8 +69,9 @@ class AsyncHindsight(Operations):
 
     async def _send(self, call: Call) -> dict:
         try:
-            response = await self._http.request(call.method, call.path, params=call.params,
-                                                json=call.body)
+            response = await self._http.request(
+                call.method, call.path, params=call.params, json=call.body
+            )
         except httpx.HTTPError as exc:
             raise _core.unavailable(exc) from exc
         return _core.answer(response)

@@ -1,4 +1,5 @@
 """The synchronous client, ``Hindsight``."""
+
 from __future__ import annotations
 
 import logging
@@ -25,15 +26,27 @@ class Hindsight(Operations):
     or on ``flush()``. Error answers (400, 401, 403, 404, 409, 5xx) raise ``HindsightError``s.
     """
 
-    def __init__(self, url: str | None = None, api_key: str | None = None, *,
-                 agent: str | None = None, spool_dir: str | os.PathLike | None = None,
-                 connect_timeout: float = 1.0, read_timeout: float = 3.0, strict: bool = False,
-                 transport: httpx.BaseTransport | None = None):
-        self._settings = _core.settings_resolve(url, api_key, agent, connect_timeout,
-                                                read_timeout, strict)
-        self._http = httpx.Client(base_url=self._settings.base_url, transport=transport,
-                                  headers=_core.headers(self._settings),
-                                  timeout=self._settings.timeout)
+    def __init__(
+        self,
+        url: str | None = None,
+        api_key: str | None = None,
+        *,
+        agent: str | None = None,
+        spool_dir: str | os.PathLike | None = None,
+        connect_timeout: float = 1.0,
+        read_timeout: float = 3.0,
+        strict: bool = False,
+        transport: httpx.BaseTransport | None = None,
+    ):
+        self._settings = _core.settings_resolve(
+            url, api_key, agent, connect_timeout, read_timeout, strict
+        )
+        self._http = httpx.Client(
+            base_url=self._settings.base_url,
+            transport=transport,
+            headers=_core.headers(self._settings),
+            timeout=self._settings.timeout,
+        )
         self.spool = Spool(spool_dir, self._settings.base_url)
 
     def flush(self) -> int:
@@ -47,7 +60,7 @@ class Hindsight(Operations):
         """Close the connection pool."""
         self._http.close()
 
-    def __enter__(self) -> "Hindsight":
+    def __enter__(self) -> Hindsight:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -55,8 +68,9 @@ class Hindsight(Operations):
 
     def _send(self, call: Call) -> dict:
         try:
-            response = self._http.request(call.method, call.path, params=call.params,
-                                          json=call.body)
+            response = self._http.request(
+                call.method, call.path, params=call.params, json=call.body
+            )
         except httpx.HTTPError as exc:
             raise _core.unavailable(exc) from exc
         return _core.answer(response)

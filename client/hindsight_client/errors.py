@@ -1,4 +1,5 @@
 """The exceptions the client raises: the server's `{"error", "fields"}` answer, by status."""
+
 from __future__ import annotations
 
 
@@ -7,8 +8,13 @@ class HindsightError(Exception):
 
     status: int | None = None
 
-    def __init__(self, message: str, *, status: int | None = None,
-                 fields: dict[str, list[str]] | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        fields: dict[str, list[str]] | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.status = status if status is not None else self.status
@@ -55,8 +61,14 @@ class Unavailable(HindsightError):
     """The service could not be reached in time (connection refused, timeout, 502/503/504)."""
 
 
-_BY_STATUS = {400: InvalidRequest, 413: InvalidRequest, 401: Unauthorized, 403: Forbidden,
-              404: NotFound, 409: Conflict}
+_BY_STATUS = {
+    400: InvalidRequest,
+    413: InvalidRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    409: Conflict,
+}
 # Gateway and overload answers say "try later", as a refused connection does: such writes are
 # spooled, where any other 5xx is a server bug that resending would only repeat.
 UNAVAILABLE_STATUSES = frozenset({429, 502, 503, 504})

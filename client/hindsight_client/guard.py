@@ -7,6 +7,7 @@ that has a strategy, and reports whether that worked. On success it records the 
 closes the task's open failures on the server. Hindsight being away never changes what the call
 does: the guard's own requests are spooled or answered empty, and their errors only logged.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -40,8 +41,9 @@ class Attempt:
     _token: Any = field(default=None, repr=False)
 
 
-_current: contextvars.ContextVar[Attempt | None] = contextvars.ContextVar("hindsight_attempt",
-                                                                         default=None)
+_current: contextvars.ContextVar[Attempt | None] = contextvars.ContextVar(
+    "hindsight_attempt", default=None
+)
 
 
 def current_attempt() -> Attempt | None:
@@ -52,9 +54,11 @@ def current_attempt() -> Attempt | None:
 def default_classify(exc: BaseException) -> dict[str, Any]:
     """Failure fields from an exception: its ``error_type`` / ``retry_after`` / ``recovery_hint``
     attributes when it has them, else its class name as the error type."""
-    return {"error_type": getattr(exc, "error_type", None) or type(exc).__name__,
-            "retry_after": getattr(exc, "retry_after", None),
-            "recovery_hint": getattr(exc, "recovery_hint", None)}
+    return {
+        "error_type": getattr(exc, "error_type", None) or type(exc).__name__,
+        "retry_after": getattr(exc, "retry_after", None),
+        "recovery_hint": getattr(exc, "recovery_hint", None),
+    }
 
 
 class Guard:
@@ -65,11 +69,19 @@ class Guard:
     arguments, its value left in ``attempt.result``.
     """
 
-    def __init__(self, client: Hindsight, *, task_type: str, task: str | None = None,
-                 agent: str | None = None, skill_name: str | None = None,
-                 strategies: Strategies | None = None,
-                 classify: Callable[[BaseException], dict] = default_classify,
-                 check_boot: bool = True, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        client: Hindsight,
+        *,
+        task_type: str,
+        task: str | None = None,
+        agent: str | None = None,
+        skill_name: str | None = None,
+        strategies: Strategies | None = None,
+        classify: Callable[[BaseException], dict] = default_classify,
+        check_boot: bool = True,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.client, self.task_type, self.task = client, task_type, task
         self.agent = client._agent(agent)  # fail now, not in the middle of a task
         self.skill_name, self.classify, self.check_boot = skill_name, classify, check_boot
@@ -80,6 +92,7 @@ class Guard:
         @functools.wraps(func)
         def guarded(*args, **kwargs):
             return self.run(func, *args, **kwargs)
+
         return guarded
 
     def run(self, func: Callable[..., Any], /, *args, **kwargs) -> Any:
@@ -89,8 +102,12 @@ class Guard:
             try:
                 result = func(*args, **kwargs)
             except Exception as exc:
-                return self._recover(attempt, exc, lambda: func(*args, **kwargs),
-                                     lambda alternative: alternative(*args, **kwargs))
+                return self._recover(
+                    attempt,
+                    exc,
+                    lambda: func(*args, **kwargs),
+                    lambda alternative: alternative(*args, **kwargs),
+                )
             self._succeeded(attempt)
             return result
         finally:
@@ -130,8 +147,13 @@ class Guard:
             if entry.get("task") == task:
                 raise SkipTask(task, until=entry.get("skip_until"), why=entry.get("why", ""))
 
-    def _recover(self, attempt: Attempt, exc: Exception, rerun: Callable[[], Any] | None,
-                 call_alternative: Callable[[Callable], Any]) -> Any:
+    def _recover(
+        self,
+        attempt: Attempt,
+        exc: Exception,
+        rerun: Callable[[], Any] | None,
+        call_alternative: Callable[[Callable], Any],
+    ) -> Any:
         """Record, look up, apply the strategy; the recovered result, or raise the last error."""
         self._failed(attempt, exc, attempt_count=1)
         picked = self.strategies.pick(self._lessons(attempt, exc))
@@ -150,8 +172,13 @@ class Guard:
         self._succeeded(attempt)
         return result
 
-    def _apply(self, attempt: Attempt, strategy: Strategy, rerun: Callable[[], Any] | None,
-               call_alternative: Callable[[Callable], Any]) -> Any:
+    def _apply(
+        self,
+        attempt: Attempt,
+        strategy: Strategy,
+        rerun: Callable[[], Any] | None,
+        call_alternative: Callable[[Callable], Any],
+    ) -> Any:
         if strategy.kind == "fallback":
             try:
                 return call_alternative(strategy.alternative)
@@ -171,28 +198,54 @@ class Guard:
         # A recorded failure answers with its lessons; a spooled one does not, so ask.
         if attempt.failure and "lessons" in attempt.failure:
             return attempt.failure["lessons"]
-        found = self._quietly(self.client.check_known_errors, {},
-                              error_type=self.classify(exc).get("error_type"),
-                              error_message=_message(exc))
+        found = self._quietly(
+            self.client.check_known_errors,
+            {},
+            error_type=self.classify(exc).get("error_type"),
+            error_message=_message(exc),
+        )
         return found.get("lessons", [])
 
     def _failed(self, attempt: Attempt, exc: Exception, *, attempt_count: int) -> None:
         fields = {name: value for name, value in self.classify(exc).items() if value is not None}
         attempt.failure = self._quietly(
-            self.client.record_failure, None, task=attempt.task, error=_message(exc),
-            agent=self.agent, task_type=self.task_type, skill_name=self.skill_name,
-            retry_safe=attempt.retry_safe, side_effects=attempt.side_effects or None,
-            checkpoint=attempt.checkpoint, attempt_count=attempt_count, **fields)
+            self.client.record_failure,
+            None,
+            task=attempt.task,
+            error=_message(exc),
+            agent=self.agent,
+            task_type=self.task_type,
+            skill_name=self.skill_name,
+            retry_safe=attempt.retry_safe,
+            side_effects=attempt.side_effects or None,
+            checkpoint=attempt.checkpoint,
+            attempt_count=attempt_count,
+            **fields,
+        )
 
     def _report(self, attempt: Attempt, *, worked: bool) -> None:
         failure_id = (attempt.failure or {}).get("id")
-        self._quietly(self.client.report_application, None, attempt.lesson["id"], worked,
-                      agent=self.agent, task_id=attempt.task, failure_id=failure_id)
+        self._quietly(
+            self.client.report_application,
+            None,
+            attempt.lesson["id"],
+            worked,
+            agent=self.agent,
+            task_id=attempt.task,
+            failure_id=failure_id,
+        )
 
     def _succeeded(self, attempt: Attempt) -> None:
         duration_ms = int((time.monotonic() - attempt._started) * 1000)
-        self._quietly(self.client.record_outcome, None, attempt.task, self.task_type, "success",
-                      agent=self.agent, duration_ms=duration_ms)
+        self._quietly(
+            self.client.record_outcome,
+            None,
+            attempt.task,
+            self.task_type,
+            "success",
+            agent=self.agent,
+            duration_ms=duration_ms,
+        )
 
     @staticmethod
     def _quietly(operation: Callable[..., Any], default: Any, *args, **kwargs) -> Any:

@@ -10,6 +10,7 @@ server, which answers a replayed event id as the first time. Entries the server 
 (400, 404, 409, a 403 naming a field, other 5xx) move to ``.dead.jsonl`` so they cannot block
 the queue.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -19,7 +20,7 @@ import json
 import logging
 import os
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 log = logging.getLogger("hindsight_client")
@@ -54,8 +55,14 @@ class Spool:
 
     def append(self, method: str, path: str, body: dict) -> bool:
         """Add a write at the end; False if its event id is already spooled."""
-        entry = {"v": 1, "event_id": body["event_id"], "method": method, "path": path,
-                 "body": body, "queued_at": datetime.now(timezone.utc).isoformat()}
+        entry = {
+            "v": 1,
+            "event_id": body["event_id"],
+            "method": method,
+            "path": path,
+            "body": body,
+            "queued_at": datetime.now(UTC).isoformat(),
+        }
         with self._locked():
             if any(e["event_id"] == entry["event_id"] for e in self._read()):
                 return False
@@ -77,14 +84,21 @@ class Spool:
         with self._locked():
             kept = [e for e in self._read() if e["event_id"] not in event_ids]
             temporary = self.path.with_suffix(".tmp")
-            temporary.write_text("".join(json.dumps(e, separators=(",", ":")) + "\n"
-                                         for e in kept), encoding="utf-8")
+            temporary.write_text(
+                "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in kept),
+                encoding="utf-8",
+            )
             os.replace(temporary, self.path)
 
     def bury(self, entry: dict, reason: str) -> None:
         """Keep an entry the server refused for good, with why, out of the queue."""
-        log.warning("hindsight: dropping spooled %s %s (%s): %s",
-                    entry["method"], entry["path"], entry["event_id"], reason)
+        log.warning(
+            "hindsight: dropping spooled %s %s (%s): %s",
+            entry["method"],
+            entry["path"],
+            entry["event_id"],
+            reason,
+        )
         with self._locked(), self.dead_path.open("a", encoding="utf-8") as out:
             out.write(json.dumps({**entry, "reason": reason}, separators=(",", ":")) + "\n")
 

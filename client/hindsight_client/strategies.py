@@ -1,6 +1,7 @@
 """What the guard does when a known lesson matches a failure: retry after a delay, fall back to
 another callable, or re-raise. Strategies are registered by a lesson's error_pattern or
 error_type."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -42,12 +43,12 @@ class Strategies:
         self._by_pattern: dict[str, Strategy] = {}
         self._by_type: dict[str, Strategy] = {}
 
-    def on_pattern(self, error_pattern: str, strategy: Strategy) -> "Strategies":
+    def on_pattern(self, error_pattern: str, strategy: Strategy) -> Strategies:
         """Apply ``strategy`` when the lesson's error_pattern is this one (wins over a type)."""
         self._by_pattern[error_pattern] = strategy
         return self
 
-    def on_type(self, error_type: str, strategy: Strategy) -> "Strategies":
+    def on_type(self, error_type: str, strategy: Strategy) -> Strategies:
         """Apply ``strategy`` when the lesson's error_type is this one."""
         self._by_type[error_type] = strategy
         return self
@@ -55,8 +56,9 @@ class Strategies:
     def pick(self, lessons: list[dict]) -> tuple[dict, Strategy] | None:
         """The best lesson (they arrive best first) that has a strategy, with that strategy."""
         for lesson in lessons:
-            found = (self._by_pattern.get(lesson.get("error_pattern", ""))
-                     or self._by_type.get(lesson.get("error_type", "")))
+            found = self._by_pattern.get(lesson.get("error_pattern", "")) or self._by_type.get(
+                lesson.get("error_type", "")
+            )
             if found:
                 return lesson, found
         return None

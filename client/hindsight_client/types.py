@@ -5,6 +5,7 @@ empty stand-in. Writes carry ``event_id``, the one the write was sent with (rese
 changes nothing), and ``spooled``: True when the event was kept in the local spool, to be sent
 later, in which case only ``event_id`` is known.
 """
+
 from __future__ import annotations
 
 from typing import Any, TypedDict
@@ -130,14 +131,28 @@ class History(TypedDict, total=False):
     available: bool
 
 
-EMPTY_CHECK: CheckResult = {"lessons": [], "related": [], "has_resolution": False,
-                            "has_approved_resolution": False, "available": False}
+EMPTY_CHECK: CheckResult = {
+    "lessons": [],
+    "related": [],
+    "has_resolution": False,
+    "has_approved_resolution": False,
+    "available": False,
+}
 
 
 def empty_boot(agent: str) -> BootBriefing:
     """The stand-in briefing when the service cannot be reached: nothing known, nothing skipped."""
-    return {"agent": agent, "skip": [], "resume": [], "hints": [], "loops": [],
-            "retry_advice": [], "recent_failures": [], "fleet": None, "available": False}
+    return {
+        "agent": agent,
+        "skip": [],
+        "resume": [],
+        "hints": [],
+        "loops": [],
+        "retry_advice": [],
+        "recent_failures": [],
+        "fleet": None,
+        "available": False,
+    }
 
 
 def empty_history() -> History:

@@ -1,4 +1,5 @@
 """API keys in the admin: create (the key is shown once), list and revoke."""
+
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
@@ -19,8 +20,11 @@ class ApiKeyAdmin(GuardedAdmin):
     form = ApiKeyForm
 
     def get_fields(self, request, obj=None):
-        return (["name", "scope", "agent_patterns"] if obj is None
-                else ["name", "scope", "agent_patterns", *self.readonly_fields])
+        return (
+            ["name", "scope", "agent_patterns"]
+            if obj is None
+            else ["name", "scope", "agent_patterns", *self.readonly_fields]
+        )
 
     def get_readonly_fields(self, request, obj=None):
         # A key's scope is part of what was handed out; changing it means issuing a new key.
@@ -38,13 +42,18 @@ class ApiKeyAdmin(GuardedAdmin):
         if change:
             super().save_model(request, obj, form, change)
             return
-        created = api_key_create(name=obj.name, scope=obj.scope, created_by=request.user,
-                                 agent_patterns=obj.agent_patterns)
+        created = api_key_create(
+            name=obj.name,
+            scope=obj.scope,
+            created_by=request.user,
+            agent_patterns=obj.agent_patterns,
+        )
         obj.pk = created.key.pk
         obj.refresh_from_db()
-        messages.warning(request, format_html(
-            "The new key is shown only now; copy it: <code>{}</code>", created.raw
-        ))
+        messages.warning(
+            request,
+            format_html("The new key is shown only now; copy it: <code>{}</code>", created.raw),
+        )
 
     @admin.action(description="Revoke selected keys", permissions=["change"])
     def revoke(self, request, queryset):

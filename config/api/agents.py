@@ -3,6 +3,7 @@
 Reads are not bound: any live key reads the whole fleet. Callers without a key (the admin, jobs,
 management commands) pass ``api_key=None`` and act for any agent.
 """
+
 from rest_framework import status
 from rest_framework.exceptions import APIException
 

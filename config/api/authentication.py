@@ -1,4 +1,5 @@
 """Bearer-key authentication for agents."""
+
 from datetime import timedelta
 
 from django.utils import timezone

@@ -1,4 +1,5 @@
 """Domain errors that services raise and the API turns into the one error shape."""
+
 from rest_framework import status
 from rest_framework.exceptions import APIException
 

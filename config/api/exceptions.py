@@ -1,5 +1,6 @@
 """The one error shape: ``{"error": "...", "fields": {"name": ["..."]}}`` for every 4xx, and for
 the 503 of a database that cannot be reached."""
+
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied

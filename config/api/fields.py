@@ -1,7 +1,8 @@
 """Serializer fields for what agents send: text the database can store (never a 500), with
 secrets scrubbed at the input boundary, so nothing downstream (storage, caches, logs, answers,
 lookups by name) ever holds one; and the one rule of how far ahead an agent's timestamp may be."""
-from datetime import datetime, timedelta, timezone as dt_timezone
+
+from datetime import UTC, datetime, timedelta
 
 from django.utils import timezone
 from rest_framework import serializers
@@ -25,8 +26,8 @@ def moment_utc(moment: datetime) -> datetime:
     sent. Python takes UTC offsets up to ±23:59, PostgreSQL only up to ±15:59, so a moment is
     compared and stored in UTC, never as written. OverflowError when it has no UTC form."""
     if not timezone.is_aware(moment):
-        moment = moment.replace(tzinfo=dt_timezone.utc)
-    return moment.astimezone(dt_timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def future_problem(moment: datetime, *, now: datetime) -> str | None:

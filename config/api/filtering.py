@@ -1,4 +1,5 @@
 """Running a django-filter FilterSet with its errors in the API's error shape."""
+
 import django_filters
 from django.core.exceptions import ValidationError
 from django_filters.fields import IsoDateTimeField
@@ -41,5 +42,6 @@ def filter_or_400(filterset_class, data, queryset):
     filterset = filterset_class(data, queryset=queryset)
     if not filterset.is_valid():
         raise InvalidInput.from_fields(
-            {name: [str(m) for m in messages] for name, messages in filterset.errors.items()})
+            {name: [str(m) for m in messages] for name, messages in filterset.errors.items()}
+        )
     return filterset.qs

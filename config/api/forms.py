@@ -1,4 +1,5 @@
 """The API key's admin form: agent patterns typed as one comma-separated line."""
+
 from django import forms
 
 from .models import ApiKey, agent_patterns_validate
@@ -27,8 +28,9 @@ class AgentPatternsField(forms.CharField):
 
 
 class ApiKeyForm(forms.ModelForm):
-    agent_patterns = AgentPatternsField(help_text=ApiKey._meta.get_field("agent_patterns")
-                                        .help_text)
+    agent_patterns = AgentPatternsField(
+        help_text=ApiKey._meta.get_field("agent_patterns").help_text
+    )
 
     class Meta:
         model = ApiKey

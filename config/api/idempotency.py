@@ -4,6 +4,7 @@ A view wraps its whole answer, the service call and the shaping of its result, i
 ``idempotent_response``: the service and the record of its answer commit together, and a replay
 answers the stored status and body without calling the service.
 """
+
 import hashlib
 import json
 from collections.abc import Callable
@@ -26,12 +27,14 @@ def replay_headers(replayed: bool) -> dict | None:
     return {REPLAY_HEADER: "true"} if replayed else None
 
 
-def idempotent_response(*, operation: str, event_id: UUID | None, payload: dict,
-                        answer: Callable[[], Answer]) -> Response:
+def idempotent_response(
+    *, operation: str, event_id: UUID | None, payload: dict, answer: Callable[[], Answer]
+) -> Response:
     """The response of ``answer`` (a view's ``(status, body)``), computed once per event id:
     a replay answers the first status and body, with the replay header."""
-    status, body, replayed = run_idempotent(operation=operation, event_id=event_id,
-                                            payload=payload, action=answer)
+    status, body, replayed = run_idempotent(
+        operation=operation, event_id=event_id, payload=payload, action=answer
+    )
     return Response(body, status=status, headers=replay_headers(replayed))
 
 
@@ -62,8 +65,11 @@ def run_idempotent(
         try:
             with transaction.atomic():
                 record = IdempotencyRecord.objects.create(
-                    event_id=event_id, operation=operation, request_digest=digest,
-                    status_code=0, response={},
+                    event_id=event_id,
+                    operation=operation,
+                    request_digest=digest,
+                    status_code=0,
+                    response={},
                 )
         except IntegrityError:
             return _replay(event_id=event_id, operation=operation, digest=digest)

@@ -4,6 +4,7 @@ PostgreSQL refuses NUL characters in text and jsonb, UTF-8 cannot encode lone su
 column holds a number beyond the float range, and deeply nested documents are a cheap way to
 exhaust a server. Pure functions, no Django.
 """
+
 import math
 
 MAX_DEPTH = 20
@@ -38,8 +39,9 @@ def decode_int(text: str):
         return BadNumber(text)
 
 
-def json_problem(value, *, max_depth: int = MAX_DEPTH, depth: int = 1,
-                 check_values: bool = True) -> tuple[str, str] | None:
+def json_problem(
+    value, *, max_depth: int = MAX_DEPTH, depth: int = 1, check_values: bool = True
+) -> tuple[str, str] | None:
     """Return ``(path, message)`` for the first unstorable part of ``value``, or None.
 
     ``depth`` is the level ``value`` sits at (a body is level 1, its fields' values level 2).

@@ -1,5 +1,6 @@
 """Making and checking API keys, and matching the agents a key is bound to: pure helpers with no
 database access."""
+
 import hashlib
 import secrets
 from fnmatch import fnmatchcase

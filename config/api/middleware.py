@@ -1,4 +1,5 @@
 """Refuses oversized bodies before anything reads them, and reads a chunked body whole."""
+
 import io
 
 from django.conf import settings
@@ -54,8 +55,12 @@ class BodySizeLimitMiddleware:
     @staticmethod
     def _chunked_read(request, view, limit: int):
         if not request.META.get("wsgi.input_terminated"):
-            return refusal(view, request, 411, "This server cannot read a chunked body: send "
-                           "it with a Content-Length.")
+            return refusal(
+                view,
+                request,
+                411,
+                "This server cannot read a chunked body: send it with a Content-Length.",
+            )
         body = request.META["wsgi.input"].read(limit + 1)
         request.META["CONTENT_LENGTH"] = str(len(body))
         # Where Django itself keeps a body it has read (HttpRequest.body).

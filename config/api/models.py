@@ -1,9 +1,9 @@
 """Tables of the API frame: agents' API keys and the answers kept for idempotent replays."""
+
 from django.core.exceptions import ValidationError
 from django.db import models
 
 from .keys import agent_matches
-
 
 # As long as the longest agent name an agent may send.
 MAX_AGENT_PATTERN = 100
@@ -18,7 +18,8 @@ def agent_patterns_validate(value) -> None:
         if not pattern.strip() or not pattern.isprintable() or len(pattern) > MAX_AGENT_PATTERN:
             raise ValidationError(
                 f"An agent pattern must be printable text of 1 to {MAX_AGENT_PATTERN} "
-                f"characters, not blank: {pattern[:MAX_AGENT_PATTERN]!r}.")
+                f"characters, not blank: {pattern[:MAX_AGENT_PATTERN]!r}."
+            )
 
 
 class ApiKey(models.Model):
@@ -43,7 +44,9 @@ class ApiKey(models.Model):
     # Glob patterns (``builder-*``) of the agents this key may write for; empty: a fleet key,
     # which may write for any agent. Read on every write from the row authentication loaded.
     agent_patterns = models.JSONField(
-        default=list, blank=True, validators=[agent_patterns_validate],
+        default=list,
+        blank=True,
+        validators=[agent_patterns_validate],
         help_text="Glob patterns, comma-separated (builder-*, ci-?); empty: a fleet key.",
     )
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -58,9 +61,14 @@ class ApiKey(models.Model):
     def clean(self):
         # Reads are never bound: agent patterns on a read key would promise a limit it lacks.
         if self.scope == self.Scope.READ and self.agent_patterns:
-            raise ValidationError({"agent_patterns": (
-                "A read key cannot be bound to agents: every key reads the whole fleet. "
-                "Leave the agents out, or bind a write key.")})
+            raise ValidationError(
+                {
+                    "agent_patterns": (
+                        "A read key cannot be bound to agents: every key reads the whole fleet. "
+                        "Leave the agents out, or bind a write key."
+                    )
+                }
+            )
 
     @property
     def is_active(self) -> bool:
@@ -101,6 +109,13 @@ def written_by_key() -> models.ForeignKey:
     index either: every write would pay for it, and the only reader is the admin's filter.
     Null: rows written before keys were recorded, and by the admin, jobs and commands."""
     return models.ForeignKey(
-        ApiKey, null=True, blank=True, editable=False, on_delete=models.PROTECT,
-        db_constraint=False, db_index=False, related_name="+", verbose_name="written by key",
+        ApiKey,
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        db_constraint=False,
+        db_index=False,
+        related_name="+",
+        verbose_name="written by key",
     )

@@ -1,4 +1,5 @@
 """A JSON parser that turns every malformed or oversized body into a 400 or 413."""
+
 import json
 
 from django.conf import settings
@@ -24,8 +25,9 @@ class StrictJSONParser(JSONParser):
             raise ParseError("Request body is empty; send a JSON object.")
         try:
             text = raw.decode("utf-8")
-            data = json.loads(text, parse_constant=BadNumber, parse_float=decode_float,
-                              parse_int=decode_int)
+            data = json.loads(
+                text, parse_constant=BadNumber, parse_float=decode_float, parse_int=decode_int
+            )
         except UnicodeDecodeError:
             raise ParseError("Request body is not valid UTF-8.") from None
         except RecursionError:

@@ -1,5 +1,6 @@
 """Scope checks: any valid key may read, only a write key may write. Which agents a write key
 may write for is checked where the agent is known, in the services (config.api.agents)."""
+
 from rest_framework import permissions
 
 from .models import ApiKey

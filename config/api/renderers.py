@@ -1,4 +1,5 @@
 """Markdown answers for endpoints that offer ``?format=markdown`` (prompt-ready text)."""
+
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 

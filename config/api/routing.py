@@ -1,4 +1,5 @@
 """URL helper: every API path answers with and without a trailing slash."""
+
 from django.urls import path
 
 

@@ -1,4 +1,5 @@
 """OpenAPI schema hooks and extensions."""
+
 from types import SimpleNamespace
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -11,15 +12,17 @@ ERROR_SCHEMA = {
     "description": "The shape of every error answer.",
     "properties": {
         "error": {"type": "string"},
-        "fields": {"type": "object", "additionalProperties": {
-            "type": "array", "items": {"type": "string"}}},
+        "fields": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
     },
     "required": ["error", "fields"],
 }
 RETRY_AFTER = {
     "Retry-After": {
         "description": "Seconds to wait before trying again (429: until the key's budget for this"
-                       " kind of request refills).",
+        " kind of request refills).",
         "required": True,
         "schema": {"type": "integer", "minimum": 1},
     },
@@ -29,7 +32,8 @@ RETRY_AFTER = {
 def drop_slash_variants(endpoints, **kwargs):
     """List each API path once: the trailing-slash twin answers the same and is left out."""
     return [
-        endpoint for endpoint in endpoints
+        endpoint
+        for endpoint in endpoints
         if not (endpoint[0].endswith("/") and endpoint[0] != "/")
     ]
 
@@ -63,25 +67,36 @@ def document_error_responses(result, generator, request, public):
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault("Error", ERROR_SCHEMA)
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-    reads = {(path, method.lower()) for path, _, method, callback in generator.endpoints
-             if request_reads(SimpleNamespace(method=method), callback.cls)}
+    reads = {
+        (path, method.lower())
+        for path, _, method, callback in generator.endpoints
+        if request_reads(SimpleNamespace(method=method), callback.cls)
+    }
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            markdown = any("text/markdown" in answer.get("content", {})
-                           for code, answer in responses.items() if code.startswith("2"))
-            for status in sorted(error_statuses(path, method, operation,
-                                                reads=(path, method) in reads)):
-                responses.setdefault(str(status), {
-                    "description": ERROR_DESCRIPTIONS[status],
-                    "content": dict(error_content),
-                })
+            markdown = any(
+                "text/markdown" in answer.get("content", {})
+                for code, answer in responses.items()
+                if code.startswith("2")
+            )
+            for status in sorted(
+                error_statuses(path, method, operation, reads=(path, method) in reads)
+            ):
+                responses.setdefault(
+                    str(status),
+                    {
+                        "description": ERROR_DESCRIPTIONS[status],
+                        "content": dict(error_content),
+                    },
+                )
             for code, answer in responses.items():
                 if not code.startswith("4"):
                     continue
                 if markdown:
                     answer.setdefault("content", {}).setdefault(
-                        "text/markdown", {"schema": {"type": "string"}})
+                        "text/markdown", {"schema": {"type": "string"}}
+                    )
             for code in ("429", "503"):
                 if code in responses:
                     responses[code].setdefault("headers", {}).update(RETRY_AFTER)
@@ -95,5 +110,8 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):
     name = "ApiKey"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer",
-                "description": "An API key from `manage.py apikey create` or the admin."}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An API key from `manage.py apikey create` or the admin.",
+        }

@@ -1,4 +1,5 @@
 """Serializer bases shared by every API: strict input, the error shape for the schema."""
+
 from rest_framework import serializers
 
 

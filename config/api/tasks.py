@@ -1,4 +1,5 @@
 """Celery jobs for the API frame: forget old event-id answers."""
+
 from celery import shared_task
 
 from .services import idempotency_prune

@@ -6,6 +6,7 @@ budget the answer is a 429 in the API's error shape with ``Retry-After`` (second
 window). Throttling is a guard, not a gate: when the cache cannot count (Redis down, or a cache
 that keeps nothing) requests go through, and the cache's breaker keeps them from waiting on it.
 """
+
 import logging
 import math
 import time
@@ -90,4 +91,5 @@ class ApiKeyRateThrottle(BaseThrottle):
             return True
         wait = max(1, math.ceil((window + 1) * seconds - now))
         raise exceptions.Throttled(
-            wait=wait, detail=f"Too many {scope} requests for this API key (limit {rate}).")
+            wait=wait, detail=f"Too many {scope} requests for this API key (limit {rate})."
+        )

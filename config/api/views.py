@@ -1,4 +1,5 @@
 """Endpoints of the API frame itself."""
+
 from django.db import connection
 from django.http import JsonResponse
 from django.views.defaults import page_not_found
@@ -15,8 +16,10 @@ class HealthApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="health", responses={200: inline_serializer(
-        "Health", {"status": serializers.CharField()})})
+    @extend_schema(
+        operation_id="health",
+        responses={200: inline_serializer("Health", {"status": serializers.CharField()})},
+    )
     def get(self, request):
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")

@@ -2,6 +2,7 @@
 moment is shown in TIME_ZONE, UTC), and long texts shortened at a word. Django reads the formats
 of the active language from ``en/formats.py`` here (settings.FORMAT_MODULE_PATH);
 ``moment_shown`` gives the same text to values formatted in Python."""
+
 from datetime import datetime
 
 from django.utils import formats, timezone
@@ -17,7 +18,7 @@ def shortened(text: str, limit: int) -> str:
     (mid-word only when the first word alone is longer) and ended with an ellipsis."""
     if len(text) <= limit:
         return text
-    cut = text[:limit - 1]
+    cut = text[: limit - 1]
     space = cut.rfind(" ")
     if not text[limit - 1].isspace() and space > limit // 2:  # else the cut ends a word
         cut = cut[:space]

@@ -15,8 +15,10 @@ from .keys import key_judgement, names_no_secret, plainly_no_credential
 from .rule import MARKER_PREFIX, Rule
 
 # A flag's value: quoted, or a bare word that does not start like the next flag.
-_FLAG_VALUE = (r"(?:\"(?P<secret_dq>[^\"\r\n]*)\"|'(?P<secret_sq>[^'\r\n]*)'"
-               r"|(?P<secret_bare>[^\s\"'\-][^\s\"'`|;&]*))")
+_FLAG_VALUE = (
+    r"(?:\"(?P<secret_dq>[^\"\r\n]*)\"|'(?P<secret_sq>[^'\r\n]*)'"
+    r"|(?P<secret_bare>[^\s\"'\-][^\s\"'`|;&]*))"
+)
 _FLAG_VALUES = ("secret_dq", "secret_sq", "secret_bare")
 # The rest of a command line before its flag: 200 characters at most, so each command name
 # costs a bounded scan (linear time on a line that repeats "mysql mysql ...").
@@ -33,9 +35,14 @@ def _accept_flag_value(match: re.Match[str], text: str) -> str | None:
     """The value of a password flag, unless it is a metavar, a variable, a placeholder, a
     marker, prose or the name of where the password is read from."""
     value = _value(match)
-    if (not value or value.startswith(MARKER_PREFIX) or names_no_secret(value)
-            or FLAG_PLACEHOLDER.fullmatch(value) or value.lower() in FLAG_PROSE
-            or _INDIRECT.match(value)):
+    if (
+        not value
+        or value.startswith(MARKER_PREFIX)
+        or names_no_secret(value)
+        or FLAG_PLACEHOLDER.fullmatch(value)
+        or value.lower() in FLAG_PROSE
+        or _INDIRECT.match(value)
+    ):
         return None
     return "password"
 
@@ -76,17 +83,17 @@ def _accept_named(match: re.Match[str], text: str) -> str | None:
     """A value that a secret-like name labels from outside ``key=value``: the element's
     own tag, or a name attribute or entry just before."""
     key_start = key_start_of(text, match.start("word"))
-    key = text[key_start:match.end("tail")]
+    key = text[key_start : match.end("tail")]
     judged = key_judgement(key)
     if judged is None:
         return None
     if match.group("secret_xml") is not None:
-        if text[key_start - 1:key_start] != "<":
+        if text[key_start - 1 : key_start] != "<":
             return None
     elif match.group("secret_arg") is not None:
-        if _CALL_BEFORE.search(text[max(0, key_start - 4):key_start]) is None:
+        if _CALL_BEFORE.search(text[max(0, key_start - 4) : key_start]) is None:
             return None
-    elif _NAME_BEFORE.search(text[max(0, key_start - 12):key_start]) is None:
+    elif _NAME_BEFORE.search(text[max(0, key_start - 12) : key_start]) is None:
         return None
     value = next(v for v in map(match.group, _NAMED_VALUES) if v is not None)
     if value.startswith(MARKER_PREFIX) or names_no_secret(value):
@@ -104,7 +111,7 @@ def _accept_config_line(match: re.Match[str], text: str) -> str | None:
     line_start = text.rfind("\n", 0, key_start) + 1
     if text[line_start:key_start].strip(" \t-#;") or text[line_start:key_start].count("#"):
         return None
-    judged = key_judgement(text[key_start:match.end("tail")])
+    judged = key_judgement(text[key_start : match.end("tail")])
     value = match.group("secret")
     if judged is None or value.startswith(MARKER_PREFIX) or names_no_secret(value):
         return None
@@ -118,7 +125,7 @@ def _accept_config_line(match: re.Match[str], text: str) -> str | None:
 
 # A quoted value after a word that names a password, with a space: nmcli's ``password "x"``,
 # SQL's ``PASSWORD 'x'`` and ``IDENTIFIED BY 'x'``.
-_QUOTED_AFTER = (r"(?:\"(?P<secret_dq>[^\"\r\n]+)\"|'(?P<secret_sq>[^'\r\n]+)')")
+_QUOTED_AFTER = r"(?:\"(?P<secret_dq>[^\"\r\n]+)\"|'(?P<secret_sq>[^'\r\n]+)')"
 
 
 COMMAND_RULES: tuple[Rule, ...] = (
@@ -128,24 +135,55 @@ COMMAND_RULES: tuple[Rule, ...] = (
         # helm "login -p", redis-cli "-a", sqlcmd/bcp "-P" (for MySQL "-P" is the port).
         name="command_password",
         regex=re.compile(
-            r"(?<![\w\-])(?:(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump)?)" + _ARGS
-            + r"-p[ \t]*|(?:mongo(?:sh|dump|restore|export|import)?|sshpass|twine)" + _ARGS
+            r"(?<![\w\-])(?:(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump)?)"
+            + _ARGS
+            + r"-p[ \t]*|(?:mongo(?:sh|dump|restore|export|import)?|sshpass|twine)"
+            + _ARGS
             + r"-p[ \t]*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:[ \t]+registry)?)"
-            r"[ \t]+login" + _ARGS + r"-p[ \t]+|redis-cli" + _ARGS + r"-a[ \t]+|(?:sqlcmd|bcp)"
-            + _ARGS + r"-P[ \t]*|(?:cqlsh|psql-cli)" + _ARGS + r"-p[ \t]+|ipmitool"
-            + _ARGS + r"-P[ \t]+|(?:snyk[ \t]+auth|ngrok[ \t]+(?:config[ \t]+add-)?authtoken)"
+            r"[ \t]+login"
+            + _ARGS
+            + r"-p[ \t]+|redis-cli"
+            + _ARGS
+            + r"-a[ \t]+|(?:sqlcmd|bcp)"
+            + _ARGS
+            + r"-P[ \t]*|(?:cqlsh|psql-cli)"
+            + _ARGS
+            + r"-p[ \t]+|ipmitool"
+            + _ARGS
+            + r"-P[ \t]+|(?:snyk[ \t]+auth|ngrok[ \t]+(?:config[ \t]+add-)?authtoken)"
             r"[ \t]+)" + _FLAG_VALUE
         ),
-        triggers=("mysql", "mariadb", "mongo", "sshpass", "twine", "docker", "podman", "nerdctl",
-                  "buildah", "skopeo", "oras", "helm", "redis-cli", "sqlcmd", "bcp", "cqlsh",
-                  "psql-cli", "ipmitool", "snyk", "ngrok"),
+        triggers=(
+            "mysql",
+            "mariadb",
+            "mongo",
+            "sshpass",
+            "twine",
+            "docker",
+            "podman",
+            "nerdctl",
+            "buildah",
+            "skopeo",
+            "oras",
+            "helm",
+            "redis-cli",
+            "sqlcmd",
+            "bcp",
+            "cqlsh",
+            "psql-cli",
+            "ipmitool",
+            "snyk",
+            "ngrok",
+        ),
         accept=_accept_flag_value,
     ),
     Rule(
         # "user:password" after curl's / wget's "-u" or "--user" (also "--user=").
         name="url_password",
-        regex=re.compile(r"(?<![\w\-])(?:-u|--user)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'$]+):"
-                         r"(?P<secret>[^\s\"'@]+)"),
+        regex=re.compile(
+            r"(?<![\w\-])(?:-u|--user)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'$]+):"
+            r"(?P<secret>[^\s\"'@]+)"
+        ),
         triggers=("-u", "--user"),
         accept=_accept_user_password,
     ),
@@ -157,8 +195,20 @@ COMMAND_RULES: tuple[Rule, ...] = (
             r"(?<![\w\-])-(?:(?:src|dest)?(?:store|key)pass|pass(?:in|out|word|wd|phrase)?|pwd"
             r"|token|secret|api-?key)[ \t]+(?:pass:)?" + _FLAG_VALUE
         ),
-        triggers=("-storepass", "-keypass", "-srcstorepass", "-srckeypass", "-deststorepass",
-                  "-destkeypass", "-pass", "-pwd", "-token", "-secret", "-apikey", "-api-key"),
+        triggers=(
+            "-storepass",
+            "-keypass",
+            "-srcstorepass",
+            "-srckeypass",
+            "-deststorepass",
+            "-destkeypass",
+            "-pass",
+            "-pwd",
+            "-token",
+            "-secret",
+            "-apikey",
+            "-api-key",
+        ),
         accept=_accept_flag_value,
     ),
     Rule(
@@ -166,8 +216,9 @@ COMMAND_RULES: tuple[Rule, ...] = (
         name="password",
         regex=re.compile(r"(?<=[\s\"'=])pass:(?P<secret>[^\s\"']+)"),
         triggers=("pass:",),
-        accept=lambda match, text: (None if match.group("secret").startswith(MARKER_PREFIX)
-                                    else "password"),
+        accept=lambda match, text: (
+            None if match.group("secret").startswith(MARKER_PREFIX) else "password"
+        ),
     ),
     Rule(
         # .netrc / _netrc: "machine host login user password secret" (also on its own line
@@ -181,11 +232,15 @@ COMMAND_RULES: tuple[Rule, ...] = (
         # A user and password pair given to an HTTP client: auth=("user", "pw") (requests,
         # httpx), HTTPBasicAuth("user", "pw"), aiohttp.BasicAuth("user", password="pw").
         name="basic_auth",
-        regex=re.compile(r"(?i:auth)[ \t]*(?:=[ \t]*)?\([ \t]*"
-                         r"(?:[\"'][^\"'\r\n]*[\"']|[A-Za-z_][\w.]*)[ \t]*,[ \t]*"
-                         r"(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"),
+        regex=re.compile(
+            r"(?i:auth)[ \t]*(?:=[ \t]*)?\([ \t]*"
+            r"(?:[\"'][^\"'\r\n]*[\"']|[A-Za-z_][\w.]*)[ \t]*,[ \t]*"
+            r"(?:password[ \t]*=[ \t]*)?[\"'](?P<secret>[^\"'\r\n]+)[\"']"
+        ),
         triggers=("auth",),
-        accept=lambda match, text: None if names_no_secret(match.group("secret")) else "basic_auth",
+        accept=lambda match, text: (
+            None if names_no_secret(match.group("secret")) else "basic_auth"
+        ),
     ),
     Rule(
         # A user and password joined by a tool's own separator: smbclient's "-U user%password",
@@ -200,26 +255,32 @@ COMMAND_RULES: tuple[Rule, ...] = (
             r"(?P<secret>[^\s\"'@]+)"
         ),
         triggers=("smbclient", "rpcclient", "net use", "sqlplus", "@tcp(", "@unix("),
-        accept=lambda match, text: (None if names_no_secret(match.group("secret"))
-                                    or match.group("secret").startswith("/") else "password"),
+        accept=lambda match, text: (
+            None
+            if names_no_secret(match.group("secret")) or match.group("secret").startswith("/")
+            else "password"
+        ),
         anchored=False,
     ),
     Rule(
         # A name that names a secret starting a config line, its value after a space and
         # nothing after it (redis.conf, GeoIP.conf, .netrc lines, router configs).
         name="secret_pair",
-        regex=re.compile(rf"(?i:(?P<word>{PAIR_WORDS}))(?P<tail>[A-Za-z0-9_\-]{{0,40}})"
-                         r"[ \t]+(?:\d[ \t]+)?(?P<secret>[^\s\"']+)[ \t]*(?=\r?\n|$)"),
+        regex=re.compile(
+            rf"(?i:(?P<word>{PAIR_WORDS}))(?P<tail>[A-Za-z0-9_\-]{{0,40}})"
+            r"[ \t]+(?:\d[ \t]+)?(?P<secret>[^\s\"']+)[ \t]*(?=\r?\n|$)"
+        ),
         triggers=PAIR_TRIGGERS,
         accept=_accept_config_line,
     ),
     Rule(
         # A quoted password after its word and a space (see _QUOTED_AFTER).
         name="password",
-        regex=re.compile(r"(?i:\bpass(?:word|wd|phrase)|\bidentified[ \t]+by)[ \t]+"
-                         + _QUOTED_AFTER),
+        regex=re.compile(
+            r"(?i:\bpass(?:word|wd|phrase)|\bidentified[ \t]+by)[ \t]+" + _QUOTED_AFTER
+        ),
         triggers=("password", "passwd", "passphrase", "identified"),
-        accept=lambda match, text: (None if names_no_secret(_value(match)) else "password"),
+        accept=lambda match, text: None if names_no_secret(_value(match)) else "password",
         anchored=False,
     ),
     Rule(
@@ -227,33 +288,45 @@ COMMAND_RULES: tuple[Rule, ...] = (
         # "secret 0 x" (type 0 is clear text), Vault's "Unseal Key 1: x", Bundler's credentials
         # for a gem server ("BUNDLE_GEMS__ACME__COM=user:password").
         name="password",
-        regex=re.compile(r"(?:(?<![\w\-])(?:password|secret)[ \t]+0[ \t]+"
-                         r"|(?i:unseal|recovery)[ \t]+(?i:key)[ \t]+\d+:[ \t]+"
-                         r"|(?<![\w\-])BUNDLE_[A-Z0-9_]+__[A-Z0-9_]+=[^\s:=]+:)"
-                         r"(?P<secret>[^\s\"']+)"),
+        regex=re.compile(
+            r"(?:(?<![\w\-])(?:password|secret)[ \t]+0[ \t]+"
+            r"|(?i:unseal|recovery)[ \t]+(?i:key)[ \t]+\d+:[ \t]+"
+            r"|(?<![\w\-])BUNDLE_[A-Z0-9_]+__[A-Z0-9_]+=[^\s:=]+:)"
+            r"(?P<secret>[^\s\"']+)"
+        ),
         triggers=("password", "secret", "unseal", "recovery", "bundle_"),
-        accept=lambda match, text: (None if names_no_secret(match.group("secret"))
-                                    or match.group("secret").isalpha()
-                                    and match.group("secret").islower() else "password"),
+        accept=lambda match, text: (
+            None
+            if names_no_secret(match.group("secret"))
+            or (match.group("secret").isalpha()
+            and match.group("secret").islower())
+            else "password"
+        ),
         anchored=False,
     ),
     Rule(
         # A CLI's "configure set <name> <value>" (aws, tccli, aliyun) when the name names a
         # secret.
         name="secret_pair",
-        regex=re.compile(r"configure[ \t]+set[ \t]+(?P<name>[\w.\-]+)[ \t]+"
-                         r"(?P<secret>[^\s\"']+)"),
+        regex=re.compile(
+            r"configure[ \t]+set[ \t]+(?P<name>[\w.\-]+)[ \t]+"
+            r"(?P<secret>[^\s\"']+)"
+        ),
         triggers=("configure",),
         accept=lambda match, text: (
-            None if (key_judgement(match.group("name")) or ("", False))[1] is False
+            None
+            if (key_judgement(match.group("name")) or ("", False))[1] is False
             or names_no_secret(match.group("secret"))
-            else (key_judgement(match.group("name")) or ("secret",))[0]),
+            else (key_judgement(match.group("name")) or ("secret",))[0]
+        ),
     ),
     Rule(
         # A JSON Web Key's private members ("d", and "p", "q", "dp", "dq", "qi" of RSA, "k" of
         # a symmetric key), in a text that holds a JWK ("kty").
         name="private_key",
-        regex=re.compile(r"\"(?:d|p|q|dp|dq|qi|k)\"[ \t]*:[ \t]*\"(?P<secret>[A-Za-z0-9_\-]{16,})\""),
+        regex=re.compile(
+            r"\"(?:d|p|q|dp|dq|qi|k)\"[ \t]*:[ \t]*\"(?P<secret>[A-Za-z0-9_\-]{16,})\""
+        ),
         triggers=('"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"', '"k"'),
         accept=lambda match, text: "private_key" if '"kty"' in text else None,
     ),
@@ -261,16 +334,19 @@ COMMAND_RULES: tuple[Rule, ...] = (
         # A login call's password, its second argument: smtplib, ftplib, imaplib, pexpect
         # scripts ("server.login("user", "pw")").
         name="password",
-        regex=re.compile(r"\.login\([ \t]*(?:\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*,[ \t]*"
-                         + _QUOTED_AFTER),
+        regex=re.compile(
+            r"\.login\([ \t]*(?:\"[^\"\r\n]*\"|'[^'\r\n]*')[ \t]*,[ \t]*" + _QUOTED_AFTER
+        ),
         triggers=(".login(",),
-        accept=lambda match, text: (None if names_no_secret(_value(match)) else "password"),
+        accept=lambda match, text: None if names_no_secret(_value(match)) else "password",
     ),
     Rule(
         # PowerShell: ConvertTo-SecureString "secret" -AsPlainText.
         name="password",
-        regex=re.compile(r"(?i:convertto-securestring)[ \t]+(?:-String[ \t]+)?"
-                         r"(?:\"(?P<secret_dq>[^\"\r\n]+)\"|'(?P<secret_sq>[^'\r\n]+)')"),
+        regex=re.compile(
+            r"(?i:convertto-securestring)[ \t]+(?:-String[ \t]+)?"
+            r"(?:\"(?P<secret_dq>[^\"\r\n]+)\"|'(?P<secret_sq>[^'\r\n]+)')"
+        ),
         triggers=("convertto-securestring",),
     ),
     Rule(

@@ -10,7 +10,11 @@ import re
 import string
 
 from .keys import (
-    cookie_holds_secret, is_pwd_path, key_judgement, names_no_secret, plainly_no_credential,
+    cookie_holds_secret,
+    is_pwd_path,
+    key_judgement,
+    names_no_secret,
+    plainly_no_credential,
     secret_key_kind,
 )
 from .rule import MARKER_PREFIX, Rule
@@ -55,7 +59,7 @@ def key_start_of(text: str, word_start: int) -> int:
 def _accept_pair(match: re.Match[str], text: str) -> str | None:
     """Decide whether ``key<sep>value`` really carries a secret."""
     key_start = key_start_of(text, match.start("word"))
-    key = text[key_start:match.end("tail")].lstrip("-.")  # "--password" CLI flags
+    key = text[key_start : match.end("tail")].lstrip("-.")  # "--password" CLI flags
     judged = key_judgement(key)
     if judged is None or key.lower().endswith(_OWNED_ELSEWHERE):
         return None  # e.g. "bypass", "token_count": the word is not the key's head
@@ -72,12 +76,12 @@ def _accept_pair(match: re.Match[str], text: str) -> str | None:
         return None
     if kind == "cookie" and "=" in value:  # cookies, judged as the cookie rule judges them
         return kind if cookie_holds_secret(value) else None
-    if is_pwd_path(key, value) or not strong and plainly_no_credential(value):
+    if is_pwd_path(key, value) or (not strong and plainly_no_credential(value)):
         return None
     if match.group("secret_bare") is not None:
         # "os.environ.get(" / "settings.TOKEN[" are code, not values; "${API_KEY}" a reference;
         # "token=token" passes a variable on.
-        if text[match.end():match.end() + 1] in ("(", "[") or value == "$":
+        if text[match.end() : match.end() + 1] in ("(", "[") or value == "$":
             return None
         if value.lower() in (key.lower(), key.lower().rsplit("_", 1)[-1]):
             return None
@@ -95,10 +99,14 @@ def _is_prompt(match: re.Match[str], text: str, key_start: int, group: str) -> b
     if group not in ("secret_dq", "secret_sq"):
         return False
     quote = text[match.start(group) - 1]
-    before = text[max(0, key_start - _PROMPT_CHARS):key_start]
+    before = text[max(0, key_start - _PROMPT_CHARS) : key_start]
     opening = before.rfind(quote)
-    return (opening >= 0 and "\n" not in before[opening:] and quote not in match.group("sep")
-            and match.group(group).lstrip()[:1] in _CODE_AFTER_STRING)
+    return (
+        opening >= 0
+        and "\n" not in before[opening:]
+        and quote not in match.group("sep")
+        and match.group(group).lstrip()[:1] in _CODE_AFTER_STRING
+    )
 
 
 # How far before its key a prompt's string may open ("Enter the database password: ").
@@ -110,7 +118,7 @@ _CODE_AFTER_STRING = frozenset(")],;+%.}")
 
 
 def _prose_check(match: re.Match[str], text: str, key_start: int, kind: str) -> str | None:
-    """"Invalid token: expired" is prose, "password: hunter2" is not; an all-letter word is
+    """ "Invalid token: expired" is prose, "password: hunter2" is not; an all-letter word is
     only taken when the key starts its line (YAML, HTTP headers), optionally after
     indentation / list dash.  A word followed by more words ("cookie: invalid format") is a
     sentence even there."""
@@ -134,17 +142,53 @@ def _accept_cookie(match: re.Match[str], text: str) -> str | None:
 # ("--password PASSWORD"), an environment variable reference ("$DB_PASSWORD").
 FLAG_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]*|\$[A-Za-z_][A-Za-z0-9_]*")
 # Words that follow a flag's name in prose ("pass --password to the command").
-FLAG_PROSE = frozenset({
-    "a", "an", "and", "as", "but", "flag", "for", "from", "if", "in", "is", "it", "must",
-    "not", "of", "on", "option", "or", "the", "then", "to", "was", "when", "with",
-})
+FLAG_PROSE = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "as",
+        "but",
+        "flag",
+        "for",
+        "from",
+        "if",
+        "in",
+        "is",
+        "it",
+        "must",
+        "not",
+        "of",
+        "on",
+        "option",
+        "or",
+        "the",
+        "then",
+        "to",
+        "was",
+        "when",
+        "with",
+    }
+)
 
 
 # First words of switches that take no value: after "--no-auth" or "--ask-vault-password"
 # comes the next argument, not a secret.
-_SWITCH_FIRST_WORDS = frozenset({
-    "allow", "ask", "disable", "enable", "no", "prompt", "require", "skip", "use", "with", "without",
-})
+_SWITCH_FIRST_WORDS = frozenset(
+    {
+        "allow",
+        "ask",
+        "disable",
+        "enable",
+        "no",
+        "prompt",
+        "require",
+        "skip",
+        "use",
+        "with",
+        "without",
+    }
+)
 
 
 def _accept_flag(match: re.Match[str], text: str) -> str | None:
@@ -155,7 +199,9 @@ def _accept_flag(match: re.Match[str], text: str) -> str | None:
     kind = secret_key_kind(flag)
     if kind is None or ("-" in flag and flag.split("-", 1)[0].lower() in _SWITCH_FIRST_WORDS):
         return None
-    value = next(v for v in map(match.group, ("secret_dq", "secret_sq", "secret_bare")) if v is not None)
+    value = next(
+        v for v in map(match.group, ("secret_dq", "secret_sq", "secret_bare")) if v is not None
+    )
     if not value or names_no_secret(value) or FLAG_PLACEHOLDER.fullmatch(value):
         return None
     if value.lower() in FLAG_PROSE or is_pwd_path(flag, value):
@@ -180,9 +226,27 @@ PAIR_WORDS = (
 # Where each PAIR_WORDS alternative starts ("pass" covers password/passwords/passwd/
 # passphrase/pass, "pw" pwd and pw, "cred" credentials and creds, "key" every "*key" such as
 # api_key or secretkey, "_pat" a personal access token's last word but not "file_path").
-PAIR_TRIGGERS = ("pass", "pw", "psw", "secret", "token", "key", "oauth", "auth", "cookie", "cred",
-                 "session", "jsessionid", "phpsessid", "_pat", "-pat", "mnemonic", "seed",
-                 "dockerconfigjson", "dockercfg")
+PAIR_TRIGGERS = (
+    "pass",
+    "pw",
+    "psw",
+    "secret",
+    "token",
+    "key",
+    "oauth",
+    "auth",
+    "cookie",
+    "cred",
+    "session",
+    "jsessionid",
+    "phpsessid",
+    "_pat",
+    "-pat",
+    "mnemonic",
+    "seed",
+    "dockerconfigjson",
+    "dockercfg",
+)
 
 # Characters that end an unquoted value: whitespace, quotes, , ; and brackets.
 _VALUE_END = r"\s\"'&,;<>()\[\]{}\\"
@@ -204,7 +268,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ),
         triggers=("://",),
         # A masked or placeholder password ("app:***@db", "USER:PASSWORD@HOST") is none.
-        accept=lambda match, text: None if names_no_secret(match.group("secret")) else "url_password",
+        accept=lambda match, text: (
+            None if names_no_secret(match.group("secret")) else "url_password"
+        ),
     ),
     Rule(
         # Azure shared access signatures: the "sig=" query parameter of a SAS
@@ -236,9 +302,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ),
         triggers=("authorization",),
         # No credential: one character (the "f" of a Python f-string) or a placeholder.
-        accept=lambda match, text: (None if len(match.group("secret")) == 1
-                                    or names_no_secret(match.group("secret"))
-                                    else "authorization"),
+        accept=lambda match, text: (
+            None
+            if len(match.group("secret")) == 1 or names_no_secret(match.group("secret"))
+            else "authorization"
+        ),
     ),
     Rule(
         # "Bearer <token>" in free text (logs, prose, curl lines without the
@@ -260,7 +328,9 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         # check, not the length, is the real guard).  4 chars is the shortest
         # base64 of a "u:p" pair ("dTpw").
         name="basic_auth",
-        regex=re.compile(r"(?<![A-Za-z0-9_])(?i:basic)[ \t]+(?P<secret>[A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])"),
+        regex=re.compile(
+            r"(?<![A-Za-z0-9_])(?i:basic)[ \t]+(?P<secret>[A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])"
+        ),
         triggers=("basic",),
         accept=_accept_basic,
     ),

@@ -18,7 +18,6 @@ from .tokens import TOKEN_RULES
 RULES: tuple[Rule, ...] = TOKEN_RULES + PROVIDER_RULES + CONTEXT_RULES + COMMAND_RULES
 
 
-
 def _trie_pattern(words: list[str]) -> str:
     """Regex matching any of ``words``, written as a trie ("sk-(?:ant-)?")
     so ``re`` decides on one character at a time instead of retrying every
@@ -32,7 +31,9 @@ def _trie_pattern(words: list[str]) -> str:
         node[""] = {}
 
     def emit(node: dict) -> str:
-        alternatives = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        alternatives = [
+            re.escape(char) + emit(child) for char, child in sorted(node.items()) if char
+        ]
         if not alternatives:
             return ""
         body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
@@ -55,7 +56,8 @@ _TRIGGER_SCAN = re.compile(_trie_pattern(_ALL_TRIGGERS))
 # occur there (every trigger that is a prefix of the found one).
 _RULES_AT: dict[str, tuple[int, ...]] = {
     found: tuple(
-        index for index, rule in enumerate(RULES)
+        index
+        for index, rule in enumerate(RULES)
         if any(found.startswith(trigger) for trigger in rule.triggers)
     )
     for found in _ALL_TRIGGERS
@@ -63,13 +65,16 @@ _RULES_AT: dict[str, tuple[int, ...]] = {
 # Rules with case-sensitive triggers instead (see Rule): (index, those triggers, shortest match).
 _EXACT: tuple[tuple[int, tuple[str, ...], int], ...] = tuple(
     (index, rule.exact_triggers, rule.min_length)
-    for index, rule in enumerate(RULES) if rule.exact_triggers
+    for index, rule in enumerate(RULES)
+    if rule.exact_triggers
 )
 # Any exact trigger: one search in C, so that text without one costs a single call; text
 # shorter than every exact rule's shortest match skips even that, and each rule is only
 # searched in text as long as its shortest match.
 _EXACT_MIN = min((shortest for _, _, shortest in _EXACT), default=0)
-_EXACT_SCAN = re.compile("|".join(re.escape(trigger) for _, exact, _ in _EXACT for trigger in exact))
+_EXACT_SCAN = re.compile(
+    "|".join(re.escape(trigger) for _, exact, _ in _EXACT for trigger in exact)
+)
 # Per rule: the secret group indices (see Rule), computed once.
 _SECRET_GROUPS: tuple[tuple[int, ...], ...] = tuple(rule.secret_groups() for rule in RULES)
 
@@ -117,7 +122,9 @@ def _secret_span(groups: tuple[int, ...], match: re.Match[str]) -> tuple[int, in
     return None
 
 
-def _marker_for(rule: Rule, groups: tuple[int, ...], match: re.Match[str], text: str) -> tuple[int, int, str] | None:
+def _marker_for(
+    rule: Rule, groups: tuple[int, ...], match: re.Match[str], text: str
+) -> tuple[int, int, str] | None:
     """(start, end, marker) for the secret in ``match``, or None if the rule
     declines this match or its secret group is empty."""
     span = _secret_span(groups, match)
@@ -129,7 +136,9 @@ def _marker_for(rule: Rule, groups: tuple[int, ...], match: re.Match[str], text:
     return span[0], span[1], marker(kind)
 
 
-def _apply_at(rule: Rule, groups: tuple[int, ...], text: str, positions: list[int]) -> tuple[str, list[_Edit]]:
+def _apply_at(
+    rule: Rule, groups: tuple[int, ...], text: str, positions: list[int]
+) -> tuple[str, list[_Edit]]:
     """Try the rule's regex only at ``positions`` (see Rule.anchored)."""
     match_at = rule.regex.match
     pieces: list[str] = []
@@ -173,7 +182,7 @@ def _apply_searched(rule: Rule, groups: tuple[int, ...], text: str) -> str:
         if found is None:
             return match.group(0)
         start, end, marker = found
-        return text[match.start():start] + marker + text[end:match.end()]
+        return text[match.start() : start] + marker + text[end : match.end()]
 
     return rule.regex.sub(replace, text)
 

@@ -72,12 +72,23 @@ _SECRET_LAST_PAIRS = {
 # A key written as one word ("secretkey", "accesstoken", "PGPASSWORD", "clientsecret"): the
 # secret word it ends with is its head noun, as the last word of a split key would be.
 _SECRET_SUFFIXES = (
-    ("password", "password"), ("passwd", "password"), ("passphrase", "password"),
-    ("secret", "secret"), ("token", "token"), ("apikey", "api_key"),
-    ("secretkey", "secret"), ("accesskey", "secret"), ("privatekey", "private_key"),
-    ("signingkey", "secret"), ("encryptionkey", "secret"), ("masterkey", "secret"),
-    ("authkey", "secret"), ("sessionkey", "session"), ("accountkey", "secret"),
-    ("credentials", "credentials"), ("sessionid", "session"),
+    ("password", "password"),
+    ("passwd", "password"),
+    ("passphrase", "password"),
+    ("secret", "secret"),
+    ("token", "token"),
+    ("apikey", "api_key"),
+    ("secretkey", "secret"),
+    ("accesskey", "secret"),
+    ("privatekey", "private_key"),
+    ("signingkey", "secret"),
+    ("encryptionkey", "secret"),
+    ("masterkey", "secret"),
+    ("authkey", "secret"),
+    ("sessionkey", "session"),
+    ("accountkey", "secret"),
+    ("credentials", "credentials"),
+    ("sessionid", "session"),
 )
 
 # Parts of a name that make it secret-like anywhere in it ("password_policy", "tokenizer",
@@ -89,25 +100,132 @@ _SECRET_PART = re.compile("|".join(_SECRET_PARTS), re.IGNORECASE)
 # Last words that say what the named thing is when it is not the secret itself: a count, a
 # limit, a place, a name or a setting about it ("token_count", "password_reset_url",
 # "secret_name", "key_id", "KeyError", "password_policy" is judged by its value instead).
-_NOT_SECRET_LAST = frozenset({
-    "count", "counts", "size", "length", "len", "limit", "limits", "max", "min", "url", "uri",
-    "urls", "path", "paths", "file", "filename", "files", "dir", "name", "names", "id", "ids",
-    "type", "types", "kind", "ttl", "expiry", "expires", "expiration", "timeout", "format",
-    "version", "prefix", "suffix", "header", "field", "param", "used", "usage", "mode",
-    "error", "errors", "exception", "warning", "rotation", "algorithm", "alg", "index",
-    "provider", "source", "region", "arn", "ref", "status", "enabled", "required", "missing",
-    "valid", "invalid", "expired", "description", "label", "scope", "scopes", "audience",
-    "issuer", "endpoint", "host", "port", "user", "username", "date", "time", "at", "age",
-    "rate", "total", "remaining", "left", "cost", "lifetime", "duration", "bytes", "bits",
-    "location", "store", "manager", "hint", "policy", "strategy", "style", "reset",
-})
+_NOT_SECRET_LAST = frozenset(
+    {
+        "count",
+        "counts",
+        "size",
+        "length",
+        "len",
+        "limit",
+        "limits",
+        "max",
+        "min",
+        "url",
+        "uri",
+        "urls",
+        "path",
+        "paths",
+        "file",
+        "filename",
+        "files",
+        "dir",
+        "name",
+        "names",
+        "id",
+        "ids",
+        "type",
+        "types",
+        "kind",
+        "ttl",
+        "expiry",
+        "expires",
+        "expiration",
+        "timeout",
+        "format",
+        "version",
+        "prefix",
+        "suffix",
+        "header",
+        "field",
+        "param",
+        "used",
+        "usage",
+        "mode",
+        "error",
+        "errors",
+        "exception",
+        "warning",
+        "rotation",
+        "algorithm",
+        "alg",
+        "index",
+        "provider",
+        "source",
+        "region",
+        "arn",
+        "ref",
+        "status",
+        "enabled",
+        "required",
+        "missing",
+        "valid",
+        "invalid",
+        "expired",
+        "description",
+        "label",
+        "scope",
+        "scopes",
+        "audience",
+        "issuer",
+        "endpoint",
+        "host",
+        "port",
+        "user",
+        "username",
+        "date",
+        "time",
+        "at",
+        "age",
+        "rate",
+        "total",
+        "remaining",
+        "left",
+        "cost",
+        "lifetime",
+        "duration",
+        "bytes",
+        "bits",
+        "location",
+        "store",
+        "manager",
+        "hint",
+        "policy",
+        "strategy",
+        "style",
+        "reset",
+    }
+)
 # Words before "key" that make it the key of a record, a cache or a message, not a secret
 # ("Idempotency-Key", "cache_key", "partition key", reCAPTCHA's "data-sitekey").
-_RECORD_KEYS = frozenset({
-    "idempotency", "cache", "partition", "sort", "primary", "foreign", "dedup",
-    "dedupe", "deduplication", "lookup", "object", "row", "site", "group", "message", "hash",
-    "map", "index", "unique", "composite", "shard", "bucket", "ordering", "natural",
-})
+_RECORD_KEYS = frozenset(
+    {
+        "idempotency",
+        "cache",
+        "partition",
+        "sort",
+        "primary",
+        "foreign",
+        "dedup",
+        "dedupe",
+        "deduplication",
+        "lookup",
+        "object",
+        "row",
+        "site",
+        "group",
+        "message",
+        "hash",
+        "map",
+        "index",
+        "unique",
+        "composite",
+        "shard",
+        "bucket",
+        "ordering",
+        "natural",
+    }
+)
 
 # Keys about a public key: its value is meant to be shown.
 _PUBLIC_KEY = re.compile(r"pub(?:lic)?_?key|pubkey|publishable", re.IGNORECASE)
@@ -128,36 +246,56 @@ _PATH_VALUE = re.compile(r"(?:/|~|[A-Za-z]:[\\/])")
 
 # Values after "key=" that are clearly not a secret: null-ish literals, type
 # names from annotations ("password: str"), and already-masked values.
-PLACEHOLDER_VALUES = frozenset({
-    "null", "none", "nil", "true", "false", "undefined", "empty", "yes", "no",
-    "str", "string", "bytes", "int", "optional", "any", "secretstr",
-})
+PLACEHOLDER_VALUES = frozenset(
+    {
+        "null",
+        "none",
+        "nil",
+        "true",
+        "false",
+        "undefined",
+        "empty",
+        "yes",
+        "no",
+        "str",
+        "string",
+        "bytes",
+        "int",
+        "optional",
+        "any",
+        "secretstr",
+    }
+)
 # Masks ("****", "xxxx"), <placeholders>, ${VAR}, $VAR, %VAR%, {{ template }} and GitHub
 # Actions' ${{ secrets.X }} references,
 # names of variables written in capitals with underscores ("YOUR_API_KEY"), "your-token", an
 # environment lookup in code (process.env.API_KEY), an attribute read in code whose last name
 # is a constant or a snake_case name (settings.SECRET_KEY, self.db_password: a bare dotted word
 # such as "hunter2.backup" stays a value) and a YAML tag (!vault, !Ref).
-MASKED_VALUE = re.compile(r"[*xX•.]{3,}|[*•]+|<[^<>]*>|\$?\{\{[^{}]*\}\}|\$\{[^{}]*\}"
-                          r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%"
-                          r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your|my)[-_ ][A-Za-z_-]+"
-                          r"|(?:process\.env|os\.environ|ENV|env)\.[A-Za-z_][A-Za-z0-9_]*"
-                          r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
-                          r"\.(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
-                          r"|![A-Za-z][\w:.\-]*"
-                          # A token's prefix shown before a mask ("gho_*****", "sk-...****").
-                          r"|[A-Za-z0-9]{1,12}[_\-][*•.]{3,}[A-Za-z0-9]{0,4}"
-                          # A token's prefix alone, as code builds one ("hsk_" + ...).
-                          r"|[A-Za-z]{2,8}[_\-]"
-                          # A template or a command's output ("{{ .Values.x }}", "$(cat f)").
-                          r"|\{\{.*|\$\(.*"
-                          # A secret's name in capitals standing for it ("USER:PASSWORD@HOST").
-                          r"|PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|APIKEY|KEY")
+MASKED_VALUE = re.compile(
+    r"[*xX•.]{3,}|[*•]+|<[^<>]*>|\$?\{\{[^{}]*\}\}|\$\{[^{}]*\}"
+    r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%"
+    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your|my)[-_ ][A-Za-z_-]+"
+    r"|(?:process\.env|os\.environ|ENV|env)\.[A-Za-z_][A-Za-z0-9_]*"
+    r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
+    r"\.(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+    r"|![A-Za-z][\w:.\-]*"
+    # A token's prefix shown before a mask ("gho_*****", "sk-...****").
+    r"|[A-Za-z0-9]{1,12}[_\-][*•.]{3,}[A-Za-z0-9]{0,4}"
+    # A token's prefix alone, as code builds one ("hsk_" + ...).
+    r"|[A-Za-z]{2,8}[_\-]"
+    # A template or a command's output ("{{ .Values.x }}", "$(cat f)").
+    r"|\{\{.*|\$\(.*"
+    # A secret's name in capitals standing for it ("USER:PASSWORD@HOST").
+    r"|PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|APIKEY|KEY"
+)
 # Keys their provider publishes by design, to be embedded in web pages: Stripe's publishable
 # keys and Mapbox's public tokens (a Mapbox secret token starts "sk.").
 # Razorpay's key ids (its key secret is another value) are given to the browser as well.
-PUBLISHED_VALUE = re.compile(r"pk_(?:live|test)_[A-Za-z0-9]+|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"
-                             r"|rzp_(?:live|test)_[A-Za-z0-9]{14}")
+PUBLISHED_VALUE = re.compile(
+    r"pk_(?:live|test)_[A-Za-z0-9]+|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"
+    r"|rzp_(?:live|test)_[A-Za-z0-9]{14}"
+)
 
 
 def secret_key_kind(key: str) -> str | None:
@@ -192,8 +330,10 @@ def key_judgement(key: str) -> tuple[str, bool] | None:
     if not words or words[-1] in _NOT_SECRET_LAST:
         return None
     found = part.group().lower()
-    if found == "key" and (words[-1][:-3] in _RECORD_KEYS or (
-            words[-1] == "key" and len(words) > 1 and words[-2] in _RECORD_KEYS)):
+    if found == "key" and (
+        words[-1][:-3] in _RECORD_KEYS
+        or (words[-1] == "key" and len(words) > 1 and words[-2] in _RECORD_KEYS)
+    ):
         return None
     return ("password" if found in ("pass", "pwd") else found, False)
 
@@ -201,8 +341,10 @@ def key_judgement(key: str) -> tuple[str, bool] | None:
 # A number, possibly with a unit ("4096", "1.5", "30s", "512MB", "-1").
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?[A-Za-z%]{0,3}")
 # A date, or a date and time ("2024-05-17T10:13:00Z").
-_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
-                     r"(?:Z|[+-]\d{2}:?\d{2})?)?")
+_MOMENT = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
 # Words (with at most two digits at their end: "gpt2", "v1") or numbers, joined by the
 # separators of identifiers, paths and prose ("strict", "Bearer", "created_at", "user:42:name",
 # "prod/db-creds"): names and settings, not random strings, whose digits sit inside words.
@@ -213,19 +355,26 @@ _PATH_START = re.compile(r"/|\.{1,2}/|~/|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*://|arn
 # A lowercase relative path of several segments ("secret/data/x"); random keys have capitals.
 _RELATIVE_PATH = re.compile(r"[a-z0-9_.-]+(?:/[a-z0-9_.-]+)+")
 # Public SSH keys: what follows their type name is meant to be shared.
-_PUBLIC_SSH = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+"
-                         r"|sk-ssh-ed25519@openssh\.com)(?: |$)")
+_PUBLIC_SSH = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+"
+    r"|sk-ssh-ed25519@openssh\.com)(?: |$)"
+)
 _PLAIN_WORDS = frozenset({"yes", "no", "on", "off", "enabled", "disabled"})
 
 
 def plainly_no_credential(value: str) -> bool:
     """Whether a value under a secret-like (weak) name is plainly no credential: a number, a
     date, a boolean or placeholder, words, a path, a URL, an ARN or a public SSH key."""
-    return (names_no_secret(value) or value.lower() in _PLAIN_WORDS
-            or _NUMBER.fullmatch(value) is not None or _WORDS.fullmatch(value) is not None
-            or _MOMENT.fullmatch(value) is not None
-            or _PATH_START.match(value) is not None or _RELATIVE_PATH.fullmatch(value) is not None
-            or _PUBLIC_SSH.match(value) is not None)
+    return (
+        names_no_secret(value)
+        or value.lower() in _PLAIN_WORDS
+        or _NUMBER.fullmatch(value) is not None
+        or _WORDS.fullmatch(value) is not None
+        or _MOMENT.fullmatch(value) is not None
+        or _PATH_START.match(value) is not None
+        or _RELATIVE_PATH.fullmatch(value) is not None
+        or _PUBLIC_SSH.match(value) is not None
+    )
 
 
 def is_pwd_path(key: str, value: str) -> bool:
@@ -237,13 +386,27 @@ def names_no_secret(value: str) -> bool:
     """A value that is no secret by its form whatever names it: one that stands for a secret
     without being one (null, a type name, a mask, a reference to where it is kept) or a key
     its provider publishes."""
-    return (value.lower() in PLACEHOLDER_VALUES or MASKED_VALUE.fullmatch(value) is not None
-            or PUBLISHED_VALUE.fullmatch(value) is not None)
+    return (
+        value.lower() in PLACEHOLDER_VALUES
+        or MASKED_VALUE.fullmatch(value) is not None
+        or PUBLISHED_VALUE.fullmatch(value) is not None
+    )
 
 
 # Attributes of a Set-Cookie header: about the cookie, never a credential.
-_COOKIE_ATTRIBUTES = frozenset({"expires", "max-age", "domain", "path", "samesite", "secure",
-                                "httponly", "priority", "partitioned"})
+_COOKIE_ATTRIBUTES = frozenset(
+    {
+        "expires",
+        "max-age",
+        "domain",
+        "path",
+        "samesite",
+        "secure",
+        "httponly",
+        "priority",
+        "partitioned",
+    }
+)
 
 
 def cookie_holds_secret(header: str) -> bool:
@@ -257,6 +420,7 @@ def cookie_holds_secret(header: str) -> bool:
         if name.lower() in _COOKIE_ATTRIBUTES or not value:  # an attribute, or a cleared cookie
             continue
         if key_judgement(name) is not None or not all(
-                plainly_no_credential(part) for part in value.split(",")):
+            plainly_no_credential(part) for part in value.split(",")
+        ):
             return True
     return False

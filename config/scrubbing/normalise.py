@@ -12,17 +12,21 @@ import re
 # Terminal escape sequences, removed whole so no parameter text ("[31m") is left behind: CSI
 # (ESC [ or the one-byte CSI U+009B, parameters, intermediates, a final byte), OSC (ESC ] up to
 # BEL or ESC \, or to the end when unterminated), and the other two-character ESC sequences.
-_ANSI = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
-                   r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
-                   r"|\x1b[ -Z\\-~]")
+_ANSI = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[ -Z\\-~]"
+)
 # What hides or reorders text without being whitespace: the C0 and C1 control characters other
 # than whitespace (NUL, BEL, a lone ESC, DEL…; tab, line breaks and the separators
 # \x1c-\x1f, \x85 stay, a later step folds them to a space, which joins nothing), the bidi
 # embeddings and overrides (U+202A-U+202E), isolates (U+2066-U+2069) and marks (U+200E, U+200F,
 # U+061C), and the zero-width space, non-joiner, joiner, word joiner, invisible operators, soft
 # hyphen and BOM (U+200B-U+200D, U+2060-U+2064, U+00AD, U+FEFF).
-_HIDDEN = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u061c\u200b-\u200f"
-                     "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u061c\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
 
 
 def normalise(text: str) -> str:

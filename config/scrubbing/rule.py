@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 # Every marker starts with this, so rules can recognise text that is already
 # scrubbed and leave it alone (which makes scrubbing idempotent).
@@ -58,12 +58,13 @@ class Rule:
 
     def __post_init__(self) -> None:
         if not self.triggers and (self.anchored or not self.exact_triggers):
-            raise ValueError(f"rule {self.name}: without triggers, give exact_triggers, not anchored")
+            raise ValueError(
+                f"rule {self.name}: without triggers, give exact_triggers, not anchored"
+            )
 
     def secret_groups(self) -> tuple[int, ...]:
         return tuple(
-            idx for gname, idx in self.regex.groupindex.items()
-            if gname.startswith("secret")
+            idx for gname, idx in self.regex.groupindex.items() if gname.startswith("secret")
         )
 
 
@@ -74,5 +75,7 @@ B64URL = r"A-Za-z0-9_\-"
 # ("mask_live_", "ssl."), except where that letter or digit ends an escape that stands for a
 # separator: "%3D" / "%22" (URL-encoded "=" or quote), "\u0022" and "\x22" (escaped in JSON or
 # in a language's string).  A hyphen or underscore before it is fine ("deploy-ghp_...").
-GLUE_BEFORE = (r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})"
-               r"|(?<=\\x[0-9A-Fa-f]{2}))")
+GLUE_BEFORE = (
+    r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})"
+    r"|(?<=\\x[0-9A-Fa-f]{2}))"
+)

@@ -24,8 +24,12 @@ def _telegram_accept(match: re.Match[str], text: str) -> str | None:
         digits -= 1
     if not 8 <= start - digits <= 10:
         return None
-    before = text[max(0, digits - 3):digits]
-    if digits == 0 or before == "bot" or not (text[digits - 1].isalnum() or text[digits - 1] == "_"):
+    before = text[max(0, digits - 3) : digits]
+    if (
+        digits == 0
+        or before == "bot"
+        or not (text[digits - 1].isalnum() or text[digits - 1] == "_")
+    ):
         return "telegram_bot_token"
     return None
 
@@ -99,8 +103,10 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # STS temporary, plus the rarer ABIA/ACCA and the older A3T.) + 16 base32 characters =
         # exactly 20.  The trailing lookahead rejects longer upper-case runs.
         name="aws_access_key_id",
-        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)"
-                         r"[A-Z0-9]{16})(?![A-Za-z0-9])"),
+        regex=re.compile(
+            rf"{GLUE_BEFORE}(?P<secret>(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)"
+            r"[A-Z0-9]{16})(?![A-Za-z0-9])"
+        ),
         triggers=("akia", "asia", "abia", "acca", "a3t"),
     ),
     Rule(
@@ -115,8 +121,14 @@ TOKEN_RULES: tuple[Rule, ...] = (
             r"(?i:secret[_ \-]?access[_ \-]?key)[\"']?[ \t]*(?:[:=][ \t]*)?[\"']?"
             r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
         ),
-        triggers=("secret_access_key", "secretaccesskey", "secret_accesskey", "secretaccess_key",
-                  "secret access key", "secret-access-key"),
+        triggers=(
+            "secret_access_key",
+            "secretaccesskey",
+            "secret_accesskey",
+            "secretaccess_key",
+            "secret access key",
+            "secret-access-key",
+        ),
     ),
     Rule(
         # Twilio: an account SID ("AC") or API key SID ("SK") + 32 hex is an
@@ -156,7 +168,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # minimum body lengths, so a bare "ghp_" mention does not match.
         name="github_token",
         regex=re.compile(
-            rf"(?P<secret>gh[pousr]_[A-Za-z0-9]{{36,255}}|github_pat_[A-Za-z0-9_]{{22,255}})"
+            r"(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})"
             r"(?![A-Za-z0-9_])"
         ),
         triggers=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
@@ -173,8 +185,19 @@ TOKEN_RULES: tuple[Rule, ...] = (
             rf"(?P<secret>(?:glpat|gldt|glrt|glptt|glft|glimt|glcbt|gloas|glsoat|glagent)"
             rf"-[{B64URL}]{{20,}}(?:\.[{B64URL}]+)*|GR1348941[{B64URL}]{{20,}})"
         ),
-        triggers=("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glcbt-", "gloas-",
-                  "glsoat-", "glagent-", "gr1348941"),
+        triggers=(
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-",
+            "glft-",
+            "glimt-",
+            "glcbt-",
+            "gloas-",
+            "glsoat-",
+            "glagent-",
+            "gr1348941",
+        ),
     ),
     Rule(
         # Slack tokens: xoxb (bot), xoxp (user), xoxa (app), xoxr (refresh),
@@ -182,8 +205,10 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # "xapp-1-...").  Bodies are dash-separated numbers + alphanumerics;
         # 10+ chars after the prefix skips bare mentions like "xoxb-".
         name="slack_token",
-        regex=re.compile(rf"(?P<secret>xoxe\.xox[bp]-\d-[A-Za-z0-9]{{100,}}"
-                         rf"|(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{{10,}})"),
+        regex=re.compile(
+            r"(?P<secret>xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,}"
+            r"|(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,})"
+        ),
         triggers=("xox", "xapp-"),
     ),
     Rule(
@@ -208,7 +233,7 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # Stripe webhook signing secrets: "whsec_" + 32+ alphanumerics; they
         # let anyone forge webhook events.
         name="stripe_webhook_secret",
-        regex=re.compile(rf"(?P<secret>whsec_[A-Za-z0-9]{{24,}})"),
+        regex=re.compile(r"(?P<secret>whsec_[A-Za-z0-9]{24,})"),
         triggers=("whsec_",),
     ),
     Rule(
@@ -235,8 +260,10 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # tokens "api_org_" + 34 letters (30 as the bound tolerates older,
         # shorter ones); underscore-free, so "hf_hub_download" does not match.
         name="huggingface_token",
-        regex=re.compile(rf"{GLUE_BEFORE}(?P<secret>(?:hf|api_org)_[A-Za-z0-9]{{30,}})"
-                         r"(?![A-Za-z0-9_])"),
+        regex=re.compile(
+            rf"{GLUE_BEFORE}(?P<secret>(?:hf|api_org)_[A-Za-z0-9]{{30,}})"
+            r"(?![A-Za-z0-9_])"
+        ),
         triggers=("hf_", "api_org_"),
     ),
     Rule(
@@ -258,14 +285,14 @@ TOKEN_RULES: tuple[Rule, ...] = (
         # private-app passwords (shppa_) and shared secrets (shpss_):
         # prefix + 32 hex.
         name="shopify_token",
-        regex=re.compile(rf"(?P<secret>shp(?:at|ca|pa|ss)_[0-9a-fA-F]{{32}})(?![A-Za-z0-9])"),
+        regex=re.compile(r"(?P<secret>shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32})(?![A-Za-z0-9])"),
         triggers=("shpat_", "shpca_", "shppa_", "shpss_"),
     ),
     Rule(
         # DigitalOcean personal (dop_v1_), OAuth (doo_v1_) and refresh
         # (dor_v1_) tokens: prefix + 64 hex.
         name="digitalocean_token",
-        regex=re.compile(rf"(?P<secret>do[opr]_v1_[0-9a-f]{{64}})(?![A-Za-z0-9])"),
+        regex=re.compile(r"(?P<secret>do[opr]_v1_[0-9a-f]{64})(?![A-Za-z0-9])"),
         triggers=("dop_v1_", "doo_v1_", "dor_v1_"),
     ),
     Rule(

@@ -7,7 +7,11 @@ from typing import Any
 
 from .engine import scrub_text
 from .keys import (
-    cookie_holds_secret, is_pwd_path, key_judgement, names_no_secret, plainly_no_credential,
+    cookie_holds_secret,
+    is_pwd_path,
+    key_judgement,
+    names_no_secret,
+    plainly_no_credential,
 )
 from .normalise import normalise
 from .rule import MARKER_PREFIX, marker
@@ -18,7 +22,7 @@ def _redact_under_key(key: str, judged: tuple[str, bool], value: str) -> str:
     value = normalise(value)
     if not value or value.startswith(MARKER_PREFIX) or is_pwd_path(key, value):
         return scrub_text(value)
-    if names_no_secret(value.strip()) or not strong and plainly_no_credential(value):
+    if names_no_secret(value.strip()) or (not strong and plainly_no_credential(value)):
         return scrub_text(value)
     if kind == "cookie" and "=" in value and not cookie_holds_secret(value):
         return scrub_text(value)
@@ -141,8 +145,11 @@ def scrub_value(value: Any) -> Any:
                 if named is not None and key == named[0]:
                     judged = named[1]
                 if type(item) is str:  # the common case, without a call to convert
-                    dst[key] = (scrub_text(item) if judged is None
-                                else _redact_under_key(key, judged, item))
+                    dst[key] = (
+                        scrub_text(item)
+                        if judged is None
+                        else _redact_under_key(key, judged, item)
+                    )
                 else:
                     dst[key] = convert(item, None if judged is None else (key, judged))
         else:

@@ -60,6 +60,7 @@ Its patterns are linked pairwise, with the anchor's p-value.
 ``components`` turns links into groups with a union-find that refuses any union putting a
 forbidden pair (a human's split) into one group.
 """
+
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -184,13 +185,15 @@ class _Series:
         above = (hi - mid) * (width + length) - (self.prefix[hi] - self.prefix[mid])
         return below + above
 
-    def local_overlap(self, start: float, length: float, width: float, near: float,
-                      tolerance: float) -> float:
+    def local_overlap(
+        self, start: float, length: float, width: float, near: float, tolerance: float
+    ) -> float:
         """As ``overlap``, over the bursts starting within ``near`` of ``start`` but not within
         ``tolerance`` of it."""
         total = 0.0
-        for i in range(bisect_left(self.starts, start - near),
-                       bisect_right(self.starts, start + near)):
+        for i in range(
+            bisect_left(self.starts, start - near), bisect_right(self.starts, start + near)
+        ):
             if abs(self.starts[i] - start) > tolerance:
                 total += max(0.0, width - abs(length - self.lengths[i]))
         return total
@@ -200,17 +203,25 @@ class _Chance:
     """The chance that ``other`` coincides by accident with each burst of ``own`` (see the
     module: B's bursts, keeping their lengths, at random times, at its overall or local rate)."""
 
-    def __init__(self, own: _Series, other: _Series, *, span: float, tolerance: float,
-                 near: float):
+    def __init__(
+        self, own: _Series, other: _Series, *, span: float, tolerance: float, near: float
+    ):
         self.own, self.other, self.span, self.tolerance, self.near = (
-            own, other, span, tolerance, near)
+            own,
+            other,
+            span,
+            tolerance,
+            near,
+        )
 
     def __call__(self, index: int) -> float:
         width, tol = 2 * self.tolerance, self.tolerance
         start, length = self.own.starts[index], self.own.lengths[index]
-        rate = max(self.other.overlap(length, width) / self.span,
-                   self.other.local_overlap(start, length, width, self.near, tol)
-                   / (2 * (self.near - tol)))
+        rate = max(
+            self.other.overlap(length, width) / self.span,
+            self.other.local_overlap(start, length, width, self.near, tol)
+            / (2 * (self.near - tol)),
+        )
         return 1.0 - exp(-rate)
 
 
@@ -241,11 +252,17 @@ def _side_p_value(chance: _Chance, observed: set[int]) -> tuple[float, float]:
     return min(1.0, best * len(thresholds)), sum(chances)
 
 
-def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
-                      until: datetime, tolerance: timedelta = TOLERANCE,
-                      near: timedelta = NEIGHBOURHOOD, min_agents: int = MIN_AGENTS,
-                      max_p_value: float = MAX_P_VALUE,
-                      false_links: float = FALSE_LINKS) -> list[Link]:
+def coincidence_links(
+    bursts: Mapping[Hashable, Sequence[Burst]],
+    *,
+    since: datetime,
+    until: datetime,
+    tolerance: timedelta = TOLERANCE,
+    near: timedelta = NEIGHBOURHOOD,
+    min_agents: int = MIN_AGENTS,
+    max_p_value: float = MAX_P_VALUE,
+    false_links: float = FALSE_LINKS,
+) -> list[Link]:
     """Pairs of patterns that start and stop together beyond chance (see the module), most
     significant first. ``bursts`` maps each pattern to its bursts observed from ``since`` to
     ``until``. A burst that starts within ``tolerance`` of ``since`` may have begun before it:
@@ -257,34 +274,55 @@ def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: date
     tol = tolerance.total_seconds()
     span = max((until - since).total_seconds(), 2 * tol)
     observed_from = since.timestamp() + tol
-    starts = sorted((s.starts[i], pattern, i) for pattern, s in series.items()
-                    for i in range(len(s.starts)) if s.starts[i] > observed_from)
+    starts = sorted(
+        (s.starts[i], pattern, i)
+        for pattern, s in series.items()
+        for i in range(len(s.starts))
+        if s.starts[i] > observed_from
+    )
     times = [start for start, _, _ in starts]
     coinciding: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
     for index, (start, pattern, i) in enumerate(starts):
-        for _, other, j in starts[index + 1:bisect_right(times, start + tol)]:
+        for _, other, j in starts[index + 1 : bisect_right(times, start + tol)]:
             if other == pattern:
                 continue
             (a, x), (b, y) = sorted(((pattern, i), (other, j)))
-            if abs(series[a].ends[x] - series[b].ends[y]) <= tol and len(
-                    series[a].bursts[x].agents & series[b].bursts[y].agents) >= min_agents:
+            if (
+                abs(series[a].ends[x] - series[b].ends[y]) <= tol
+                and len(series[a].bursts[x].agents & series[b].bursts[y].agents) >= min_agents
+            ):
                 coinciding[(a, b)].append((x, y))
     # Many pairs tested, some pass by chance: their threshold shrinks so that the false links
     # expected among them stay within ``false_links``.
     threshold = min(max_p_value, false_links / max(1, len(coinciding)))
     links = []
     for (a, b), pairs in sorted(coinciding.items()):
-        sides = [(_Chance(series[a], series[b], span=span, tolerance=tol,
-                          near=near.total_seconds()), {x for x, _ in pairs}),
-                 (_Chance(series[b], series[a], span=span, tolerance=tol,
-                          near=near.total_seconds()), {y for _, y in pairs})]
+        sides = [
+            (
+                _Chance(series[a], series[b], span=span, tolerance=tol, near=near.total_seconds()),
+                {x for x, _ in pairs},
+            ),
+            (
+                _Chance(series[b], series[a], span=span, tolerance=tol, near=near.total_seconds()),
+                {y for _, y in pairs},
+            ),
+        ]
         if any(_p_value_at_least(*side) > threshold for side in sides):
             continue
         (p_a, mu_a), (p_b, mu_b) = (_side_p_value(*side) for side in sides)
         if max(p_a, p_b) <= threshold:
-            links.append(Link(a, b, max(p_a, p_b), round(max(mu_a, mu_b), 4), tuple(
-                _coincidence(series[a].bursts[x], series[b].bursts[y])
-                for x, y in sorted(pairs))))
+            links.append(
+                Link(
+                    a,
+                    b,
+                    max(p_a, p_b),
+                    round(max(mu_a, mu_b), 4),
+                    tuple(
+                        _coincidence(series[a].bursts[x], series[b].bursts[y])
+                        for x, y in sorted(pairs)
+                    ),
+                )
+            )
     return sorted(links, key=lambda link: (link.p_value, link.a, link.b))
 
 
@@ -292,29 +330,41 @@ def coincidence_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: date
 OUTAGE_PATTERNS = 3
 
 
-def outage_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
-                 until: datetime, tolerance: timedelta = TOLERANCE,
-                 near: timedelta = NEIGHBOURHOOD, min_agents: int = MIN_AGENTS,
-                 max_p_value: float = MAX_P_VALUE,
-                 false_links: float = FALSE_LINKS) -> list[Link]:
+def outage_links(
+    bursts: Mapping[Hashable, Sequence[Burst]],
+    *,
+    since: datetime,
+    until: datetime,
+    tolerance: timedelta = TOLERANCE,
+    near: timedelta = NEIGHBOURHOOD,
+    min_agents: int = MIN_AGENTS,
+    max_p_value: float = MAX_P_VALUE,
+    false_links: float = FALSE_LINKS,
+) -> list[Link]:
     """Pairs of patterns that burst together with OUTAGE_PATTERNS or more, seen by the same
     agents, beyond chance (see the module), most significant first. Arguments as for
     ``coincidence_links``; a burst of unknown start is no anchor."""
     series = {pattern: _Series(found) for pattern, found in bursts.items() if found}
-    tol, span = tolerance.total_seconds(), max((until - since).total_seconds(),
-                                               2 * tolerance.total_seconds())
+    tol, span = (
+        tolerance.total_seconds(),
+        max((until - since).total_seconds(), 2 * tolerance.total_seconds()),
+    )
     observed_from = since.timestamp() + tol
     fleet = len({agent for s in series.values() for b in s.bursts for agent in b.agents})
     widest = {pattern: max(len(b.agents) for b in s.bursts) for pattern, s in series.items()}
     # Every burst start, in order: the patterns that may burst with an anchor start near it.
-    starts = sorted((s.starts[i], pattern) for pattern, s in series.items()
-                    for i in range(len(s.starts)))
+    starts = sorted(
+        (s.starts[i], pattern) for pattern, s in series.items() for i in range(len(s.starts))
+    )
     times = [start for start, _ in starts]
     # Only a burst that two or more agents failed in can be an anchor: the test is made (and
     # its threshold shared) only among those.
-    anchors = [(pattern, i) for pattern, s in series.items()
-               for i in range(len(s.starts))
-               if s.starts[i] > observed_from and len(s.bursts[i].agents) >= min_agents]
+    anchors = [
+        (pattern, i)
+        for pattern, s in series.items()
+        for i in range(len(s.starts))
+        if s.starts[i] > observed_from and len(s.bursts[i].agents) >= min_agents
+    ]
     threshold = min(max_p_value, false_links / max(1, len(anchors)))
     # (a, b) -> (p-value, patterns expected to burst so by chance, coincidences)
     found: dict[tuple, tuple[float, float, list[Coincidence]]] = {}
@@ -322,11 +372,18 @@ def outage_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
     def joint(pattern, burst: Burst) -> dict:
         """The other patterns bursting with ``burst``: each one's burst, continued."""
         start, end = burst.start.timestamp(), burst.end.timestamp()
-        near_by = {other for _, other in starts[bisect_left(times, start - tol):
-                                                bisect_right(times, start + tol)]}
-        return {other: found for other in sorted(near_by - {pattern}, key=str)
-                for found in [_continued(series[other], start, end, tol)]
-                if found is not None and len(found.agents & burst.agents) >= min_agents}
+        near_by = {
+            other
+            for _, other in starts[
+                bisect_left(times, start - tol) : bisect_right(times, start + tol)
+            ]
+        }
+        return {
+            other: found
+            for other in sorted(near_by - {pattern}, key=str)
+            for found in [_continued(series[other], start, end, tol)]
+            if found is not None and len(found.agents & burst.agents) >= min_agents
+        }
 
     for pattern, i in anchors:
         anchor = series[pattern].bursts[i]
@@ -334,9 +391,19 @@ def outage_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
         if len(together) < OUTAGE_PATTERNS - 1:
             continue
         group = {pattern: anchor, **together}
-        judged = _outage_judged(series, group, pattern, joint, fleet=fleet, widest=widest,
-                                span=span, tol=tol, near=near.total_seconds(),
-                                min_agents=min_agents, threshold=threshold)
+        judged = _outage_judged(
+            series,
+            group,
+            pattern,
+            joint,
+            fleet=fleet,
+            widest=widest,
+            span=span,
+            tol=tol,
+            near=near.total_seconds(),
+            min_agents=min_agents,
+            threshold=threshold,
+        )
         if judged is None:
             continue
         p_value, members, expected = judged
@@ -347,19 +414,29 @@ def outage_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
                 found[(a, b)] = (p_value, expected, [*(best[2] if best else []), coincidence])
             else:
                 best[2].append(coincidence)
-    links = [Link(a, b, p_value, round(expected, 4),
-                  tuple(sorted(set(coincidences), key=lambda c: c.start)))
-             for (a, b), (p_value, expected, coincidences) in found.items()]
+    links = [
+        Link(
+            a,
+            b,
+            p_value,
+            round(expected, 4),
+            tuple(sorted(set(coincidences), key=lambda c: c.start)),
+        )
+        for (a, b), (p_value, expected, coincidences) in found.items()
+    ]
     return sorted(links, key=lambda link: (link.p_value, link.a, link.b))
 
 
-def burst_links(bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime,
-                until: datetime) -> list[Link]:
+def burst_links(
+    bursts: Mapping[Hashable, Sequence[Burst]], *, since: datetime, until: datetime
+) -> list[Link]:
     """Both tests' links (``coincidence_links`` and ``outage_links``), one per pair of
     patterns: the more significant where both link it."""
     best: dict[tuple, Link] = {}
-    for link in [*coincidence_links(bursts, since=since, until=until),
-                 *outage_links(bursts, since=since, until=until)]:
+    for link in [
+        *coincidence_links(bursts, since=since, until=until),
+        *outage_links(bursts, since=since, until=until),
+    ]:
         if (link.a, link.b) not in best or link.p_value < best[(link.a, link.b)].p_value:
             best[(link.a, link.b)] = link
     return sorted(best.values(), key=lambda link: (link.p_value, link.a, link.b))
@@ -372,16 +449,26 @@ def _continued(series: _Series, start: float, end: float, tol: float) -> Burst |
     if first == len(series.starts) or series.starts[first] > start + tol:
         return None
     last = max(first, bisect_right(series.starts, end) - 1)
-    if abs(max(series.ends[first:last + 1]) - end) > tol:
+    if abs(max(series.ends[first : last + 1]) - end) > tol:
         return None
-    parts = series.bursts[first:last + 1]
-    return Burst(parts[0].start, max(part.end for part in parts),
-                 sum(part.failures for part in parts),
-                 frozenset(agent for part in parts for agent in part.agents))
+    parts = series.bursts[first : last + 1]
+    return Burst(
+        parts[0].start,
+        max(part.end for part in parts),
+        sum(part.failures for part in parts),
+        frozenset(agent for part in parts for agent in part.agents),
+    )
 
 
-def _outage_judged(series: Mapping[Hashable, _Series], group: Mapping[Hashable, Burst], anchor,
-                   joint, *, threshold: float, **chances) -> tuple[float, set, float] | None:
+def _outage_judged(
+    series: Mapping[Hashable, _Series],
+    group: Mapping[Hashable, Burst],
+    anchor,
+    joint,
+    *,
+    threshold: float,
+    **chances,
+) -> tuple[float, set, float] | None:
     """(p-value, members, expected) of the patterns that burst together in ``group`` (each pattern's
     burst, the ``anchor``'s first), or None. The anchor's test picks its members; then each
     member is tested as an anchor in its turn, over all that bursts with its own burst
@@ -389,9 +476,9 @@ def _outage_judged(series: Mapping[Hashable, _Series], group: Mapping[Hashable, 
     fault that happened to burst in those minutes sees the outage's new symptoms as rare, but
     they, seen from their own bursts, count one another and not it. The p-value is the
     largest of the members', with the patterns that test expected by chance."""
-    p_value, counted, expected = _outage_p_value(series, anchor, group[anchor],
-                                       {p: b for p, b in group.items() if p != anchor},
-                                       **chances)
+    p_value, counted, expected = _outage_p_value(
+        series, anchor, group[anchor], {p: b for p, b in group.items() if p != anchor}, **chances
+    )
     if p_value > threshold:
         return None
     members = {anchor, *counted}
@@ -400,7 +487,8 @@ def _outage_judged(series: Mapping[Hashable, _Series], group: Mapping[Hashable, 
         if member not in members:
             continue
         theirs_p, theirs, theirs_expected = _outage_p_value(
-            series, member, group[member], joint(member, group[member]), **chances)
+            series, member, group[member], joint(member, group[member]), **chances
+        )
         if theirs_p > threshold:
             return None
         members &= {member, *theirs}
@@ -410,9 +498,19 @@ def _outage_judged(series: Mapping[Hashable, _Series], group: Mapping[Hashable, 
     return worst[0], members, worst[1]
 
 
-def _outage_p_value(series: Mapping[Hashable, _Series], pattern, burst: Burst,
-                    joint: Mapping[Hashable, Burst], *, fleet: int, widest: Mapping, span: float,
-                    tol: float, near: float, min_agents: int) -> tuple[float, list, float]:
+def _outage_p_value(
+    series: Mapping[Hashable, _Series],
+    pattern,
+    burst: Burst,
+    joint: Mapping[Hashable, Burst],
+    *,
+    fleet: int,
+    widest: Mapping,
+    span: float,
+    tol: float,
+    near: float,
+    min_agents: int,
+) -> tuple[float, list, float]:
     """(p-value, the patterns counted, the count chance expected) of the patterns bursting with ``pattern``'s ``burst``
     (``joint``), see the module: for each number of shared agents ``m`` and each chance
     ``t`` of one of them, those as unlikely as ``t`` or less are counted against the sum of
@@ -424,24 +522,29 @@ def _outage_p_value(series: Mapping[Hashable, _Series], pattern, burst: Burst,
     for other, s in series.items():
         if other == pattern:
             continue
-        local = sum(1 for j in range(bisect_left(s.starts, start - near),
-                                     bisect_right(s.starts, start + near))
-                    if abs(s.starts[j] - start) > tol)
+        local = sum(
+            1
+            for j in range(
+                bisect_left(s.starts, start - near), bisect_right(s.starts, start + near)
+            )
+            if abs(s.starts[j] - start) > tol
+        )
         rate = max(len(s.starts) / span, local / (2 * (near - tol)))
         starting[other] = 1.0 - exp(-rate * 2 * tol)
     shared = {other: len(found.agents & agents) for other, found in joint.items()}
     best, members, expected, tried = 1.0, [], 0.0, 0
     for m in range(min_agents, len(agents) + 1):
-        chances = {other: chance * _sharing(fleet, len(agents), min(widest[other], fleet), m)
-                   for other, chance in starting.items()}
-        seen = sorted((chances[other], str(other), other) for other, n in shared.items()
-                      if n >= m)
+        chances = {
+            other: chance * _sharing(fleet, len(agents), min(widest[other], fleet), m)
+            for other, chance in starting.items()
+        }
+        seen = sorted((chances[other], str(other), other) for other, n in shared.items() if n >= m)
         if len(seen) < OUTAGE_PATTERNS - 1:
             break
         every = sorted(chances.values())
         for k in range(OUTAGE_PATTERNS - 1, len(seen) + 1):
             tried += 1
-            mu = sum(every[:bisect_right(every, seen[k - 1][0])])
+            mu = sum(every[: bisect_right(every, seen[k - 1][0])])
             p_value = poisson_tail(k, mu)
             if p_value < best:
                 best, members, expected = p_value, [other for _, _, other in seen[:k]], mu
@@ -452,17 +555,26 @@ def _sharing(fleet: int, drawn: int, other: int, at_least: int) -> float:
     """The chance that ``other`` agents drawn at random among ``fleet`` include at least
     ``at_least`` of ``drawn`` given ones (hypergeometric tail)."""
     total = comb(fleet, other)
-    return sum(comb(drawn, x) * comb(fleet - drawn, other - x)
-               for x in range(at_least, min(drawn, other) + 1)) / total if total else 0.0
+    return (
+        sum(
+            comb(drawn, x) * comb(fleet - drawn, other - x)
+            for x in range(at_least, min(drawn, other) + 1)
+        )
+        / total
+        if total
+        else 0.0
+    )
 
 
 def _coincidence(x: Burst, y: Burst) -> Coincidence:
-    return Coincidence(min(x.start, y.start), max(x.end, y.end),
-                       tuple(sorted(x.agents | y.agents)))
+    return Coincidence(
+        min(x.start, y.start), max(x.end, y.end), tuple(sorted(x.agents | y.agents))
+    )
 
 
-def components(pairs: Iterable[tuple[Hashable, Hashable]],
-               forbidden: Iterable[tuple[Hashable, Hashable]] = ()) -> list[set]:
+def components(
+    pairs: Iterable[tuple[Hashable, Hashable]], forbidden: Iterable[tuple[Hashable, Hashable]] = ()
+) -> list[set]:
     """Groups (of two or more) joined by ``pairs``, taken in order; a pair that would put both
     sides of a ``forbidden`` pair into one group is skipped."""
     parent: dict = {}

@@ -9,6 +9,7 @@ succeeded. A task is looping when the tail of that sequence keeps coming back th
 
 Only the tail counts: a loop that was broken by a different failure is not a loop any more.
 """
+
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
@@ -55,8 +56,12 @@ def alternating_tail(sequence: Sequence[Hashable]) -> int:
     return length
 
 
-def loop_detect(sequence: Sequence[Hashable], *, min_repeat: int = MIN_REPEAT,
-                min_alternating: int = MIN_ALTERNATING) -> Loop | None:
+def loop_detect(
+    sequence: Sequence[Hashable],
+    *,
+    min_repeat: int = MIN_REPEAT,
+    min_alternating: int = MIN_ALTERNATING,
+) -> Loop | None:
     """The loop at the tail of ``sequence``, or None. At most one: a tail cannot both repeat
     (its last two items equal) and alternate (its last two items differ)."""
     if min_repeat < 2 or min_alternating < 3:

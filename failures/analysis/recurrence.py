@@ -17,6 +17,7 @@ the evidence since the fix:
 
 FAILING and RETURNED are regressions. A regression stays one: later runs do not take it back.
 """
+
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 
@@ -65,8 +66,10 @@ class Evidence:
 
 def verdict_of(evidence: Evidence) -> str:
     """FAILING, RETURNED, HANDLED or RECURRING for a pattern that came back after its fix."""
-    if evidence.applications >= MIN_APPLICATIONS and \
-            evidence.recent_worked < FAILING_BELOW * evidence.recent_applications:
+    if (
+        evidence.applications >= MIN_APPLICATIONS
+        and evidence.recent_worked < FAILING_BELOW * evidence.recent_applications
+    ):
         return FAILING
     if evidence.worked:
         return HANDLED

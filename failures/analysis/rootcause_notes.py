@@ -7,8 +7,9 @@ group is on its row (``FailurePattern.root_cause_group``, kept by failures.analy
 the pattern: answers about failures outside any group cost nothing more, and those inside one
 cost one query for the group's members.
 """
+
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.utils.dateparse import parse_datetime
 
@@ -21,19 +22,30 @@ OPEN = (RootCauseGroup.Status.SUGGESTED, RootCauseGroup.Status.CONFIRMED)
 def root_causes_of(group_ids: Iterable[int]) -> dict[int, dict]:
     """The open groups among ``group_ids``: id -> group, status, member patterns (by id),
     agents and start of its latest joint burst (None for a group linked by a dependency only)."""
-    rows = (RootCauseMembership.objects.filter(group_id__in=set(group_ids), group__status__in=OPEN)
-            .order_by("group_id", "pattern_id")
-            .values_list("group_id", "group__status", "group__evidence__latest", "pattern_id",
-                         "pattern__fingerprint", "pattern__template"))
+    rows = (
+        RootCauseMembership.objects.filter(group_id__in=set(group_ids), group__status__in=OPEN)
+        .order_by("group_id", "pattern_id")
+        .values_list(
+            "group_id",
+            "group__status",
+            "group__evidence__latest",
+            "pattern_id",
+            "pattern__fingerprint",
+            "pattern__template",
+        )
+    )
     groups: dict[int, dict] = {}
     for group_id, status, latest, pk, fingerprint, template in rows:
         group = groups.get(group_id)
         if group is None:
             latest = latest or {}
             group = groups[group_id] = {
-                "group": group_id, "status": status, "patterns": [],
+                "group": group_id,
+                "status": status,
+                "patterns": [],
                 "agents": len(latest.get("agents", ())),
-                "since": _moment(latest.get("since"))}
+                "since": _moment(latest.get("since")),
+            }
         group["patterns"].append({"id": pk, "fingerprint": fingerprint, "template": template})
     return groups
 
@@ -45,10 +57,15 @@ def root_cause_answer(*, pattern_id: int, group_id: int | None) -> dict | None:
     if group is None:
         return None
     others = [p for p in group["patterns"] if p["id"] != pattern_id]
-    return {"group": group["group"], "status": group["status"], "with": others,
-            "agents": group["agents"], "since": group["since"],
-            "note": root_cause_note(others, agents=group["agents"], since=group["since"])}
+    return {
+        "group": group["group"],
+        "status": group["status"],
+        "with": others,
+        "agents": group["agents"],
+        "since": group["since"],
+        "note": root_cause_note(others, agents=group["agents"], since=group["since"]),
+    }
 
 
 def _moment(value: str | None) -> datetime | None:
-    return parse_datetime(value).astimezone(timezone.utc) if value else None
+    return parse_datetime(value).astimezone(UTC) if value else None

@@ -29,6 +29,7 @@ are never linked again (RootCauseSplit), not even through a third pattern. Each 
 its open (suggested or confirmed) group, ``FailurePattern.root_cause_group``, which the failure
 answer and the boot briefing read (failures.analysis.rootcause_notes).
 """
+
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
@@ -43,8 +44,13 @@ from django.utils import timezone
 from failures.analysis.coincidence import Link, burst_links, bursts_of, components
 from failures.analysis.dependencies import dependencies_of
 from failures.live import live_pattern
-from failures.models import (Failure, FailurePattern, RootCauseGroup, RootCauseMembership,
-                     RootCauseSplit)
+from failures.models import (
+    Failure,
+    FailurePattern,
+    RootCauseGroup,
+    RootCauseMembership,
+    RootCauseSplit,
+)
 from failures.store.jobstate import job_state_lock, watermark_settled
 
 JOB = "root_causes"
@@ -93,34 +99,48 @@ def root_causes_detect(*, now: datetime | None = None, days: int = WINDOW_DAYS) 
         for pair, dependency in _shared_dependencies(frequent, since, now).items():
             links[pair].append({"signal": "dependency", "dependency": dependency})
         groups = components(links.keys(), forbidden)
-        window = {"since": since.isoformat(), "until": now.isoformat(),
-                  "observed_since": observed_since.isoformat()}
+        window = {
+            "since": since.isoformat(),
+            "until": now.isoformat(),
+            "observed_since": observed_since.isoformat(),
+        }
         created, removed = _groups_store(groups, links, window, now)
         state.failure_watermark = watermark_settled(
-            rows=written, time_field="recorded_at", now=now, current=state.failure_watermark)
+            rows=written, time_field="recorded_at", now=now, current=state.failure_watermark
+        )
         state.ran_at = now
         state.save(update_fields=["failure_watermark", "ran_at"])
-    return RootCauseResult(patterns=len(failures), groups=len(groups), created=created,
-                           removed=removed)
+    return RootCauseResult(
+        patterns=len(failures), groups=len(groups), created=created, removed=removed
+    )
 
 
 def _decisions() -> tuple[set[int], list[tuple[int, int]]]:
     """Live ids of the patterns in confirmed groups, and the pairs humans split."""
-    confirmed = set(RootCauseMembership.objects.filter(
-        group__status=RootCauseGroup.Status.CONFIRMED).annotate(live=live_pattern("pattern"))
-        .values_list("live", flat=True))
+    confirmed = set(
+        RootCauseMembership.objects.filter(group__status=RootCauseGroup.Status.CONFIRMED)
+        .annotate(live=live_pattern("pattern"))
+        .values_list("live", flat=True)
+    )
     return confirmed, list(RootCauseSplit.objects.values_list("pattern_low_id", "pattern_high_id"))
 
 
 def _active(written, since, now, *, exclude: set[int]) -> set[int]:
     """Live ids of the patterns with failures in the window written since the last run (the
     MAX_PATTERNS with most), and of the members of the suggested groups."""
-    recent = (written.filter(occurred_at__gte=since, occurred_at__lte=now)
-              .annotate(live=live_pattern("pattern")).values("live")
-              .annotate(n=Count("id")).order_by("-n", "live")
-              .values_list("live", flat=True)[:MAX_PATTERNS])
-    suggested = (RootCauseMembership.objects.filter(group__status=RootCauseGroup.Status.SUGGESTED)
-                 .annotate(live=live_pattern("pattern")).values_list("live", flat=True))
+    recent = (
+        written.filter(occurred_at__gte=since, occurred_at__lte=now)
+        .annotate(live=live_pattern("pattern"))
+        .values("live")
+        .annotate(n=Count("id"))
+        .order_by("-n", "live")
+        .values_list("live", flat=True)[:MAX_PATTERNS]
+    )
+    suggested = (
+        RootCauseMembership.objects.filter(group__status=RootCauseGroup.Status.SUGGESTED)
+        .annotate(live=live_pattern("pattern"))
+        .values_list("live", flat=True)
+    )
     return (set(recent) | set(suggested)) - exclude
 
 
@@ -129,11 +149,18 @@ def _failures_of(patterns: set[int], since, now) -> dict[int, list[tuple]]:
     the (pattern, occurred_at) index of each pattern and of those merged into it."""
     if not patterns:
         return {}
-    live_of = dict(FailurePattern.objects.filter(Q(pk__in=patterns) | Q(merged_into__in=patterns))
-                   .annotate(live=live_pattern()).values_list("pk", "live"))
-    rows = (Failure.objects.filter(pattern_id__in=live_of, occurred_at__gte=since,
-                                   occurred_at__lte=now)
-            .order_by("occurred_at", "id").values_list("pattern_id", "occurred_at", "agent"))
+    live_of = dict(
+        FailurePattern.objects.filter(Q(pk__in=patterns) | Q(merged_into__in=patterns))
+        .annotate(live=live_pattern())
+        .values_list("pk", "live")
+    )
+    rows = (
+        Failure.objects.filter(
+            pattern_id__in=live_of, occurred_at__gte=since, occurred_at__lte=now
+        )
+        .order_by("occurred_at", "id")
+        .values_list("pattern_id", "occurred_at", "agent")
+    )
     failures: dict[int, list[tuple]] = defaultdict(list)
     for pattern, occurred_at, agent in rows.iterator(chunk_size=5000):
         failures[live_of[pattern]].append((occurred_at, agent))
@@ -144,28 +171,41 @@ def _observed_since(since, now) -> datetime:
     """The start of what the fleet has observed: the window's start, or the first failure in it
     on a younger install (rates over a week would make its recent faults look rare)."""
     first = Failure.objects.filter(occurred_at__gte=since, occurred_at__lte=now).aggregate(
-        first=Min("occurred_at"))["first"]
+        first=Min("occurred_at")
+    )["first"]
     return max(since, first or now)
 
 
 def _link_evidence(link: Link) -> dict:
     newest = link.coincidences[-EVIDENCE_COINCIDENCES:]
-    return {"signal": "coincidence", "p_value": float(f"{link.p_value:.3g}"),
-            "expected": link.expected, "coincidence_count": len(link.coincidences),
-            "coincidences": [{"start": c.start.isoformat(), "end": c.end.isoformat(),
-                              "agents": list(c.agents)} for c in newest],
-            "agents": list(link.agents)}
+    return {
+        "signal": "coincidence",
+        "p_value": float(f"{link.p_value:.3g}"),
+        "expected": link.expected,
+        "coincidence_count": len(link.coincidences),
+        "coincidences": [
+            {"start": c.start.isoformat(), "end": c.end.isoformat(), "agents": list(c.agents)}
+            for c in newest
+        ],
+        "agents": list(link.agents),
+    }
 
 
 def _shared_dependencies(patterns: set[int], since, now) -> dict[tuple[int, int], str]:
     """Pairs of patterns whose newest messages name one dependency, and the first such name."""
     if len(patterns) < 2:
         return {}
-    newest = Window(RowNumber(), partition_by=[live_pattern("pattern")],
-                    order_by=F("occurred_at").desc())
-    rows = (Failure.objects.filter(occurred_at__gte=since, occurred_at__lte=now)
-            .annotate(live=live_pattern("pattern")).filter(live__in=patterns).annotate(rank=newest)
-            .filter(rank__lte=MESSAGE_SAMPLES).values_list("live", "error"))
+    newest = Window(
+        RowNumber(), partition_by=[live_pattern("pattern")], order_by=F("occurred_at").desc()
+    )
+    rows = (
+        Failure.objects.filter(occurred_at__gte=since, occurred_at__lte=now)
+        .annotate(live=live_pattern("pattern"))
+        .filter(live__in=patterns)
+        .annotate(rank=newest)
+        .filter(rank__lte=MESSAGE_SAMPLES)
+        .values_list("live", "error")
+    )
     named: dict[str, set[int]] = defaultdict(set)
     for pattern, message in rows:
         for dependency in dependencies_of(message):
@@ -185,8 +225,12 @@ def members_key(pattern_ids) -> str:
 
 def _groups_store(groups: list[set], links: dict, window: dict, now) -> tuple[int, int]:
     """Store the groups as suggestions, keeping the rows of unchanged ones; drop the rest."""
-    existing = {g.members_key: g for g in RootCauseGroup.objects.select_for_update().filter(
-        status=RootCauseGroup.Status.SUGGESTED)}
+    existing = {
+        g.members_key: g
+        for g in RootCauseGroup.objects.select_for_update().filter(
+            status=RootCauseGroup.Status.SUGGESTED
+        )
+    }
     created = 0
     for members in groups:
         evidence = _group_evidence(members, links, window)
@@ -194,10 +238,12 @@ def _groups_store(groups: list[set], links: dict, window: dict, now) -> tuple[in
         if group is not None:
             RootCauseGroup.objects.filter(pk=group.pk).update(evidence=evidence, detected_at=now)
             continue
-        group = RootCauseGroup.objects.create(members_key=members_key(members),
-                                              evidence=evidence, detected_at=now)
+        group = RootCauseGroup.objects.create(
+            members_key=members_key(members), evidence=evidence, detected_at=now
+        )
         RootCauseMembership.objects.bulk_create(
-            [RootCauseMembership(group=group, pattern_id=pk) for pk in sorted(members)])
+            [RootCauseMembership(group=group, pattern_id=pk) for pk in sorted(members)]
+        )
         FailurePattern.objects.filter(pk__in=members).update(root_cause_group=group)
         created += 1
     # Their patterns' root_cause_group is set to null with them.
@@ -207,10 +253,15 @@ def _groups_store(groups: list[set], links: dict, window: dict, now) -> tuple[in
 
 def _group_evidence(members: set, links: dict, window: dict) -> dict:
     """Every link between two members, with what supports it, and a summary of signals."""
-    inside = [{"patterns": list(pair), **signal} for pair, signals in sorted(links.items())
-              if set(pair) <= members for signal in signals]
+    inside = [
+        {"patterns": list(pair), **signal}
+        for pair, signals in sorted(links.items())
+        if set(pair) <= members
+        for signal in signals
+    ]
     return {
-        "window": window, "links": inside,
+        "window": window,
+        "links": inside,
         "signals": sorted({link["signal"] for link in inside}),
         "agents": sorted({a for link in inside for a in link.get("agents", ())}),
         "dependencies": sorted({link["dependency"] for link in inside if "dependency" in link}),
@@ -221,8 +272,9 @@ def _group_evidence(members: set, links: dict, window: dict) -> dict:
 def _latest_episode(links: list[dict]) -> dict | None:
     """The group's latest joint burst: the newest coincidence of its links merged with those
     overlapping it (start, end, agents); None for a group linked by dependencies only."""
-    spans = sorted((c["start"], c["end"], c["agents"]) for link in links
-                   for c in link.get("coincidences", ()))
+    spans = sorted(
+        (c["start"], c["end"], c["agents"]) for link in links for c in link.get("coincidences", ())
+    )
     if not spans:
         return None
     since, until, agents = spans[0][0], spans[0][1], set(spans[0][2])
@@ -249,8 +301,12 @@ def root_cause_group_split(*, group: RootCauseGroup, user=None) -> RootCauseGrou
         group = RootCauseGroup.objects.select_for_update().get(pk=group.pk)
         ids = sorted(group.memberships.values_list("pattern_id", flat=True))
         RootCauseSplit.objects.bulk_create(
-            [RootCauseSplit(pattern_low_id=a, pattern_high_id=b, group=group)
-             for a, b in combinations(ids, 2)], ignore_conflicts=True)
+            [
+                RootCauseSplit(pattern_low_id=a, pattern_high_id=b, group=group)
+                for a, b in combinations(ids, 2)
+            ],
+            ignore_conflicts=True,
+        )
         FailurePattern.objects.filter(root_cause_group=group).update(root_cause_group=None)
         return _decide(group, RootCauseGroup.Status.SPLIT, user)
 

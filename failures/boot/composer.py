@@ -23,9 +23,10 @@ related lessons; LESSON_CHECKS_CAP, answers reused for a while, see failures.boo
 fleet when its cached view expired: 5 at most, whatever the history size; 1 more while an open
 task's pattern is in an open root-cause group (failures.analysis.rootcause_notes).
 """
+
 import json
 from collections import Counter
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 from django.conf import settings
@@ -58,40 +59,60 @@ SKIP_COOLDOWN_MAX = timedelta(hours=24)
 _MAX_DOUBLINGS = 6  # 30 min * 2**6 = 32 h, already past the cap; keeps the power small
 
 
-def skip_until(*, last_failed_at: datetime, failures: int, skip_after: int,
-               retry_after: int | None = None) -> datetime:
+def skip_until(
+    *, last_failed_at: datetime, failures: int, skip_after: int, retry_after: int | None = None
+) -> datetime:
     """When a task skipped after ``failures`` failures may be tried again."""
     doublings = min(max(failures - skip_after, 0), _MAX_DOUBLINGS)
-    cooldown = min(SKIP_COOLDOWN * 2 ** doublings, SKIP_COOLDOWN_MAX)
+    cooldown = min(SKIP_COOLDOWN * 2**doublings, SKIP_COOLDOWN_MAX)
     try:
         return last_failed_at + max(cooldown, timedelta(seconds=retry_after or 0))
     except OverflowError:  # a failure stored as of the last day of year 9999: skip it for good
-        return datetime.max.replace(tzinfo=dt_timezone.utc)
+        return datetime.max.replace(tzinfo=UTC)
 
 
-def boot_context_build(*, agent: str, task_type: str | None = None, scope: str = "agent",
-                       window_hours: int | None = None, skip_after: int | None = None,
-                       now: datetime | None = None) -> dict:
+def boot_context_build(
+    *,
+    agent: str,
+    task_type: str | None = None,
+    scope: str = "agent",
+    window_hours: int | None = None,
+    skip_after: int | None = None,
+    now: datetime | None = None,
+) -> dict:
     """The briefing for ``agent``: skip, resume, hints, loops, retry advice, recent failures and,
     with ``scope="fleet"``, other agents' failures in the same task types."""
     if scope not in ("agent", "fleet"):
         raise ValueError("scope must be agent or fleet")
     now = now or timezone.now()
-    window_hours = window_hours or getattr(settings, "HINDSIGHT_BOOT_WINDOW_HOURS",
-                                           DEFAULT_WINDOW_HOURS)
+    window_hours = window_hours or getattr(
+        settings, "HINDSIGHT_BOOT_WINDOW_HOURS", DEFAULT_WINDOW_HOURS
+    )
     skip_after = skip_after or getattr(settings, "HINDSIGHT_SKIP_AFTER", DEFAULT_SKIP_AFTER)
     since = now - timedelta(hours=window_hours)
     recent, open_failures = _failures(agent, task_type, since, now)
     tasks = _open_tasks(open_failures)
     types = [task_type] if task_type else _task_types(recent, tasks)
-    fleet = fleet_build(agent=agent, task_types=types, since=since, now=now) if scope == "fleet" else None
+    fleet = (
+        fleet_build(agent=agent, task_types=types, since=since, now=now)
+        if scope == "fleet"
+        else None
+    )
     return {
-        "agent": agent, "task_type": task_type, "scope": scope, "generated_at": now,
-        "window_hours": window_hours, "skip_after": skip_after,
-        "skip": _skips(tasks, skip_after, now), "resume": _resumes(tasks),
-        "hints": hints_build(tasks), "loops": _loops(tasks, skip_after),
-        "retry_advice": _advice(tasks), "root_causes": _root_causes(tasks),
-        "recent_failures": [_compact(f) for f in recent], "fleet": fleet,
+        "agent": agent,
+        "task_type": task_type,
+        "scope": scope,
+        "generated_at": now,
+        "window_hours": window_hours,
+        "skip_after": skip_after,
+        "skip": _skips(tasks, skip_after, now),
+        "resume": _resumes(tasks),
+        "hints": hints_build(tasks),
+        "loops": _loops(tasks, skip_after),
+        "retry_advice": _advice(tasks),
+        "root_causes": _root_causes(tasks),
+        "recent_failures": [_compact(f) for f in recent],
+        "fleet": fleet,
     }
 
 
@@ -111,13 +132,23 @@ def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
     """The agent's recent failures (newest RECENT_CAP in the window, muted patterns left out)
     and its newest OPEN_CAP open failures with their live patterns and the match index's token
     (for their hints' message check: failures.boot.hints), each newest first."""
-    rows = queries.boot_failures(agent=agent, task_type=task_type, since=since, now=now,
-                                 recent_cap=RECENT_CAP, open_cap=OPEN_CAP)
+    rows = queries.boot_failures(
+        agent=agent,
+        task_type=task_type,
+        since=since,
+        now=now,
+        recent_cap=RECENT_CAP,
+        open_cap=OPEN_CAP,
+    )
     shared, recent_end = len(queries.SHARED), len(queries.SHARED) + len(queries.RECENT)
-    recent = [_Row(pk=pk, **dict(zip(queries.SHARED + queries.RECENT, values)))
-              for is_open, pk, *values in rows if not is_open]
-    return recent, _open_rows([(pk, *values[:shared], *values[recent_end:])
-                               for is_open, pk, *values in rows if is_open])
+    recent = [
+        _Row(pk=pk, **dict(zip(queries.SHARED + queries.RECENT, values)))
+        for is_open, pk, *values in rows
+        if not is_open
+    ]
+    return recent, _open_rows(
+        [(pk, *values[:shared], *values[recent_end:]) for is_open, pk, *values in rows if is_open]
+    )
 
 
 def _open_rows(rows) -> list[_Row]:
@@ -129,13 +160,15 @@ def _open_rows(rows) -> list[_Row]:
     for pk, *values, token in rows:
         failure = _Row(pk=pk, index_token=token, **dict(zip(columns, values)))
         # A plain cursor reads jsonb as text; most rows have no side effects and no checkpoint.
-        failure.side_effects = [] if failure.side_effects == "[]" else \
-            json.loads(failure.side_effects)
+        failure.side_effects = (
+            [] if failure.side_effects == "[]" else json.loads(failure.side_effects)
+        )
         if failure.checkpoint is not None:
             failure.checkpoint = json.loads(failure.checkpoint)
-        live_id, *live = values[len(columns):]
+        live_id, *live = values[len(columns) :]
         failure.live = patterns.get(live_id) or patterns.setdefault(
-            live_id, _Pattern(pk=live_id, **dict(zip(queries.LIVE[1:], live))))
+            live_id, _Pattern(pk=live_id, **dict(zip(queries.LIVE[1:], live)))
+        )
         failures.append(failure)
     return failures
 
@@ -151,11 +184,18 @@ def _open_tasks(failures: list[_Row]) -> dict[str, list[_Row]]:
 
 def _compact(failure: _Row) -> dict:
     return {
-        "id": failure.pk, "occurred_at": failure.occurred_at, "task": failure.task,
-        "task_type": failure.task_type, "title": failure.title, "error_type": failure.error_type,
-        "error": failure.error[:ERROR_CHARS], "status": failure.status,
-        "pattern_id": failure.pattern_id, "retry_safe": failure.retry_safe,
-        "retry_after": failure.retry_after, "attempt_count": failure.attempt_count,
+        "id": failure.pk,
+        "occurred_at": failure.occurred_at,
+        "task": failure.task,
+        "task_type": failure.task_type,
+        "title": failure.title,
+        "error_type": failure.error_type,
+        "error": failure.error[:ERROR_CHARS],
+        "status": failure.status,
+        "pattern_id": failure.pattern_id,
+        "retry_safe": failure.retry_safe,
+        "retry_after": failure.retry_after,
+        "attempt_count": failure.attempt_count,
     }
 
 
@@ -169,16 +209,28 @@ def _skips(tasks, skip_after, now) -> list[dict]:
             continue
         last = next(f for f in failures if f.live.pk == pattern_id)
         pattern = last.live
-        until = skip_until(last_failed_at=last.occurred_at, failures=count, skip_after=skip_after,
-                           retry_after=max(pattern.retry_after or 0, last.retry_after or 0))
+        until = skip_until(
+            last_failed_at=last.occurred_at,
+            failures=count,
+            skip_after=skip_after,
+            retry_after=max(pattern.retry_after or 0, last.retry_after or 0),
+        )
         if until <= now:  # cooled down: one more try is allowed; its failure brings it back
             continue
-        entries.append({
-            "task": task, "task_type": last.task_type, "pattern": _ref(pattern),
-            "failures": count, "last_failed_at": last.occurred_at, "skip_until": until,
-            "why": (f'this task failed {count} times with "{pattern.template[:120]}" and no '
-                    "success since"),
-        })
+        entries.append(
+            {
+                "task": task,
+                "task_type": last.task_type,
+                "pattern": _ref(pattern),
+                "failures": count,
+                "last_failed_at": last.occurred_at,
+                "skip_until": until,
+                "why": (
+                    f'this task failed {count} times with "{pattern.template[:120]}" and no '
+                    "success since"
+                ),
+            }
+        )
     return entries
 
 
@@ -188,11 +240,17 @@ def _resumes(tasks) -> list[dict]:
     for task, failures in tasks.items():
         failure = next((f for f in failures if f.checkpoint), None)
         if failure is not None:
-            entries.append({
-                "task": task, "failure_id": failure.pk, "occurred_at": failure.occurred_at,
-                "checkpoint": failure.checkpoint, "side_effects": failure.side_effects,
-                "error": failure.error[:ERROR_CHARS], "attempt_count": failure.attempt_count,
-            })
+            entries.append(
+                {
+                    "task": task,
+                    "failure_id": failure.pk,
+                    "occurred_at": failure.occurred_at,
+                    "checkpoint": failure.checkpoint,
+                    "side_effects": failure.side_effects,
+                    "error": failure.error[:ERROR_CHARS],
+                    "attempt_count": failure.attempt_count,
+                }
+            )
     return entries
 
 
@@ -204,11 +262,15 @@ def _loops(tasks, skip_after) -> list[dict]:
         loop = loop_detect([f.live.pk for f in chronological], min_repeat=skip_after)
         if loop is not None:
             patterns = {f.live.pk: f.live for f in chronological}
-            entries.append({
-                "task": task, "kind": loop.kind, "length": loop.length,
-                "patterns": [_ref(patterns[pk]) for pk in loop.patterns],
-                "since": chronological[loop.start].occurred_at,
-            })
+            entries.append(
+                {
+                    "task": task,
+                    "kind": loop.kind,
+                    "length": loop.length,
+                    "patterns": [_ref(patterns[pk]) for pk in loop.patterns],
+                    "since": chronological[loop.start].occurred_at,
+                }
+            )
     return entries
 
 
@@ -219,9 +281,14 @@ def _advice(tasks) -> list[dict]:
     for task, failures in tasks.items():
         pattern = failures[0].live
         repeats = sum(f.live.pk == pattern.pk for f in failures)
-        entries.append({"task": task, "failure_id": failures[0].pk, "pattern": _ref(pattern),
-                        **retry_advice(pattern=pattern, failure=failures[0],
-                                       task_failures=repeats)})
+        entries.append(
+            {
+                "task": task,
+                "failure_id": failures[0].pk,
+                "pattern": _ref(pattern),
+                **retry_advice(pattern=pattern, failure=failures[0], task_failures=repeats),
+            }
+        )
     return entries
 
 
@@ -236,10 +303,19 @@ def _root_causes(tasks) -> list[dict]:
     if not touched:  # the common case costs no query
         return []
     groups = root_causes_of(touched)
-    return [{**group, "tasks": touched[pk],
-             "note": root_cause_note(group["patterns"], agents=group["agents"],
-                                     since=group["since"], lead="Probably one cause behind")}
-            for pk, group in sorted(groups.items(), key=lambda item: item[0], reverse=True)]
+    return [
+        {
+            **group,
+            "tasks": touched[pk],
+            "note": root_cause_note(
+                group["patterns"],
+                agents=group["agents"],
+                since=group["since"],
+                lead="Probably one cause behind",
+            ),
+        }
+        for pk, group in sorted(groups.items(), key=lambda item: item[0], reverse=True)
+    ]
 
 
 def _task_types(recent, tasks) -> list[str]:

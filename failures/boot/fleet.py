@@ -5,6 +5,7 @@ all agents at once, cached for FLEET_CACHE_SECONDS and filtered per agent: a bri
 view may lag by that much, and costs a read of a few short cache keys (see _views) instead of a
 multi-way query.
 """
+
 import hashlib
 import random
 import uuid
@@ -45,12 +46,20 @@ def fleet_build(*, agent, task_types, since, now) -> list[dict]:
         seen[1] += 1
         if not seen[3] and hint.strip():  # rows come newest first
             seen[3:] = [hint.strip(), other]
-    top = sorted(stats.items(), key=lambda item: (len(item[1][0]), item[1][1], item[1][2]),
-                 reverse=True)[:FLEET_CAP]
-    return [{"pattern": {"id": pk, "fingerprint": patterns[pk][0], "template": patterns[pk][1]},
-             "agents": len(agents), "failures": failures, "last_seen": last_seen,
-             "recovery_hint": hint, "recovery_hint_agent": by}
-            for pk, (agents, failures, last_seen, hint, by) in top]
+    top = sorted(
+        stats.items(), key=lambda item: (len(item[1][0]), item[1][1], item[1][2]), reverse=True
+    )[:FLEET_CAP]
+    return [
+        {
+            "pattern": {"id": pk, "fingerprint": patterns[pk][0], "template": patterns[pk][1]},
+            "agents": len(agents),
+            "failures": failures,
+            "last_seen": last_seen,
+            "recovery_hint": hint,
+            "recovery_hint_agent": by,
+        }
+        for pk, (agents, failures, last_seen, hint, by) in top
+    ]
 
 
 def _fleet_rows(agent, task_types, since, now) -> tuple[list[tuple], dict]:
@@ -82,8 +91,10 @@ def _views(task_types, since, now) -> dict[str, tuple]:
     """
     window = int((now - since).total_seconds())
     # v2: a view's patterns carry their triage (a view cached in the older shape is not read).
-    keys = {t: f"boot:fleet:name:v2:{window}:{hashlib.sha1(t.encode()).hexdigest()}"
-            for t in task_types}
+    keys = {
+        t: f"boot:fleet:name:v2:{window}:{hashlib.sha1(t.encode()).hexdigest()}"
+        for t in task_types
+    }
     names = cache.get_many(list(keys.values()))
     views, unread = {}, {}
     for task_type, key in keys.items():
@@ -124,7 +135,8 @@ def _fleet_scan(task_types, since) -> dict[str, tuple[list[tuple], dict]]:
     views: dict[str, tuple[list, dict]] = {t: ([], {}) for t in task_types}
     found = _scan(task_types, since)
     for live, other, occurred_at, hint, *pattern, task_type in sorted(
-            found, key=lambda row: row[2], reverse=True):
+        found, key=lambda row: row[2], reverse=True
+    ):
         rows, patterns = views[task_type]
         rows.append((live, other, occurred_at, hint))
         patterns[live] = tuple(pattern)
@@ -132,18 +144,32 @@ def _fleet_scan(task_types, since) -> dict[str, tuple[list[tuple], dict]]:
 
 
 # What the scan reads of each failure, with its live pattern's (failures.live).
-_SCAN_COLUMNS = {"live": live_pattern("pattern"),
-                 **{name: live_pattern("pattern", name) for name in ("fingerprint", "template")},
-                 "pattern_status": live_pattern("pattern", "status"),
-                 "snoozed_until": live_pattern("pattern", "snoozed_until")}
+_SCAN_COLUMNS = {
+    "live": live_pattern("pattern"),
+    **{name: live_pattern("pattern", name) for name in ("fingerprint", "template")},
+    "pattern_status": live_pattern("pattern", "status"),
+    "snoozed_until": live_pattern("pattern", "snoozed_until"),
+}
 
 
 def _scan(task_types, since) -> list[tuple]:
     """Per type its newest FLEET_SCAN_PER_TYPE failures (the type index, newest first), all
     types in one read."""
-    parts = [Failure.objects.filter(task_type=task_type, occurred_at__gte=since)
-             .annotate(**_SCAN_COLUMNS).order_by("-occurred_at").values_list(
-                 "live", "agent", "occurred_at", "recovery_hint", "fingerprint", "template",
-                 "pattern_status", "snoozed_until", "task_type")[:FLEET_SCAN_PER_TYPE]
-             for task_type in task_types]
+    parts = [
+        Failure.objects.filter(task_type=task_type, occurred_at__gte=since)
+        .annotate(**_SCAN_COLUMNS)
+        .order_by("-occurred_at")
+        .values_list(
+            "live",
+            "agent",
+            "occurred_at",
+            "recovery_hint",
+            "fingerprint",
+            "template",
+            "pattern_status",
+            "snoozed_until",
+            "task_type",
+        )[:FLEET_SCAN_PER_TYPE]
+        for task_type in task_types
+    ]
     return list(parts[0].union(*parts[1:], all=True))

@@ -21,6 +21,7 @@ One configuration for all inputs: no per-source rules or settings. Decisions wor
 * Dates are values whole, weekday and month included: RFC 1123 / 2822
   (``Wed, 12 Nov 2026 07:01:22 GMT``), syslog / ctime and ISO 8601.
 """
+
 from .batch import group_messages
 from .fingerprint import fingerprint_of
 from .grouper import PatternGrouper

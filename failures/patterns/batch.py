@@ -1,4 +1,5 @@
 """Batch mode: group a whole list of messages, answering after every merge has happened."""
+
 from collections.abc import Iterable
 
 from .grouper import PatternGrouper

@@ -1,4 +1,5 @@
 """Fingerprint of a template: a short, stable digest, the key a pattern is stored under."""
+
 from functools import lru_cache
 from hashlib import blake2b
 

@@ -21,6 +21,7 @@ Groups live in a union-find forest. A group's fingerprint is the fingerprint of 
 merged template, so it changes when the group widens: ``resolve`` maps any fingerprint ever
 returned to the current one.
 """
+
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -101,8 +102,7 @@ class PatternGrouper:
             theirs = self._tokens[other]
             # Most candidates differ in a literal first word: ``compatible`` would say no
             # at once, but the call alone costs more than this test (one per pattern).
-            if (theirs[0] != tokens[0] and WILDCARD not in tokens[0]
-                    and WILDCARD not in theirs[0]):
+            if theirs[0] != tokens[0] and WILDCARD not in tokens[0] and WILDCARD not in theirs[0]:
                 continue
             if compatible(tokens, theirs) and context(merge(tokens, theirs)) >= MIN_CONTEXT:
                 root = self._union(root, other)
@@ -115,7 +115,7 @@ class PatternGrouper:
             shape = generalised(token)
             if shape is None:
                 continue
-            key = tokens[:i] + (shape,) + tokens[i + 1:]
+            key = tokens[:i] + (shape,) + tokens[i + 1 :]
             if context(key, skip=i) < MIN_CONTEXT:
                 continue
             words = self._slots.setdefault(key, {})

@@ -19,13 +19,18 @@ is a name whatever its pairs: a random run nearly always has a one- or two-lette
 An id after a lowercase prefix (``req_``, ``call_``, ``sk_live_``, ``chatcmpl-``) needs a
 little less evidence: a name rarely puts a long mixed-case run after such a prefix.
 """
+
 import re
 from functools import lru_cache
 
 # Letter pairs frequent inside English words, by first letter: the 250 most frequent pairs in
 # the English comments of the Python standard library and common packages, which make about
 # 95% of the letter pairs of those words.
-_COMMON_PAIRS = frozenset(first + second for first, seconds in (line.split() for line in """
+_COMMON_PAIRS = frozenset(
+    first + second
+    for first, seconds in (
+        line.split()
+        for line in """
     a bcdgiklmnprstuxy
     b aeijlorsu
     c acehiklortu
@@ -52,7 +57,10 @@ _COMMON_PAIRS = frozenset(first + second for first, seconds in (line.split() for
     x ceipt
     y npst
     z e
-""".strip().splitlines()) for second in seconds)
+""".strip().splitlines()
+    )
+    for second in seconds
+)
 
 # A run shorter than this is left alone: short mixed-case names (``getX``, ``iPhone``,
 # ``NoSuchKey``) are common and a few letters are no evidence. Base62 ids are 14-30 long.

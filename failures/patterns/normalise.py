@@ -16,6 +16,7 @@ A message with a character that is not printable (a tab, a line break, another b
 the space, a control character) or with a token that may open a value holding blanks (a
 quote, ``=(``: :data:`.rules.OPENS_SPAN`) is scanned whole.
 """
+
 import re
 from functools import lru_cache
 

@@ -20,6 +20,7 @@ whole scan.
 Nothing here is specific to one log source: the rules describe general shapes of values
 (addresses, ids, times, paths, numbers) in log and error messages.
 """
+
 import re
 
 KEEP, MASK = "keep", "mask"
@@ -61,18 +62,24 @@ RULES = [
     # separator (not ':', which times and addresses use) and not followed by a unit, a
     # reason phrase or a month, the only rules it could otherwise start. Same result as
     # ``number``.
-    ("integer", MASK,
-     rf"\d++(?=[\s,;()\[\]{{}}<>\"'|=]|$)(?!\s(?:{_UNITS})\b)(?!\s+(?:{_REASONS})\b)"
-     rf"(?!\s+(?:{_MONTHS})\b)"),
+    (
+        "integer",
+        MASK,
+        rf"\d++(?=[\s,;()\[\]{{}}<>\"'|=]|$)(?!\s(?:{_UNITS})\b)(?!\s+(?:{_REASONS})\b)"
+        rf"(?!\s+(?:{_MONTHS})\b)",
+    ),
     # --- KEEP: spans that look like values but carry the meaning of the failure -------------
     # An HTTP status code right after the words HTTP / status / code, or followed by its
     # reason phrase: 401, 403 and 404 are different failures. ``code: 429`` and ``status
     # code: 404`` count; a bare ``status: 200`` / ``status=404`` field is a field value like
     # the others on an access-log line and is masked (see the package docs).
-    ("http_status", KEEP,
-     r"(?:(?:HTTP(?:/\d(?:\.\d)?)?|(?:[Ss]tatus\s+)?[Cc]ode):?|[Ss]tatus|STATUS)\s+[1-5]\d\d\b"
-     rf"(?:\s+(?:{_REASONS})\b)?"
-     rf"|[1-5]\d\d\s+(?:{_REASONS})\b"),
+    (
+        "http_status",
+        KEEP,
+        r"(?:(?:HTTP(?:/\d(?:\.\d)?)?|(?:[Ss]tatus\s+)?[Cc]ode):?|[Ss]tatus|STATUS)\s+[1-5]\d\d\b"
+        rf"(?:\s+(?:{_REASONS})\b)?"
+        rf"|[1-5]\d\d\s+(?:{_REASONS})\b",
+    ),
     # The protocol version is part of the request line, not a variable.
     ("http_version", KEEP, r"HTTP/\d(?:\.\d)?\b"),
     # A pytest node id (``tests/test_a.py::test_login[case-1]``) names the failing test:
@@ -81,9 +88,12 @@ RULES = [
     ("pytest_node", KEEP, r"(?=[^\s\"'():]*+::)[^\s\"'()]+\.py::[^\s\"',;]+"),
     # ``KeyError: 'user_id'``: the quoted identifier right after an exception class is the
     # subject of the error (which key, which attribute), not an incidental value.
-    ("exception_subject", KEEP,
-     r"(?=[\w.]++:\s*['\"])(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning):\s*"
-     r"(?:'[\w.\-/]*'|\"[\w.\-/]*\")"),
+    (
+        "exception_subject",
+        KEEP,
+        r"(?=[\w.]++:\s*['\"])(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning):\s*"
+        r"(?:'[\w.\-/]*'|\"[\w.\-/]*\")",
+    ),
     # The name of a violated constraint (``unique constraint "users_email_key"``, MySQL's
     # ``for key 'users.email'``), digits included (``"events_2026_pkey"``): which rule the
     # row broke is the fault itself, and a duplicate e-mail is fixed otherwise than a
@@ -94,7 +104,6 @@ RULES = [
     # names a thing, it is not a counter; two of them are different places. Longer words
     # with a digit (``dadmin2``) are host or user names and stay variable.
     ("device_name", KEEP, rf"[A-Za-z]{{2,5}}\d{_TOKEN_END}"),
-
     # --- MASK: values with a recognisable shape ----------------------------------------------
     # URLs of any scheme, up to whitespace, a quote or a closing bracket.
     ("url", MASK, r"[A-Za-z][\w+.\-]*+://[^\s\"'<>)\]]*"),
@@ -106,46 +115,64 @@ RULES = [
     # (before the clock rule: ``00:11:43:e3:ba:c3`` is not a time).
     ("mac", MASK, r"[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5,}\b"),
     # ISO 8601 dates and timestamps (date, optional time, fraction and zone): one value.
-    ("iso_time", MASK,
-     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
-     r"(?:Z|[+-]\d{2}:?\d{2})?)?\b"),
+    (
+        "iso_time",
+        MASK,
+        r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
+        r"(?:Z|[+-]\d{2}:?\d{2})?)?\b",
+    ),
     # Syslog / ctime style timestamps: ``[Fri ]Jun 17 07:07:00[ PDT][ 2005]``, one value;
     # also with the year before the clock, as JavaScript and Java print dates
     # (``Wed Nov 12 2026 07:01:22``, ``Nov 12, 2026 7:01:22 AM``).
-    ("syslog_time", MASK,
-     rf"(?:(?:{_DAYS}),?\s+)?"
-     rf"(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:\d{{4}}\s+)?"
-     r"\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?:\s+[AP]M)?(?:\s+[A-Z]{3,4}\s+\d{4}|\s+\d{4})?\b"),
+    (
+        "syslog_time",
+        MASK,
+        rf"(?:(?:{_DAYS}),?\s+)?"
+        rf"(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:\d{{4}}\s+)?"
+        r"\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?:\s+[AP]M)?(?:\s+[A-Z]{3,4}\s+\d{4}|\s+\d{4})?\b",
+    ),
     # RFC 1123 / 2822 dates, as HTTP ``Date:`` headers, mail and ``kubectl describe`` print
     # them: ``[Wed, ]12 Nov 2026[ 07:01:22][ GMT|+0000]``, and the RFC 850 / cookie form
     # ``Wed, 12-Nov-26 07:01:22 GMT``. The weekday and the month belong to the value: kept,
     # one fault would make one pattern per day. A zone follows a time, and is one of the
     # RFC's names or a numeric offset, so that a log level or a word after a date stays.
-    ("rfc_date", MASK,
-     rf"(?:(?:{_DAYS}),\s*)?\d{{1,2}}"
-     rf"(?:\s+(?:{_MONTHS})\s+\d{{4}}|-(?:{_MONTHS})-\d\d(?:\d\d)?)"
-     r"(?:\s+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
-     r"(?:\s+(?:[+-]\d{4}|GMT|UTC|UT|[ECMP][SD]T))?)?\b"),
+    (
+        "rfc_date",
+        MASK,
+        rf"(?:(?:{_DAYS}),\s*)?\d{{1,2}}"
+        rf"(?:\s+(?:{_MONTHS})\s+\d{{4}}|-(?:{_MONTHS})-\d\d(?:\d\d)?)"
+        r"(?:\s+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+        r"(?:\s+(?:[+-]\d{4}|GMT|UTC|UT|[ECMP][SD]T))?)?\b",
+    ),
     # Clock times and elapsed times (``07:07:00``, ``22:32:34.846``, ``00:01``, ``7:01 PM``:
     # half the day is no reason for two patterns) and slash dates (``2017/7/1``).
-    ("clock_time", MASK,
-     r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\b(?:\s+[AP]M\b)?|\d{4}/\d{1,2}/\d{1,2}\b"),
+    (
+        "clock_time",
+        MASK,
+        r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\b(?:\s+[AP]M\b)?|\d{4}/\d{1,2}/\d{1,2}\b",
+    ),
     # IPv6 addresses: 3 to 8 hex groups separated by ':' (allowing '::'), with at least one
     # digit so that C++/Ruby ``Foo::bar`` scopes are not taken for addresses.
-    ("ipv6", MASK,
-     r"(?<![\w:])(?=[0-9a-fA-F]{1,4}+:)(?=[a-fA-F:]*+\d)"
-     r"(?:[0-9a-fA-F]{1,4}:{1,2}){2,7}[0-9a-fA-F]{1,4}(?![\w:])"),
+    (
+        "ipv6",
+        MASK,
+        r"(?<![\w:])(?=[0-9a-fA-F]{1,4}+:)(?=[a-fA-F:]*+\d)"
+        r"(?:[0-9a-fA-F]{1,4}:{1,2}){2,7}[0-9a-fA-F]{1,4}(?![\w:])",
+    ),
     # IPv4 addresses with an optional port.
     ("ipv4", MASK, r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?![\w.])"),
     # Host names: dotted names ending in a common top-level domain (or a country domain under
     # com/net/org/edu/gov/ac/co, such as ``edu.hk``), optionally with a port. Bare two-letter
     # endings are not enough: ``models.py`` or ``logs.gz`` are file names. (Possessive
     # labels: a word without a dot fails at once.)
-    ("host", MASK,
-     r"(?:[A-Za-z0-9][\w\-]*+\.)++"
-     r"(?:com|net|org|edu|gov|mil|int|io|dev|app|cloud|info|biz|local|localdomain|"
-     r"internal|lan|corp|home|(?:com|net|org|edu|gov|ac|co)\.[a-z]{2})"
-     r"(?::\d{1,5})?\b(?![.\-/]\w)"),
+    (
+        "host",
+        MASK,
+        r"(?:[A-Za-z0-9][\w\-]*+\.)++"
+        r"(?:com|net|org|edu|gov|mil|int|io|dev|app|cloud|info|biz|local|localdomain|"
+        r"internal|lan|corp|home|(?:com|net|org|edu|gov|ac|co)\.[a-z]{2})"
+        r"(?::\d{1,5})?\b(?![.\-/]\w)",
+    ),
     # Any other dotted name followed by a port is a host (``puui.qpic.cn:443``); the
     # handler leaves camelCase property paths (``state.clipTopAmount:180``) their name.
     ("host_port", "host_port", rf"[A-Za-z0-9][\w\-]*+(?:\.[\w\-]++)++:\d{{1,5}}{_TOKEN_END}"),
@@ -156,24 +183,31 @@ RULES = [
     # Relative file paths with an extension (``src/app/models.py``); the extension must end
     # the token so that Java ``a.b/c.d.E`` component names are not cut in two.
     # (Possessive, with the extension checked by look-behinds: no backtracking on long paths.)
-    ("relative_path", MASK,
-     r"[\w.\-]++(?:/[\w.\-]++)++"
-     + "(?:" + "|".join(rf"(?<=\.[A-Za-z]\w{{{k}}})" for k in range(6)) + ")"),
+    (
+        "relative_path",
+        MASK,
+        r"[\w.\-]++(?:/[\w.\-]++)++"
+        + "(?:"
+        + "|".join(rf"(?<=\.[A-Za-z]\w{{{k}}})" for k in range(6))
+        + ")",
+    ),
     # Quantities with a unit, glued or after a space (``5.2 KB``, ``1190 bytes``, ``<1 sec``,
     # ``150 ms``): the unit changes with the magnitude, so it belongs to the value. A leading
     # ``<``/``>``/``~`` is part of an approximate value. Spelled-out units (``30 seconds``)
     # stay as words of the message: ``timeout after <*> seconds``.
-    ("quantity", MASK,
-     rf"[<>~]?\d+(?:\.\d+)?\s?(?:{_UNITS})\b"),
+    ("quantity", MASK, rf"[<>~]?\d+(?:\.\d+)?\s?(?:{_UNITS})\b"),
     # Booleans and null-like values: state, not message text.
     ("boolean", MASK, r"(?:true|false|True|False|TRUE|FALSE|null|NULL|None|nil)\b"),
     # The value of ``key=value``: quoted, bracketed (PostgreSQL ``Key (email)=(...)``,
     # ``ws=WorkSource{10112}``) or bare up to a separator. ``key=`` with nothing after it and
     # the operators ``==``, ``!=``, ``<=``, ``>=`` stay as they are.
-    ("kv_value", MASK,
-     r"(?<==)(?<![=!<>]=)(?![=\s])"
-     r"(?:\"[^\"\n]*\"|'[^'\n]*'|\w*\([^()\n]*\)|\w*\{[^{}\n]*\}|\w*\[[^\[\]\n]*\]"
-     r"|[^\s,;)\]}&\"'<>|]+)"),
+    (
+        "kv_value",
+        MASK,
+        r"(?<==)(?<![=!<>]=)(?![=\s])"
+        r"(?:\"[^\"\n]*\"|'[^'\n]*'|\w*\([^()\n]*\)|\w*\{[^{}\n]*\}|\w*\[[^\[\]\n]*\]"
+        r"|[^\s,;)\]}&\"'<>|]+)",
+    ),
     # A quoted value after ``key:`` (``name: 'bob'``); the handler keeps the key.
     ("quoted_value", "quoted_value", r"[^\s\"':]++:\s*(?:\"[^\"\n]*\"|'[^'\n]*')"),
     # Any other token containing a digit: counters, ids, hex, versions, durations (30s),
@@ -183,8 +217,11 @@ RULES = [
     # the token (maybe before closing punctuation): it may be a random id that happens to
     # hold no digit (``req_AbCdEfGhIjKlMnOp``). The handler masks it only then (see
     # :mod:`.letters`); words and names (``ConnectionRefusedError``) are copied unchanged.
-    ("letter_id", "letter_id",
-     rf"(?={_MIXED_CASE})[A-Za-z][A-Za-z_\-]*+(?=[.!?]*+(?:[{_SEP}]|$))"),
+    (
+        "letter_id",
+        "letter_id",
+        rf"(?={_MIXED_CASE})[A-Za-z][A-Za-z_\-]*+(?=[.!?]*+(?:[{_SEP}]|$))",
+    ),
 ]
 
 # Every rule starts at a token boundary: the start of the message or right after a
@@ -216,8 +253,11 @@ _PLAIN_WORD = (
 # regex engine skips at a glance a rule whose first character class fails (it only does
 # that for branches that start with a character, not with a group).
 SCANNER = re.compile(
-    _SCAN_START + _PLAIN_WORD
-    + "(?:" + "|".join(f"(?:{pattern})(?P<{name}>)" for name, _, pattern in RULES) + ")"
+    _SCAN_START
+    + _PLAIN_WORD
+    + "(?:"
+    + "|".join(f"(?:{pattern})(?P<{name}>)" for name, _, pattern in RULES)
+    + ")"
 )
 ACTIONS = {name: action for name, action, _ in RULES}
 
@@ -237,7 +277,9 @@ WILDCARD_RUN = re.compile(r"<\*>(?:(?:,? |,)(?:<\*>|\(<\*>\)|\(\)))+")
 # be covered by a bridge, for every rule above that contains ``\s``. Over-covering only costs
 # speed. The patterns must not tell one ASCII digit from another (``\d``, never ``[1-5]``):
 # tokens are classified by their digit shape.
-_REASON_WORDS = "|".join(sorted({word for reason in _REASONS.split("|") for word in reason.split()}))
+_REASON_WORDS = "|".join(
+    sorted({word for reason in _REASONS.split("|") for word in reason.split()})
+)
 _STATUS_WORDS = r"HTTP(?:/\d(?:\.\d)?)?|[Cc]ode|[Ss]tatus|STATUS"
 BRIDGES = [
     # A number then its unit (quantity ``1190 bytes``; integer leaves ``5 KB`` to quantity).

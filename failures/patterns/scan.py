@@ -9,6 +9,7 @@ last):``, its ``File "<*>", line <*>, in func`` frames, the source lines and the
 line, with paths, line numbers and values masked; a PostgreSQL ``DETAIL:`` line keeps its
 wording and loses its values (``Key (email)=<*> already exists.``).
 """
+
 import re
 
 from .letters import is_random_id
@@ -22,13 +23,13 @@ def _quoted_value(text: str) -> str:
     quote = min(i for i in (text.find("'"), text.find('"')) if i >= 0)
     key = text[:quote]
     if any(ch.isdigit() for ch in key):
-        key = WILDCARD + key[key.rindex(":"):]
+        key = WILDCARD + key[key.rindex(":") :]
     return key + WILDCARD
 
 
 def _host_port(text: str) -> str:
     """``host.name:443`` -> ``<*>``, but ``state.clipTopAmount:180`` -> ``state.clipTopAmount:<*>``."""
-    name = text[:text.rindex(":")]
+    name = text[: text.rindex(":")]
     return f"{name}:{WILDCARD}" if _CAMEL.search(name) else WILDCARD
 
 

@@ -10,6 +10,7 @@ purpose by the normaliser: they name the failure and are never generalised. A qu
 still be covered by a variable in the same quotes (``"<*>"``), which only the normaliser
 leaves, for a quoted host, path or name with digits: that position holds a value.
 """
+
 import re
 from functools import lru_cache
 
@@ -32,13 +33,9 @@ _QUOTED_WORD = re.compile(r"""[(\[{]*(["'])[A-Za-z][\w.\-]*\1[)\]}.,:;!?]*""")
 # Words that state the outcome of an operation. They *are* the fault (refused vs reset vs
 # timed out), so they are never absorbed into a variable however many of them share a slot.
 # General error vocabulary (POSIX/socket/HTTP wording), not taken from any data set.
-OUTCOME_WORDS = frozenset("""
-    aborted abort canceled cancelled closed corrupt corrupted declined denied disconnected
-    dropped error errors exceeded exhausted expired fail failed failure fatal forbidden full
-    hung interrupted invalid killed locked lost missing refused rejected reset revoked
-    terminated timeout timedout timed unauthorized unavailable unknown unreachable
-    unsupported violated violation
-""".split())
+OUTCOME_WORDS = frozenset(
+    ["aborted", "abort", "canceled", "cancelled", "closed", "corrupt", "corrupted", "declined", "denied", "disconnected", "dropped", "error", "errors", "exceeded", "exhausted", "expired", "fail", "failed", "failure", "fatal", "forbidden", "full", "hung", "interrupted", "invalid", "killed", "locked", "lost", "missing", "refused", "rejected", "reset", "revoked", "terminated", "timeout", "timedout", "timed", "unauthorized", "unavailable", "unknown", "unreachable", "unsupported", "violated", "violation"]
+)
 
 
 def split(template: str) -> tuple[str, ...]:
@@ -79,7 +76,8 @@ def covers(variable: str, literal: str) -> bool:
     if NEWLINE in (variable, literal):
         return False
     if _PROTECTED.search(literal) and not (
-            _QUOTED_WORD.fullmatch(literal) and ("'" in variable or '"' in variable)):
+        _QUOTED_WORD.fullmatch(literal) and ("'" in variable or '"' in variable)
+    ):
         return False
     if literal.strip("()[]{}.,:;!?'\"").lower() in OUTCOME_WORDS:
         return False
@@ -105,7 +103,9 @@ def compatible(a, b) -> bool:
 
 def context(tokens, skip: int = -1) -> int:
     """How many literal words (not variables, not line breaks) anchor the template."""
-    return sum(1 for i, t in enumerate(tokens) if i != skip and t != NEWLINE and not is_variable(t))
+    return sum(
+        1 for i, t in enumerate(tokens) if i != skip and t != NEWLINE and not is_variable(t)
+    )
 
 
 def merge(a, b) -> tuple[str, ...]:

@@ -2,6 +2,7 @@
 composer) that reads across apps. Recording a failure answers with its pattern, retry advice
 and the lessons that match, so an agent needs one round trip; it also appends the failed outcome
 and, when the failure names the lesson it applied, reports that lesson as not having worked."""
+
 from django.db import transaction
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
@@ -9,34 +10,48 @@ from rest_framework import serializers
 from config.api.agents import agent_check
 from config.api.errors import InvalidInput
 from config.api.models import ApiKey
-from lessons.selectors import lesson_check, lesson_ids_missing
-from lessons.serializers import check_answer_fields, check_answer_json
-from lessons.services import applications_record
-from outcomes.services import outcome_append_for_failure
-
 from failures.analysis.rootcause_notes import root_cause_answer
 from failures.models import Failure
 from failures.records.selectors import retry_advice
 from failures.records.serializers import PatternRefSerializer, root_cause_fields
 from failures.records.services import failure_record
+from lessons.selectors import lesson_check, lesson_ids_missing
+from lessons.serializers import check_answer_fields, check_answer_json
+from lessons.services import applications_record
+from outcomes.services import outcome_append_for_failure
 
 # Lessons returned with a failure; the same default as the check endpoint.
 LESSONS_PER_ANSWER = 5
 
-FailureAnswer = inline_serializer("FailureRecorded", {
-    "id": serializers.IntegerField(), "status": serializers.CharField(),
-    "pattern": PatternRefSerializer(),
-    "retry_advice": inline_serializer("RetryAdvice", {
-        "retryable": serializers.BooleanField(allow_null=True),
-        "after_seconds": serializers.IntegerField(allow_null=True),
-        "reason": serializers.CharField()}),
-    **check_answer_fields(),
-    "root_cause": inline_serializer("FailureRootCause", allow_null=True, fields={
-        **root_cause_fields(),
-        "with": PatternRefSerializer(many=True, help_text="The other symptoms of the cause.")},
-        help_text="The open root-cause group of this failure's pattern: its symptoms started and "
-                  "stopped together across agents. Null when it belongs to none."),
-})
+FailureAnswer = inline_serializer(
+    "FailureRecorded",
+    {
+        "id": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "pattern": PatternRefSerializer(),
+        "retry_advice": inline_serializer(
+            "RetryAdvice",
+            {
+                "retryable": serializers.BooleanField(allow_null=True),
+                "after_seconds": serializers.IntegerField(allow_null=True),
+                "reason": serializers.CharField(),
+            },
+        ),
+        **check_answer_fields(),
+        "root_cause": inline_serializer(
+            "FailureRootCause",
+            allow_null=True,
+            fields={
+                **root_cause_fields(),
+                "with": PatternRefSerializer(
+                    many=True, help_text="The other symptoms of the cause."
+                ),
+            },
+            help_text="The open root-cause group of this failure's pattern: its symptoms started and "
+            "stopped together across agents. Null when it belongs to none.",
+        ),
+    },
+)
 
 
 def failure_answer(failure: Failure) -> dict:
@@ -44,32 +59,44 @@ def failure_answer(failure: Failure) -> dict:
     and, apart, those that share only its type, and the open root-cause group of its pattern
     (the other symptoms of one cause), if any."""
     pattern = failure.pattern  # its message's live pattern: the check need not look it up
-    checked = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
-                           error_message=failure.error, limit=LESSONS_PER_ANSWER,
-                           pattern=pattern)
+    checked = lesson_check(
+        error_type=failure.error_type,
+        skill_name=failure.skill_name or None,
+        error_message=failure.error,
+        limit=LESSONS_PER_ANSWER,
+        pattern=pattern,
+    )
     return {
         "id": failure.pk,
         "status": failure.status,
-        "pattern": {"id": pattern.pk, "fingerprint": pattern.fingerprint,
-                    "template": pattern.template},
+        "pattern": {
+            "id": pattern.pk,
+            "fingerprint": pattern.fingerprint,
+            "template": pattern.template,
+        },
         "retry_advice": retry_advice(pattern=pattern, failure=failure),
         **check_answer_json(checked),
-        "root_cause": root_cause_answer(pattern_id=pattern.pk,
-                                        group_id=pattern.root_cause_group_id),
+        "root_cause": root_cause_answer(
+            pattern_id=pattern.pk, group_id=pattern.root_cause_group_id
+        ),
     }
 
 
-def failure_report_check(*, agent: str, applied_lesson=None,
-                         api_key: ApiKey | None = None) -> None:
+def failure_report_check(
+    *, agent: str, applied_lesson=None, api_key: ApiKey | None = None
+) -> None:
     """Refuse a failure before anything is written or replayed: AgentForbidden when ``api_key``
     is bound to other agents, InvalidInput when ``applied_lesson`` names no lesson."""
     agent_check(api_key, agent)
     if applied_lesson in lesson_ids_missing([applied_lesson]):
-        raise InvalidInput.from_fields({"applied_lesson": [f"No lesson with id {applied_lesson}."]})
+        raise InvalidInput.from_fields(
+            {"applied_lesson": [f"No lesson with id {applied_lesson}."]}
+        )
 
 
-def failure_report(*, agent: str, applied_lesson=None, api_key: ApiKey | None = None,
-                   **fields) -> Failure:
+def failure_report(
+    *, agent: str, applied_lesson=None, api_key: ApiKey | None = None, **fields
+) -> Failure:
     """Record a failure as written by ``api_key``, with its failed outcome and, when it names
     the lesson it applied (checked by failure_report_check), that lesson as not having worked.
     A key bound to other agents may not (AgentForbidden)."""
@@ -78,8 +105,18 @@ def failure_report(*, agent: str, applied_lesson=None, api_key: ApiKey | None = 
         failure = failure_record(agent=agent, **fields, api_key_id=api_key and api_key.pk)
         outcome_append_for_failure(failure=failure)  # the ledger misses no event
         if applied_lesson:
-            applications_record(entries=[dict(
-                lesson_id=applied_lesson, worked=False, agent=failure.agent, task_id=failure.task,
-                failure=failure, applied_at=failure.occurred_at, api_key_id=failure.api_key_id)])
+            applications_record(
+                entries=[
+                    dict(
+                        lesson_id=applied_lesson,
+                        worked=False,
+                        agent=failure.agent,
+                        task_id=failure.task,
+                        failure=failure,
+                        applied_at=failure.occurred_at,
+                        api_key_id=failure.api_key_id,
+                    )
+                ]
+            )
         failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE
     return failure

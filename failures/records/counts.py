@@ -1,5 +1,6 @@
 """A pattern's counters recomputed exactly from its failures: the one recount that the pattern
 job, curation and re-filing an OpenTelemetry failure under another agent all use."""
+
 from django.db.models import Count, Max, Min, Q
 
 from failures.models import Failure, FailurePattern
@@ -15,15 +16,23 @@ def patterns_recount(*, pattern_ids: list[int] | None = None) -> int:
     if pattern_ids is not None:
         failures = failures.filter(pattern_id__in=pattern_ids)
     stats = failures.values("pattern_id").annotate(
-        events=Count("id"), agents=Count("agent", distinct=True),
-        tasks=Count("task", distinct=True), first=Min("occurred_at"), last=Max("occurred_at"),
+        events=Count("id"),
+        agents=Count("agent", distinct=True),
+        tasks=Count("task", distinct=True),
+        first=Min("occurred_at"),
+        last=Max("occurred_at"),
         resolved=Count("id", filter=Q(status=Failure.Status.RESOLVED)),
         unsafe=Count("id", filter=Q(retry_safe=False)),
     )
     updated = 0
     for row in stats:
         updated += FailurePattern.objects.filter(pk=row["pattern_id"]).update(
-            event_count=row["events"], agent_count=row["agents"], task_count=row["tasks"],
-            first_seen=row["first"], last_seen=row["last"], resolved_count=row["resolved"],
-            unsafe_count=row["unsafe"])
+            event_count=row["events"],
+            agent_count=row["agents"],
+            task_count=row["tasks"],
+            first_seen=row["first"],
+            last_seen=row["last"],
+            resolved_count=row["resolved"],
+            unsafe_count=row["unsafe"],
+        )
     return updated

@@ -10,9 +10,10 @@ in it can start markup, or else inside a code span whose fence is longer than an
 in it, where CommonMark shows every character as itself. Text the service writes itself
 (headings, labels, its own bold) is written around it as is.
 """
+
 import re
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from config.scrubbing import normalise
 
@@ -28,22 +29,26 @@ _WHITESPACE = re.compile(r"\s+")
 # What can start markup in a value set inside one line of the service's text, by CommonMark 0.31
 # and GitHub's strikethrough and autolinks (a value never starts a table row). A value with none
 # of them is written as it is; any other goes into a code span (``literal``).
-_MARKUP = re.compile("|".join([
-    r"[`*~]",               # code spans, emphasis, strikethrough
-    r"<[A-Za-z/!?]",        # HTML (tags, comments, declarations) and autolinks
-    # Links and images: inline or by reference ("](" "]["). Brackets alone link only by a
-    # definition, which must start a line or an item, and the value may be followed by "(".
-    r"\][(\[]|^\[|\]$",
-    r"\\(?=[!-/:-@\[-`{-~]|$)",  # a backslash escape, or a hard break (or an escape of the
-    #                         service's own next character) when the value ends with it
-    r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity references
-    r"(?i:\b(?:https?|ftp)://|\bwww\.)",  # GitHub's extended autolinks: URLs and www.
-    r"[\w.+-]@[\w-]+\.\w",     # ...and e-mail addresses
-    r"(?:^|\s)#+$",          # a heading's closing sequence, when the value ends a heading
-    # Block markers, when the value starts a line or a list item's content: a bullet or an
-    # ordered-list marker, an ATX heading, a block quote, a thematic break.
-    r"^(?:[-+](?:\s|$)|[0-9]{1,9}[.)](?:\s|$)|#{1,6}(?:\s|$)|>|(?:-\s*){3,}$)",
-]))
+_MARKUP = re.compile(
+    "|".join(
+        [
+            r"[`*~]",  # code spans, emphasis, strikethrough
+            r"<[A-Za-z/!?]",  # HTML (tags, comments, declarations) and autolinks
+            # Links and images: inline or by reference ("](" "]["). Brackets alone link only by a
+            # definition, which must start a line or an item, and the value may be followed by "(".
+            r"\][(\[]|^\[|\]$",
+            r"\\(?=[!-/:-@\[-`{-~]|$)",  # a backslash escape, or a hard break (or an escape of the
+            #                         service's own next character) when the value ends with it
+            r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity references
+            r"(?i:\b(?:https?|ftp)://|\bwww\.)",  # GitHub's extended autolinks: URLs and www.
+            r"[\w.+-]@[\w-]+\.\w",  # ...and e-mail addresses
+            r"(?:^|\s)#+$",  # a heading's closing sequence, when the value ends a heading
+            # Block markers, when the value starts a line or a list item's content: a bullet or an
+            # ordered-list marker, an ATX heading, a block quote, a thematic break.
+            r"^(?:[-+](?:\s|$)|[0-9]{1,9}[.)](?:\s|$)|#{1,6}(?:\s|$)|>|(?:-\s*){3,}$)",
+        ]
+    )
+)
 # An underscore run opens or closes emphasis unless a letter or digit stands on both sides of
 # it (``fetch_user_data`` is plain, ``__init__`` and ``_private`` are not).
 _UNDERSCORES = re.compile(r"_+")
@@ -66,8 +71,13 @@ def plain(text: str) -> bool:
     """Whether ``text`` renders as exactly its characters wherever a value stands in a line."""
     if _MARKUP.search(text):
         return False
-    return all(0 < m.start() and m.end() < len(text) and text[m.start() - 1].isalnum()
-               and text[m.end()].isalnum() for m in _UNDERSCORES.finditer(text))
+    return all(
+        m.start() > 0
+        and m.end() < len(text)
+        and text[m.start() - 1].isalnum()
+        and text[m.end()].isalnum()
+        for m in _UNDERSCORES.finditer(text)
+    )
 
 
 def literal(text: str) -> str:
@@ -88,8 +98,14 @@ def inline(value, limit: int = MAX_VALUE_CHARS) -> str:
     return literal(flatten(value, limit))
 
 
-def root_cause_note(patterns: list[Mapping], *, agents: int, since: datetime | None,
-                    lead: str = "Probably one cause with", quote=flatten) -> str:
+def root_cause_note(
+    patterns: list[Mapping],
+    *,
+    agents: int,
+    since: datetime | None,
+    lead: str = "Probably one cause with",
+    quote=flatten,
+) -> str:
     """What agents read about an open root-cause group, in the service's words:
     ``Probably one cause with “A” and “B” (4 agents, since 2026-11-20 08:12 UTC): …``.
     ``quote`` renders an agent's template: flattened in JSON, ``inline`` in markdown."""
@@ -98,13 +114,15 @@ def root_cause_note(patterns: list[Mapping], *, agents: int, since: datetime | N
         names.append(f"{len(patterns) - NOTE_TEMPLATES} more")
     listed = " and ".join(filter(None, [", ".join(names[:-1]), names[-1] if names else ""]))
     when = f" ({agents} agents, since {since:%Y-%m-%d %H:%M} UTC)" if since else ""
-    return (f"{lead} {listed or 'other symptoms'}{when}: retry once that cause is fixed, not "
-            "each symptom on its own.")
+    return (
+        f"{lead} {listed or 'other symptoms'}{when}: retry once that cause is fixed, not "
+        "each symptom on its own."
+    )
 
 
 def timestamp(moment: datetime) -> str:
     """``2026-02-01T11:00:00Z``, as the seed writes it."""
-    return moment.astimezone(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def humanise(error_type: str) -> str:

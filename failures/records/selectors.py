@@ -1,4 +1,5 @@
 """Reads of failures and patterns: the keyset-paged list, pattern lookup and retry advice."""
+
 import base64
 import binascii
 from dataclasses import dataclass
@@ -11,7 +12,6 @@ from config.api.errors import InvalidInput
 from config.api.fields import moment_utc
 from config.api.filtering import filter_or_400
 from config.formats import counted
-
 from failures.live import live_of, live_pattern
 from failures.models import Failure, FailurePattern, FailureTemplate, PatternReport
 from failures.patterns import fingerprint_of, template_of
@@ -65,8 +65,11 @@ def pattern_of_message(*, message: str) -> FailurePattern | None:
     template = template_of(message)
     # The live pattern is read only when the template's was merged away (live_of); joined on
     # every check, it loaded a second pattern row that is nearly always empty.
-    known = FailureTemplate.objects.select_related("pattern").filter(
-        fingerprint=fingerprint_of(template)).first()
+    known = (
+        FailureTemplate.objects.select_related("pattern")
+        .filter(fingerprint=fingerprint_of(template))
+        .first()
+    )
     return live_of(known.pattern) if known else pattern_covering(template=template)
 
 
@@ -74,14 +77,16 @@ def pattern_id_of_message(*, message: str) -> int | None:
     """The id of pattern_of_message's answer, read as one value when the template is stored."""
     template = template_of(message)
     for pk in FailureTemplate.objects.filter(fingerprint=fingerprint_of(template)).values_list(
-            live_pattern("pattern"), flat=True)[:1]:
+        live_pattern("pattern"), flat=True
+    )[:1]:
         return pk
     covering = pattern_covering(template=template)
     return covering.pk if covering else None
 
 
-def retry_advice(*, pattern: FailurePattern, failure: Failure,
-                 task_failures: int | None = None) -> dict:
+def retry_advice(
+    *, pattern: FailurePattern, failure: Failure, task_failures: int | None = None
+) -> dict:
     """Whether to retry a failure of this pattern, after how long, and why, in words that say
     whose each count is: this task's (``task_failures``: its failures of this pattern since its
     last success, counted from ``failure`` when not given), this agent's word for this failure,
@@ -98,29 +103,52 @@ def retry_advice(*, pattern: FailurePattern, failure: Failure,
     if failure.retry_safe is False:
         return _advice(False, None, f"this agent reported this failure as unsafe to retry; {task}")
     if pattern.unsafe_count:
-        return _advice(False, None, "across the fleet, failures of this kind were reported unsafe "
-                                    f"to retry {_times(pattern.unsafe_count)}; {task}")
+        return _advice(
+            False,
+            None,
+            "across the fleet, failures of this kind were reported unsafe "
+            f"to retry {_times(pattern.unsafe_count)}; {task}",
+        )
     failures = counted(events, "failure")
     if events >= NEVER_RECOVERED_MIN and not recovered:
-        return _advice(False, None, f"across the fleet, {failures} of this kind and no retry has "
-                                    f"ever succeeded; {task}")
+        return _advice(
+            False,
+            None,
+            f"across the fleet, {failures} of this kind and no retry has ever succeeded; {task}",
+        )
     if recovered:
-        return _advice(True, after, f"across the fleet, a retry succeeded after {recovered} of "
-                                    f"{failures} of this kind; {task}")
+        return _advice(
+            True,
+            after,
+            f"across the fleet, a retry succeeded after {recovered} of "
+            f"{failures} of this kind; {task}",
+        )
     so_far = f"across the fleet, {failures} of this kind so far, none recovered yet"
     if failure.retry_safe:
-        return _advice(True, after, f"this agent reported this failure as safe to retry; {so_far}; "
-                                    f"{task}")
-    return _advice(None, after, f"{so_far}: too few to advise ({NEVER_RECOVERED_MIN} with no "
-                                f"recovery would mean do not retry); {task}")
+        return _advice(
+            True, after, f"this agent reported this failure as safe to retry; {so_far}; {task}"
+        )
+    return _advice(
+        None,
+        after,
+        f"{so_far}: too few to advise ({NEVER_RECOVERED_MIN} with no "
+        f"recovery would mean do not retry); {task}",
+    )
 
 
 def task_failures_count(*, failure: Failure) -> int:
     """How often the failure's task failed with its pattern since the task's last success: its
     agent's open failures of that task whose pattern is, or was merged into, the failure's."""
-    return Failure.objects.alias(live=live_pattern("pattern")).filter(
-        Q(pattern_id=failure.pattern_id) | Q(live=failure.pattern_id),
-        agent=failure.agent, task=failure.task, status=Failure.Status.OPEN).count()
+    return (
+        Failure.objects.alias(live=live_pattern("pattern"))
+        .filter(
+            Q(pattern_id=failure.pattern_id) | Q(live=failure.pattern_id),
+            agent=failure.agent,
+            task=failure.task,
+            status=Failure.Status.OPEN,
+        )
+        .count()
+    )
 
 
 def _times(count: int) -> str:
@@ -155,11 +183,13 @@ def report_get(*, pk: int) -> PatternReport:
     return get_object_or_404(PatternReport, pk=pk)
 
 
-def failures_of_traces(*, trace_ids: set[str]
-                       ) -> list[tuple[int, str, str, str, list[str], str]]:
+def failures_of_traces(*, trace_ids: set[str]) -> list[tuple[int, str, str, str, list[str], str]]:
     """``(id, trace_id, span_id, fault, lineage, agent_span)`` of the failures recorded from
     spans of these OpenTelemetry traces (through failure_trace_idx)."""
     if not trace_ids:
         return []
-    return list(Failure.objects.filter(trace_id__in=sorted(trace_ids)).values_list(
-        "pk", "trace_id", "span_id", "fault", "lineage", "agent_span"))
+    return list(
+        Failure.objects.filter(trace_id__in=sorted(trace_ids)).values_list(
+            "pk", "trace_id", "span_id", "fault", "lineage", "agent_span"
+        )
+    )

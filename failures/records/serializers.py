@@ -1,9 +1,9 @@
 """How failures look in API answers, and what a recorded failure must carry."""
+
 from rest_framework import serializers
 
 from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
 from config.api.serializers import StrictInputSerializer
-
 from failures.models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern
 
 # An error message longer than this is cut at input: tracebacks fit, whole log dumps do not.
@@ -26,17 +26,21 @@ class FailureInputSerializer(StrictInputSerializer):
     task_type = ScrubbedCharField(max_length=100, required=False, default="")
     skill_name = ScrubbedCharField(max_length=100, required=False, default="")
     retry_safe = serializers.BooleanField(required=False, allow_null=True, default=None)
-    retry_after = serializers.IntegerField(required=False, allow_null=True, min_value=0,
-                                           max_value=MAX_RETRY_AFTER, default=None)
-    side_effects = serializers.ListField(child=ScrubbedCharField(max_length=1000), required=False,
-                                         max_length=100, default=list)
+    retry_after = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=MAX_RETRY_AFTER, default=None
+    )
+    side_effects = serializers.ListField(
+        child=ScrubbedCharField(max_length=1000), required=False, max_length=100, default=list
+    )
     recovery_hint = ScrubbedCharField(max_length=2000, required=False, default="")
-    attempt_count = serializers.IntegerField(required=False, min_value=1, max_value=1_000_000,
-                                             default=1)
+    attempt_count = serializers.IntegerField(
+        required=False, min_value=1, max_value=1_000_000, default=1
+    )
     checkpoint = JSONObjectField(required=False, allow_null=True, default=None)
     event_id = serializers.UUIDField(required=False)
     applied_lesson = serializers.UUIDField(
-        required=False, help_text="A lesson applied before this failure: it did not work.")
+        required=False, help_text="A lesson applied before this failure: it did not work."
+    )
 
     def validate_retry_safe(self, value):
         # "true"/"yes"/1 would be coerced by BooleanField; agents must send a JSON boolean.
@@ -49,8 +53,17 @@ class FailureInputSerializer(StrictInputSerializer):
 class PatternOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = FailurePattern
-        fields = ["id", "fingerprint", "template", "error_type", "first_seen", "last_seen",
-                  "event_count", "agent_count", "task_count"]
+        fields = [
+            "id",
+            "fingerprint",
+            "template",
+            "error_type",
+            "first_seen",
+            "last_seen",
+            "event_count",
+            "agent_count",
+            "task_count",
+        ]
         read_only_fields = fields
 
 
@@ -67,10 +80,28 @@ class FailureOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Failure
-        fields = ["id", "timestamp", "agent", "task", "task_description", "task_type",
-                  "skill_name", "title", "error", "error_type", "retry_safe", "retry_after",
-                  "side_effects", "recovery_hint", "attempt_count", "checkpoint", "status",
-                  "resolved_at", "pattern", "recorded_at"]
+        fields = [
+            "id",
+            "timestamp",
+            "agent",
+            "task",
+            "task_description",
+            "task_type",
+            "skill_name",
+            "title",
+            "error",
+            "error_type",
+            "retry_safe",
+            "retry_after",
+            "side_effects",
+            "recovery_hint",
+            "attempt_count",
+            "checkpoint",
+            "status",
+            "resolved_at",
+            "pattern",
+            "recorded_at",
+        ]
         read_only_fields = fields
 
 
@@ -81,7 +112,8 @@ def root_cause_fields() -> dict:
         "group": serializers.IntegerField(),
         "status": serializers.ChoiceField(["suggested", "confirmed"]),
         "agents": serializers.IntegerField(help_text="Agents in its latest joint burst."),
-        "since": serializers.DateTimeField(allow_null=True,
-                                           help_text="When its latest joint burst began."),
+        "since": serializers.DateTimeField(
+            allow_null=True, help_text="When its latest joint burst began."
+        ),
         "note": serializers.CharField(),
     }

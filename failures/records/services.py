@@ -1,4 +1,5 @@
 """Every write to failures and patterns: record, resolve, and link a message to its pattern."""
+
 from collections import Counter
 from datetime import datetime
 
@@ -8,7 +9,6 @@ from django.utils import timezone
 
 from config.api.agents import agent_check
 from config.api.models import ApiKey
-
 from failures import queries
 from failures.live import live_pattern
 from failures.models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern, FailureTemplate
@@ -32,8 +32,9 @@ def pattern_live(*, pattern: FailurePattern) -> FailurePattern:
     """The live pattern of ``pattern`` (failures.live), as committed now when it was merged."""
     if pattern.merged_into_id is None:
         return pattern
-    return FailurePattern.objects.get(pk=Subquery(
-        FailurePattern.objects.filter(pk=pattern.pk).values(live=live_pattern())))
+    return FailurePattern.objects.get(
+        pk=Subquery(FailurePattern.objects.filter(pk=pattern.pk).values(live=live_pattern()))
+    )
 
 
 def pattern_held(*, pattern: FailurePattern) -> FailurePattern:
@@ -60,12 +61,14 @@ def pattern_for_message(*, message: str, error_type: str = "") -> FailurePattern
     found = known.first()
     if found is not None:
         return pattern_live(pattern=found.pattern)
-    pattern = (pattern_covering(template=template)
-               or _pattern_create(template, fingerprint, error_type))
+    pattern = pattern_covering(template=template) or _pattern_create(
+        template, fingerprint, error_type
+    )
     try:
         with transaction.atomic():
-            FailureTemplate.objects.create(fingerprint=fingerprint, template=template,
-                                           pattern=pattern)
+            FailureTemplate.objects.create(
+                fingerprint=fingerprint, template=template, pattern=pattern
+            )
     except IntegrityError:  # a concurrent writer linked the same template first
         return pattern_live(pattern=known.get().pattern)
     return pattern
@@ -74,10 +77,16 @@ def pattern_for_message(*, message: str, error_type: str = "") -> FailurePattern
 def pattern_covering(*, template: str) -> FailurePattern | None:
     """An existing live pattern whose variables already cover this template, if any."""
     tokens = split(template)
-    candidates = FailurePattern.objects.filter(
-        merged_into__isnull=True, token_count=len(tokens),
-        head__in=[pattern_head(tokens), "*"], template__contains=WILDCARD,
-    ).order_by("-event_count").values_list("pk", "template")[:COVER_CANDIDATES]
+    candidates = (
+        FailurePattern.objects.filter(
+            merged_into__isnull=True,
+            token_count=len(tokens),
+            head__in=[pattern_head(tokens), "*"],
+            template__contains=WILDCARD,
+        )
+        .order_by("-event_count")
+        .values_list("pk", "template")[:COVER_CANDIDATES]
+    )
     for pk, their_template in candidates:  # only the text is read until one fits
         theirs = split(their_template)
         if compatible(theirs, tokens) and merge(theirs, tokens) == theirs:
@@ -90,8 +99,11 @@ def _pattern_create(template: str, fingerprint: str, error_type: str) -> Failure
     try:
         with transaction.atomic():
             return FailurePattern.objects.create(
-                fingerprint=fingerprint, template=template, error_type=error_type[:100],
-                token_count=len(tokens), head=pattern_head(tokens),
+                fingerprint=fingerprint,
+                template=template,
+                error_type=error_type[:100],
+                token_count=len(tokens),
+                head=pattern_head(tokens),
             )
     except IntegrityError:
         return pattern_live(pattern=FailurePattern.objects.get(fingerprint=fingerprint))
@@ -162,7 +174,8 @@ def failures_count(*, rows: list[Failure], resolved: Counter | None = None) -> N
                 [_pattern_counts(pk, group) for pk, group in by_pattern.items()],
                 agents={(row.pattern.pk, row.agent) for row in rows},
                 tasks={(row.pattern.pk, row.task) for row in rows},
-                own=[row.pk for row in rows])
+                own=[row.pk for row in rows],
+            )
         resolved.update(row.pattern_id for row in rows if row.status == Failure.Status.RESOLVED)
         _patterns_resolved_add(+resolved)
 
@@ -187,16 +200,25 @@ def _recorded_now(rows: list[Failure]) -> None:
 
 def _failure_row(entry: dict, now: datetime) -> Failure:
     return Failure(
-        occurred_at=entry.get("occurred_at") or now, agent=entry["agent"], task=entry["task"],
+        occurred_at=entry.get("occurred_at") or now,
+        agent=entry["agent"],
+        task=entry["task"],
         task_description=entry.get("task_description") or "",
-        task_type=entry.get("task_type", ""), skill_name=entry.get("skill_name", ""),
-        title=entry.get("title") or "", error=entry["error"],
-        error_type=entry.get("error_type") or UNKNOWN_ERROR_TYPE, retry_safe=entry.get("retry_safe"),
-        retry_after=entry.get("retry_after"), side_effects=entry.get("side_effects") or [],
+        task_type=entry.get("task_type", ""),
+        skill_name=entry.get("skill_name", ""),
+        title=entry.get("title") or "",
+        error=entry["error"],
+        error_type=entry.get("error_type") or UNKNOWN_ERROR_TYPE,
+        retry_safe=entry.get("retry_safe"),
+        retry_after=entry.get("retry_after"),
+        side_effects=entry.get("side_effects") or [],
         recovery_hint=entry.get("recovery_hint") or "",
-        attempt_count=entry.get("attempt_count") or 1, checkpoint=entry.get("checkpoint"),
-        api_key_id=entry.get("api_key_id"), trace_id=entry.get("trace_id", ""),
-        span_id=entry.get("span_id", ""), fault=entry.get("fault", ""),
+        attempt_count=entry.get("attempt_count") or 1,
+        checkpoint=entry.get("checkpoint"),
+        api_key_id=entry.get("api_key_id"),
+        trace_id=entry.get("trace_id", ""),
+        span_id=entry.get("span_id", ""),
+        fault=entry.get("fault", ""),
         lineage=list(entry["lineage"]) if "lineage" in entry else None,
         agent_span=entry.get("agent_span", ""),
     )
@@ -206,16 +228,23 @@ def _patterns_for(messages: list[tuple[str, str]]) -> dict[str, FailurePattern]:
     """The live pattern of each distinct message; one query when every template is known."""
     templates = {message: template_of(message) for message, _ in messages}
     fingerprints = {message: fingerprint_of(template) for message, template in templates.items()}
-    known = {template.fingerprint: template.pattern for template in FailureTemplate.objects
-             .filter(fingerprint__in=set(fingerprints.values())).select_related("pattern")}
+    known = {
+        template.fingerprint: template.pattern
+        for template in FailureTemplate.objects.filter(
+            fingerprint__in=set(fingerprints.values())
+        ).select_related("pattern")
+    }
     found = {}
     # In a fixed order, so two writers creating the same new patterns cannot deadlock.
     for message, error_type in sorted(set(messages)):
         if message in found:
             continue
         pattern = known.get(fingerprints[message])
-        found[message] = (pattern_live(pattern=pattern) if pattern is not None
-                          else pattern_for_message(message=message, error_type=error_type))
+        found[message] = (
+            pattern_live(pattern=pattern)
+            if pattern is not None
+            else pattern_for_message(message=message, error_type=error_type)
+        )
     return found
 
 
@@ -243,9 +272,14 @@ def _pattern_counts(pk: int, group: list[Failure]) -> tuple:
     """What new failures add to their pattern: ``(id, events, unsafe, earliest, latest,
     retry_after)`` (queries.patterns_count adds its new agents and tasks)."""
     retry_after = [r.retry_after for r in group if r.retry_after is not None]
-    return (pk, len(group), sum(r.retry_safe is False for r in group),
-            min(r.occurred_at for r in group), max(r.occurred_at for r in group),
-            retry_after[-1] if retry_after else None)
+    return (
+        pk,
+        len(group),
+        sum(r.retry_safe is False for r in group),
+        min(r.occurred_at for r in group),
+        max(r.occurred_at for r in group),
+        retry_after[-1] if retry_after else None,
+    )
 
 
 def _patterns_resolved_add(per_pattern: Counter) -> None:
@@ -257,22 +291,31 @@ def _patterns_resolved_add(per_pattern: Counter) -> None:
         by_number.setdefault(number, []).append(pk)
     for number, pks in sorted(by_number.items()):
         FailurePattern.objects.filter(pk__in=pks).update(
-            resolved_count=F("resolved_count") + number)
+            resolved_count=F("resolved_count") + number
+        )
 
 
-def failures_resolve(*, agent: str, task: str, status: str = Failure.Status.RESOLVED,
-                     api_key: ApiKey | None = None) -> int:
+def failures_resolve(
+    *, agent: str, task: str, status: str = Failure.Status.RESOLVED, api_key: ApiKey | None = None
+) -> int:
     """Close the open failures of an agent's task (fixed, or given up), now; return how many.
     A key bound to other agents may not (AgentForbidden)."""
     agent_check(api_key, agent)
     with transaction.atomic():
-        return len(failures_close_open_of(closings=[(agent, task, timezone.now())],
-                                          status=status, any_time=True))
+        return len(
+            failures_close_open_of(
+                closings=[(agent, task, timezone.now())], status=status, any_time=True
+            )
+        )
 
 
-def failures_close_open_of(*, closings: list[tuple[str, str, datetime]],
-                           status: str = Failure.Status.RESOLVED, count: bool = True,
-                           any_time: bool = False) -> list[tuple]:
+def failures_close_open_of(
+    *,
+    closings: list[tuple[str, str, datetime]],
+    status: str = Failure.Status.RESOLVED,
+    count: bool = True,
+    any_time: bool = False,
+) -> list[tuple]:
     """Close the open failures of these (agent, task, at) closings' tasks that happened by
     ``at`` (all of them with ``any_time``), each as of the earliest closing after it; answer
     ``(id, pattern_id, agent, task, at)`` of each closed. ``count=False`` leaves counting the

@@ -14,9 +14,10 @@ with a thousand (figures: bench/dashboard_bench.py):
 The composed data is plain JSON, cached for CACHE_SECONDS; curation in the admin drops it
 (dashboard_invalidate) so a human sees their own change at once.
 """
+
 import json
 import random
-from datetime import date, datetime, time, timedelta, timezone as dt_timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
@@ -79,31 +80,50 @@ def dashboard_compose(*, now: datetime) -> dict:
 
 def failures_over_time(*, now: datetime) -> dict:
     """Failures per UTC day over the last WINDOW_DAYS, split into the top patterns and the rest."""
-    today = now.astimezone(dt_timezone.utc).date()
+    today = now.astimezone(UTC).date()
     days = [today - timedelta(days=WINDOW_DAYS - 1 - i) for i in range(WINDOW_DAYS)]
     since = _midnight(days[0])
     top = _top_patterns(since=since, now=now)
     totals = _daily_totals(days=days, now=now)
     patterns = FailurePattern.objects.in_bulk(list(top))
-    series = [{"id": pk, "template": patterns[pk].template, "error_type": patterns[pk].error_type,
-               "counts": [top[pk].get(day, 0) for day in days], "total": sum(top[pk].values())}
-              for pk in top if pk in patterns]
-    other = [max(totals[day] - sum(s["counts"][i] for s in series), 0)
-             for i, day in enumerate(days)]
-    return {"days": [day.isoformat() for day in days], "series": series, "other": other,
-            "totals": [totals[day] for day in days], "total": sum(totals.values())}
+    series = [
+        {
+            "id": pk,
+            "template": patterns[pk].template,
+            "error_type": patterns[pk].error_type,
+            "counts": [top[pk].get(day, 0) for day in days],
+            "total": sum(top[pk].values()),
+        }
+        for pk in top
+        if pk in patterns
+    ]
+    other = [
+        max(totals[day] - sum(s["counts"][i] for s in series), 0) for i, day in enumerate(days)
+    ]
+    return {
+        "days": [day.isoformat() for day in days],
+        "series": series,
+        "other": other,
+        "totals": [totals[day] for day in days],
+        "total": sum(totals.values()),
+    }
 
 
 def _midnight(day: date) -> datetime:
-    return datetime.combine(day, time.min, tzinfo=dt_timezone.utc)
+    return datetime.combine(day, time.min, tzinfo=UTC)
 
 
 def _daily_counts(pattern_ids: list[int], since: datetime, now: datetime) -> dict:
     """``{pattern: {day: failures}}``: an index-only scan of failure_pattern_time_idx."""
-    rows = (Failure.objects.filter(pattern_id__in=pattern_ids, occurred_at__gte=since,
-                                   occurred_at__lte=now)
-            .annotate(day=TruncDate("occurred_at")).values_list("pattern_id", "day")
-            .annotate(n=Count("*")).order_by())
+    rows = (
+        Failure.objects.filter(
+            pattern_id__in=pattern_ids, occurred_at__gte=since, occurred_at__lte=now
+        )
+        .annotate(day=TruncDate("occurred_at"))
+        .values_list("pattern_id", "day")
+        .annotate(n=Count("*"))
+        .order_by()
+    )
     counts = {pk: {} for pk in pattern_ids}
     for pk, day, n in rows:
         counts[pk][day] = n
@@ -117,14 +137,16 @@ def _top_patterns(*, since: datetime, now: datetime) -> dict[int, dict]:
     candidates are read most frequent first (pattern_frequent_idx) and counted a batch at a
     time until the next candidate's all-time count cannot beat the current TOP_PATTERNS-th.
     """
-    ranked = list(FailurePattern.objects.filter(merged_into__isnull=True, last_seen__gte=since)
-                  .order_by("-event_count", "pk").values_list("pk", "event_count")
-                  [:MAX_CANDIDATES])
+    ranked = list(
+        FailurePattern.objects.filter(merged_into__isnull=True, last_seen__gte=since)
+        .order_by("-event_count", "pk")
+        .values_list("pk", "event_count")[:MAX_CANDIDATES]
+    )
     counts: dict[int, dict] = {}
     for start in range(0, len(ranked), CANDIDATE_BATCH):
         if len(counts) >= TOP_PATTERNS and ranked[start][1] <= _kth_total(counts):
             break
-        batch = [pk for pk, _ in ranked[start:start + CANDIDATE_BATCH]]
+        batch = [pk for pk, _ in ranked[start : start + CANDIDATE_BATCH]]
         counts.update(_daily_counts(batch, since, now))
     best = sorted(counts, key=lambda pk: (-sum(counts[pk].values()), pk))[:TOP_PATTERNS]
     return {pk: counts[pk] for pk in best if counts[pk]}

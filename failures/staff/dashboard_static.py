@@ -5,6 +5,7 @@ finder exposes that one file as ``dashboard/vendor/plotly.min.js``, so no copy o
 lives in the repository, no CDN is involved, and ``collectstatic`` takes only that file
 rather than the package's data sets and notebook bundle.
 """
+
 import importlib.util
 from pathlib import Path
 
@@ -30,8 +31,12 @@ class PlotlyFinder(BaseFinder):
 
     def check(self, **kwargs):
         if plotly_bundle() is None:
-            return [Error("plotly.min.js not found: install the pinned 'plotly' package",
-                          id="dashboard.E001")]
+            return [
+                Error(
+                    "plotly.min.js not found: install the pinned 'plotly' package",
+                    id="dashboard.E001",
+                )
+            ]
         return []
 
     def find(self, path, find_all=False, **kwargs):

@@ -1,4 +1,5 @@
 """Routes of the staff dashboard, under /dashboard/."""
+
 from django.urls import path
 
 from failures.staff.dashboard_views import dashboard

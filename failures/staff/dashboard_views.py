@@ -3,6 +3,7 @@
 Staff only: anyone else is sent to the admin's login, as the admin itself does; staff without the
 dashboard permission get a 403.
 """
+
 from urllib.parse import urlencode
 
 from django.contrib import admin
@@ -25,19 +26,35 @@ def dashboard(request):
     """The dashboard: charts drawn from the cached composition (failures.staff.dashboard)."""
     data = dashboard_data()
     charts = {key: data[key] for key in ("failures_over_time", "success", "effectiveness")}
-    return render(request, "dashboard/index.html", {
-        **admin.site.each_context(request), "title": "Fleet dashboard", "data": data,
-        "charts": charts, "queue": [_queue_row(entry) for entry in data["curation_queue"]],
-        "generated_at": parse_datetime(data["generated_at"]), "cache_seconds": CACHE_SECONDS,
-        "outcome_sample": OUTCOME_SAMPLE})
+    return render(
+        request,
+        "dashboard/index.html",
+        {
+            **admin.site.each_context(request),
+            "title": "Fleet dashboard",
+            "data": data,
+            "charts": charts,
+            "queue": [_queue_row(entry) for entry in data["curation_queue"]],
+            "generated_at": parse_datetime(data["generated_at"]),
+            "cache_seconds": CACHE_SECONDS,
+            "outcome_sample": OUTCOME_SAMPLE,
+        },
+    )
 
 
 def _queue_row(entry: dict) -> dict:
     """A curation-queue entry with its links: write a lesson (prefilled), review waiting ones."""
-    add = urlencode({"error_pattern": entry["template"][:ERROR_PATTERN_MAX],
-                     "error_type": entry["error_type"], "patterns": entry["id"]})
+    add = urlencode(
+        {
+            "error_pattern": entry["template"][:ERROR_PATTERN_MAX],
+            "error_type": entry["error_type"],
+            "patterns": entry["id"],
+        }
+    )
     review = urlencode({"patterns__id__exact": entry["id"], "status__exact": "unverified"})
-    return {**entry,
-            "pattern_url": reverse("admin:failures_failurepattern_change", args=[entry["id"]]),
-            "write_url": f"{reverse('admin:lessons_lesson_add')}?{add}",
-            "review_url": f"{reverse('admin:lessons_lesson_changelist')}?{review}"}
+    return {
+        **entry,
+        "pattern_url": reverse("admin:failures_failurepattern_change", args=[entry["id"]]),
+        "write_url": f"{reverse('admin:lessons_lesson_add')}?{add}",
+        "review_url": f"{reverse('admin:lessons_lesson_changelist')}?{review}",
+    }

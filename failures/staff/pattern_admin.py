@@ -2,12 +2,12 @@
 page (templates/admin/failures/failurepattern/change_form.html, its sections read by
 failures.staff.pattern_page). Every change goes through a service: failures.store.curation (merge),
 failures.store.triage (resolve, ignore, snooze, reopen), lessons.curation (linked lessons)."""
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, OuterRef
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
@@ -16,14 +16,14 @@ from django.utils.html import format_html, format_html_join
 
 from config.formats import counted, moment_shown, shortened
 from config.staff_admin import GuardedAdmin, error_type
-from lessons.curation import lesson_pattern_link, lesson_pattern_unlink, pattern_link_confirm
-from lessons.models import Lesson, PatternLink
-
 from failures.models import FailurePattern
 from failures.staff.dashboard import dashboard_invalidate
 from failures.staff.pattern_page import pattern_overview
 from failures.store.curation import pattern_unmerge, patterns_merge_selected
 from failures.store.triage import pattern_is_muted, pattern_triage
+from lessons.curation import lesson_pattern_link, lesson_pattern_unlink, pattern_link_confirm
+from lessons.models import Lesson, PatternLink
+
 
 class MergedFilter(admin.SimpleListFilter):
     title = "merged"
@@ -65,20 +65,44 @@ class PatternActionForm(helpers.ActionForm):
     """The list's action bar, with the time a snooze lasts until."""
 
     snooze_until = forms.DateTimeField(
-        required=False, label="snooze until (UTC)",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+        required=False,
+        label="snooze until (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
 
 
 @admin.register(FailurePattern)
 class FailurePatternAdmin(GuardedAdmin):
-    list_display = ["id", "template_short", error_type, "events", "agents", "tasks",
-                    "last_seen", "triage_state", "has_approved_lesson", "merged_into_link"]
+    list_display = [
+        "id",
+        "template_short",
+        error_type,
+        "events",
+        "agents",
+        "tasks",
+        "last_seen",
+        "triage_state",
+        "has_approved_lesson",
+        "merged_into_link",
+    ]
     list_filter = ["status", MergedFilter, ApprovedLessonFilter, "error_type"]
     search_fields = ["template", "=fingerprint"]
     ordering = ["-event_count", "pk"]
-    fields = ["template", "fingerprint", "error_type", "event_count", "agent_count", "task_count",
-              "resolved_count", "unsafe_count", "retry_after", "first_seen", "last_seen",
-              "merged_into", "aliases_list"]
+    fields = [
+        "template",
+        "fingerprint",
+        "error_type",
+        "event_count",
+        "agent_count",
+        "task_count",
+        "resolved_count",
+        "unsafe_count",
+        "retry_after",
+        "first_seen",
+        "last_seen",
+        "merged_into",
+        "aliases_list",
+    ]
     readonly_fields = fields
     inlines = [LessonLinkInline]
     actions = ["merge", "unmerge", "resolve", "ignore", "snooze", "reopen"]
@@ -92,18 +116,22 @@ class FailurePatternAdmin(GuardedAdmin):
         pattern = self.get_object(request, object_id)
         if pattern is not None:
             now = timezone.now()
-            extra_context = {**(extra_context or {}),
-                             "overview": pattern_overview(pattern=pattern, now=now),
-                             "triage": _triage_context(pattern, now),
-                             "may_triage": self.has_triage_permission(request),
-                             "may_link": request.user.has_perm("lessons.change_lesson"),
-                             "action_form": PatternActionForm(auto_id=None)}
+            extra_context = {
+                **(extra_context or {}),
+                "overview": pattern_overview(pattern=pattern, now=now),
+                "triage": _triage_context(pattern, now),
+                "may_triage": self.has_triage_permission(request),
+                "may_link": request.user.has_perm("lessons.change_lesson"),
+                "action_form": PatternActionForm(auto_id=None),
+            }
         return super().change_view(request, object_id, form_url, extra_context)
 
     def get_urls(self):
-        confirm = path("<int:pattern_id>/links/<int:link_id>/confirm/",
-                       self.admin_site.admin_view(self.link_confirm_view),
-                       name="failures_failurepattern_link_confirm")
+        confirm = path(
+            "<int:pattern_id>/links/<int:link_id>/confirm/",
+            self.admin_site.admin_view(self.link_confirm_view),
+            name="failures_failurepattern_link_confirm",
+        )
         return [confirm, *super().get_urls()]
 
     def link_confirm_view(self, request, pattern_id, link_id):
@@ -113,21 +141,26 @@ class FailurePatternAdmin(GuardedAdmin):
             return HttpResponseNotAllowed(["POST"])
         if not request.user.has_perm("lessons.change_lesson"):
             raise PermissionDenied
-        link = get_object_or_404(PatternLink.objects.select_related("lesson", "pattern"),
-                                 pk=link_id, pattern_id=pattern_id)
+        link = get_object_or_404(
+            PatternLink.objects.select_related("lesson", "pattern"),
+            pk=link_id,
+            pattern_id=pattern_id,
+        )
         pattern_link_confirm(link=link, user=request.user)
         dashboard_invalidate()
-        self.message_user(request, f"Linked lesson {link.lesson} to this pattern: checks of "
-                                   "its failures now find it.")
-        return HttpResponseRedirect(reverse("admin:failures_failurepattern_change",
-                                            args=[pattern_id]))
+        self.message_user(
+            request,
+            f"Linked lesson {link.lesson} to this pattern: checks of its failures now find it.",
+        )
+        return HttpResponseRedirect(
+            reverse("admin:failures_failurepattern_change", args=[pattern_id])
+        )
 
     @admin.display(description="triage", ordering="status")
     def triage_state(self, obj):
         return _triage_label(obj, timezone.now())
 
-    @admin.action(description="Resolve: fixed (reopens if it fails again)",
-                  permissions=["triage"])
+    @admin.action(description="Resolve: fixed (reopens if it fails again)", permissions=["triage"])
     def resolve(self, request, queryset):
         return self._triage(request, queryset, FailurePattern.Status.RESOLVED)
 
@@ -139,8 +172,7 @@ class FailurePatternAdmin(GuardedAdmin):
     def snooze(self, request, queryset):
         field = PatternActionForm.base_fields["snooze_until"]
         try:
-            until = field.clean(field.widget.value_from_datadict(request.POST, {},
-                                                                 "snooze_until"))
+            until = field.clean(field.widget.value_from_datadict(request.POST, {}, "snooze_until"))
         except ValidationError as exc:
             self.message_user(request, f"snooze until: {' '.join(exc.messages)}", messages.ERROR)
             return None
@@ -163,8 +195,9 @@ class FailurePatternAdmin(GuardedAdmin):
             marked = counted(len(patterns), "pattern")
             self.message_user(request, f"Marked {marked} {status}{when}.")
         if request.POST.get("back_to") == "page" and len(patterns) == 1:
-            return HttpResponseRedirect(reverse("admin:failures_failurepattern_change",
-                                                args=[patterns[0].pk]))
+            return HttpResponseRedirect(
+                reverse("admin:failures_failurepattern_change", args=[patterns[0].pk])
+            )
         return None
 
     def has_triage_permission(self, request):
@@ -172,7 +205,8 @@ class FailurePatternAdmin(GuardedAdmin):
 
     def get_queryset(self, request):
         approved = Lesson.patterns.through.objects.filter(
-            failurepattern_id=OuterRef("pk"), lesson__status=Lesson.Status.APPROVED)
+            failurepattern_id=OuterRef("pk"), lesson__status=Lesson.Status.APPROVED
+        )
         return super().get_queryset(request).annotate(has_approved=Exists(approved))
 
     @admin.display(description="template", ordering="template")
@@ -201,15 +235,26 @@ class FailurePatternAdmin(GuardedAdmin):
     def merged_into_link(self, obj):
         if obj.merged_into_id is None:
             return ""
-        return format_html('<a href="{}">#{}</a>', reverse(
-            "admin:failures_failurepattern_change", args=[obj.merged_into_id]), obj.merged_into_id)
+        return format_html(
+            '<a href="{}">#{}</a>',
+            reverse("admin:failures_failurepattern_change", args=[obj.merged_into_id]),
+            obj.merged_into_id,
+        )
 
     @admin.display(description="merged here")
     def aliases_list(self, obj):
         aliases = obj.aliases.order_by("pk")
-        return format_html_join(", ", '<a href="{}">#{}</a>', (
-            (reverse("admin:failures_failurepattern_change", args=[a.pk]), a.pk)
-            for a in aliases)) or "–"
+        return (
+            format_html_join(
+                ", ",
+                '<a href="{}">#{}</a>',
+                (
+                    (reverse("admin:failures_failurepattern_change", args=[a.pk]), a.pk)
+                    for a in aliases
+                ),
+            )
+            or "–"
+        )
 
     @admin.action(description="Merge selected patterns into one", permissions=["merge"])
     def merge(self, request, queryset):
@@ -220,11 +265,11 @@ class FailurePatternAdmin(GuardedAdmin):
             return
         dashboard_invalidate()
         merged = counted(result.merged, "pattern")
-        self.message_user(request, f"Merged {merged} into #{result.survivor.pk}:"
-                                   f" {result.template}")
+        self.message_user(
+            request, f"Merged {merged} into #{result.survivor.pk}: {result.template}"
+        )
 
-    @admin.action(description="Unmerge: restore selected merged patterns",
-                  permissions=["merge"])
+    @admin.action(description="Unmerge: restore selected merged patterns", permissions=["merge"])
     def unmerge(self, request, queryset):
         for pattern in queryset.order_by("pk"):
             try:
@@ -232,9 +277,12 @@ class FailurePatternAdmin(GuardedAdmin):
             except ValueError as exc:
                 self.message_user(request, str(exc), messages.WARNING)
                 continue
-            self.message_user(request, f"Restored #{pattern.pk} from #{result.survivor.pk}: "
-                                       f"{counted(result.templates, 'shape')}, "
-                                       f"{counted(result.failures, 'failure')}")
+            self.message_user(
+                request,
+                f"Restored #{pattern.pk} from #{result.survivor.pk}: "
+                f"{counted(result.templates, 'shape')}, "
+                f"{counted(result.failures, 'failure')}",
+            )
         dashboard_invalidate()
 
     def has_merge_permission(self, request):
@@ -252,8 +300,11 @@ class FailurePatternAdmin(GuardedAdmin):
     def save_formset(self, request, form, formset, change):
         pattern = form.instance
         before = set(pattern.lessons.all())
-        after = {f.cleaned_data["lesson"] for f in formset.forms
-                 if f.cleaned_data.get("lesson") and not f.cleaned_data.get("DELETE")}
+        after = {
+            f.cleaned_data["lesson"]
+            for f in formset.forms
+            if f.cleaned_data.get("lesson") and not f.cleaned_data.get("DELETE")
+        }
         for lesson in after - before:
             lesson_pattern_link(lesson=lesson, pattern=pattern, user=request.user)
         for lesson in before - after:
@@ -274,6 +325,10 @@ def _triage_label(pattern: FailurePattern, now) -> str:
 
 
 def _triage_context(pattern: FailurePattern, now) -> dict:
-    return {"label": _triage_label(pattern, now), "muted": pattern_is_muted(pattern, now=now),
-            "by": pattern.triaged_by, "at": pattern.triaged_at,
-            "status": pattern.status}
+    return {
+        "label": _triage_label(pattern, now),
+        "muted": pattern_is_muted(pattern, now=now),
+        "by": pattern.triaged_by,
+        "at": pattern.triaged_at,
+        "status": pattern.status,
+    }

@@ -1,8 +1,12 @@
 """Routes of the staff-only report pages, under /reports/."""
+
 from django.urls import path
 
 from failures.staff.report_views import (
-    report_detail, report_json_download, report_list, report_markdown_download,
+    report_detail,
+    report_json_download,
+    report_list,
+    report_markdown_download,
 )
 
 app_name = "reports"

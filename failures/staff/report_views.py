@@ -3,6 +3,7 @@
 Anyone who is not staff is sent to the admin's login, as the admin itself does; staff who may not
 view pattern reports (the model's own view permission) get a 403.
 """
+
 from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import permission_required
@@ -19,7 +20,8 @@ REPORTS_PER_PAGE = 50
 def report_page(view):
     """Staff (or the admin's login) with the permission to view reports (or a 403)."""
     return staff_member_required(
-        permission_required("failures.view_patternreport", raise_exception=True)(view))
+        permission_required("failures.view_patternreport", raise_exception=True)(view)
+    )
 
 
 @report_page
@@ -27,9 +29,16 @@ def report_list(request):
     """Stored reports, newest window first."""
     page = Paginator(reports_newest_first(), REPORTS_PER_PAGE).get_page(request.GET.get("page"))
     rows = [(report, report_summary(report.data)) for report in page]
-    return render(request, "reports/list.html", {
-        **admin.site.each_context(request), "title": "Pattern reports", "page": page,
-        "rows": rows})
+    return render(
+        request,
+        "reports/list.html",
+        {
+            **admin.site.each_context(request),
+            "title": "Pattern reports",
+            "page": page,
+            "rows": rows,
+        },
+    )
 
 
 @report_page
@@ -37,9 +46,17 @@ def report_detail(request, pk: int):
     """One report, section by section."""
     report = report_get(pk=pk)
     sections = [(key, title, report.data.get(key) or []) for key, title in SECTIONS]
-    return render(request, "reports/detail.html", {
-        **admin.site.each_context(request), "title": f"Pattern report {report.pk}",
-        "report": report, "summary": report_summary(report.data), "sections": sections})
+    return render(
+        request,
+        "reports/detail.html",
+        {
+            **admin.site.each_context(request),
+            "title": f"Pattern report {report.pk}",
+            "report": report,
+            "summary": report_summary(report.data),
+            "sections": sections,
+        },
+    )
 
 
 @report_page

@@ -7,6 +7,7 @@ see failures.staff.report_sections for each section and its thresholds. The JSON
 the two always agree. ADMINS get the markdown by email once the report is committed, when
 email is configured (EMAIL_HOST or EMAIL_BACKEND set in the settings).
 """
+
 import json
 import logging
 from datetime import datetime, timedelta
@@ -29,8 +30,9 @@ logger = logging.getLogger(__name__)
 REPORT_WINDOW = timedelta(hours=24)
 
 
-def pattern_report_build(*, since: datetime | None = None,
-                         until: datetime | None = None) -> PatternReport:
+def pattern_report_build(
+    *, since: datetime | None = None, until: datetime | None = None
+) -> PatternReport:
     """Build and store the report of ``since`` .. ``until`` (default: the last REPORT_WINDOW up
     to now). A report of exactly that window already stored is rebuilt in place, and only a
     new report is mailed."""
@@ -41,7 +43,8 @@ def pattern_report_build(*, since: datetime | None = None,
     data = pattern_report_compose(since=since, until=until)
     with transaction.atomic():
         report, created = PatternReport.objects.update_or_create(
-            since=since, until=until, defaults={"data": data, "markdown": report_markdown(data)})
+            since=since, until=until, defaults={"data": data, "markdown": report_markdown(data)}
+        )
         if created:
             transaction.on_commit(partial(pattern_report_email, report=report), robust=True)
     return report
@@ -50,7 +53,8 @@ def pattern_report_build(*, since: datetime | None = None,
 def pattern_report_compose(*, since: datetime, until: datetime) -> dict:
     """The report's data, JSON-ready: one list per section, with the thresholds used."""
     data = {
-        "since": since, "until": until,
+        "since": since,
+        "until": until,
         "thresholds": {
             "rising_min_events": sections.RISING_MIN_EVENTS,
             "rising_factor": sections.RISING_FACTOR,
@@ -61,7 +65,7 @@ def pattern_report_compose(*, since: datetime, until: datetime) -> dict:
         "new_patterns": sections.new_patterns(since=since, until=until),
         "rising_patterns": sections.rising_patterns(since=since, until=until),
         "root_cause_groups": sections.root_cause_groups(since=since),
-        "loops": loops_fleet_detect(now=until)[:sections.SECTION_CAP],
+        "loops": loops_fleet_detect(now=until)[: sections.SECTION_CAP],
         "regressions": sections.regressions(since=since, until=until),
         "recurring_handled": sections.recurring_handled(since=since, until=until),
         "lessons_fell": sections.lessons_fell(),

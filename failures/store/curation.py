@@ -20,6 +20,7 @@ goes back is worked out from the alias's own template, which the merge left as i
   cover goes to the more frequent pattern, as for any two live patterns, and the pattern job
   may merge the two again if the engine groups their templates.
 """
+
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -58,7 +59,8 @@ def patterns_merge_selected(*, patterns, user=None) -> MergeResult:
         raise ValueError("choose at least two patterns that are not already one")
     with transaction.atomic():
         survivor, merged = patterns_merge(
-            pattern_ids=set(live), template=pattern_template_merged(pattern_ids=live))
+            pattern_ids=set(live), template=pattern_template_merged(pattern_ids=live)
+        )
         if survivor is None:
             # The merged template is another live pattern's already: keep the most frequent
             # pattern's own template, which no other pattern can own.
@@ -72,10 +74,14 @@ def pattern_template_merged(*, pattern_ids) -> str:
     """The template for these patterns as one: the engine's, when it groups all their message
     shapes together; else the most frequent one's widened over the others where they line up
     token by token; else that one's template as it is."""
-    patterns = list(FailurePattern.objects.filter(pk__in=pattern_ids)
-                    .order_by("-event_count", "pk"))
-    shapes = list(FailureTemplate.objects.filter(pattern_id__in=pattern_ids)
-                  .order_by("created_at", "pk").values_list("template", flat=True))
+    patterns = list(
+        FailurePattern.objects.filter(pk__in=pattern_ids).order_by("-event_count", "pk")
+    )
+    shapes = list(
+        FailureTemplate.objects.filter(pattern_id__in=pattern_ids)
+        .order_by("created_at", "pk")
+        .values_list("template", flat=True)
+    )
     grouper = PatternGrouper()
     keys = [grouper.add(shape) for shape in [*shapes, *(p.template for p in patterns)]]
     roots = {grouper.resolve(key) for key in keys}
@@ -104,18 +110,22 @@ def pattern_unmerge(*, pattern: FailurePattern, user=None) -> UnmergeResult:
         alias = FailurePattern.objects.select_for_update().get(pk=pattern.pk)
         if alias.merged_into_id is None:
             raise ValueError(f"pattern {alias.pk} is not merged into another")
-        survivor = FailurePattern.objects.select_for_update().get(pk=pattern_live(pattern=alias).pk)
+        survivor = FailurePattern.objects.select_for_update().get(
+            pk=pattern_live(pattern=alias).pk
+        )
         shape = split(alias.template)
-        moved = [t for t in FailureTemplate.objects.filter(pattern=survivor)
-                 if _covers(shape, split(t.template))]
+        moved = [
+            t
+            for t in FailureTemplate.objects.filter(pattern=survivor)
+            if _covers(shape, split(t.template))
+        ]
         FailureTemplate.objects.filter(pk__in=[t.pk for t in moved]).update(pattern=alias)
         failures = _failures_move(survivor, alias, {t.fingerprint for t in moved})
         FailurePattern.objects.filter(pk=alias.pk).update(merged_into=None)
         _counters_refresh([alias.pk, survivor.pk])
         alias.refresh_from_db()
         survivor.refresh_from_db()
-    return UnmergeResult(pattern=alias, survivor=survivor, templates=len(moved),
-                         failures=failures)
+    return UnmergeResult(pattern=alias, survivor=survivor, templates=len(moved), failures=failures)
 
 
 def _covers(shape: tuple[str, ...], tokens: tuple[str, ...]) -> bool:
@@ -127,8 +137,11 @@ def _failures_move(source: FailurePattern, target: FailurePattern, fingerprints:
     """Re-point the source's failures whose message has one of these templates; how many."""
     moved, after = 0, 0
     while fingerprints:
-        rows = list(Failure.objects.filter(pattern=source, pk__gt=after).order_by("pk")
-                    .values_list("pk", "error")[:UNMERGE_CHUNK])
+        rows = list(
+            Failure.objects.filter(pattern=source, pk__gt=after)
+            .order_by("pk")
+            .values_list("pk", "error")[:UNMERGE_CHUNK]
+        )
         if not rows:
             break
         ids = [pk for pk, error in rows if fingerprint_of(template_of(error)) in fingerprints]
@@ -140,7 +153,11 @@ def _failures_move(source: FailurePattern, target: FailurePattern, fingerprints:
 def _counters_refresh(pattern_ids: list[int]) -> None:
     """Recount from the failures; a pattern left with none has nothing to count."""
     patterns_recount(pattern_ids=pattern_ids)
-    empty = set(pattern_ids) - set(Failure.objects.filter(pattern_id__in=pattern_ids)
-                                   .values_list("pattern_id", flat=True).distinct())
+    empty = set(pattern_ids) - set(
+        Failure.objects.filter(pattern_id__in=pattern_ids)
+        .values_list("pattern_id", flat=True)
+        .distinct()
+    )
     FailurePattern.objects.filter(pk__in=empty).update(
-        event_count=0, agent_count=0, task_count=0, resolved_count=0, unsafe_count=0)
+        event_count=0, agent_count=0, task_count=0, resolved_count=0, unsafe_count=0
+    )

@@ -7,6 +7,7 @@ moves past rows written more than SETTLE before the run: newer rows are read aga
 run, which the jobs tolerate because everything they do is a recompute (idempotent).
 This assumes no transaction that writes failures stays open longer than SETTLE.
 """
+
 from datetime import datetime, timedelta
 
 from django.db.models import Max, Min, QuerySet

@@ -6,13 +6,12 @@ them at once, which is this job's part: it replays every template through Patter
 merges the stored patterns that the engine puts in one group, keeping the merged-away rows as
 aliases (``merged_into``) so that ids and fingerprints handed out earlier still resolve.
 """
+
 from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
-
-from outcomes.models import Outcome
 
 from failures.models import Failure, FailurePattern, FailureTemplate
 from failures.patterns import PatternGrouper, fingerprint_of
@@ -20,6 +19,7 @@ from failures.patterns.tokens import split
 from failures.records.counts import patterns_recount
 from failures.records.services import pattern_head
 from failures.signals import patterns_merged
+from outcomes.models import Outcome
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,11 @@ class MiningResult:
 
 def patterns_mine() -> MiningResult:
     """Regroup every live template and merge the patterns that belong together."""
-    rows = list(FailureTemplate.objects.filter(pattern__merged_into__isnull=True)
-                .order_by("created_at", "id").values_list("template", "pattern_id"))
+    rows = list(
+        FailureTemplate.objects.filter(pattern__merged_into__isnull=True)
+        .order_by("created_at", "id")
+        .values_list("template", "pattern_id")
+    )
     grouper = PatternGrouper()
     assigned = [(grouper.add(template), pattern_id) for template, pattern_id in rows]
     groups: dict[str, set[int]] = defaultdict(set)
@@ -70,10 +73,14 @@ def patterns_merge(*, pattern_ids: set[int], template: str) -> tuple[FailurePatt
         patterns_merged.send(sender=FailurePattern, merged=others, survivor=survivor.pk)
         # Aliases of an alias too: every alias stays one hop from its live pattern (failures.live).
         FailurePattern.objects.filter(Q(pk__in=others) | Q(merged_into_id__in=others)).update(
-            merged_into=survivor)
+            merged_into=survivor
+        )
     tokens = split(template)
     FailurePattern.objects.filter(pk=survivor.pk).update(
-        template=template, fingerprint=fingerprint, token_count=len(tokens),
-        head=pattern_head(tokens))
+        template=template,
+        fingerprint=fingerprint,
+        token_count=len(tokens),
+        head=pattern_head(tokens),
+    )
     patterns_recount(pattern_ids=[survivor.pk])
     return survivor, len(others)

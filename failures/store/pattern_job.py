@@ -15,6 +15,7 @@ Its cost follows the new templates and failures (and the size of the patterns th
 the history. Running it again with nothing new changes nothing. A variable in the first token
 (patterns whose heads differ) is only found by the full ``mine_patterns`` regroup.
 """
+
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,20 +53,32 @@ def patterns_update(*, now: datetime | None = None) -> PatternUpdate:
         state = job_state_lock(name=JOB)
         templates = FailureTemplate.objects.filter(pk__gt=state.template_watermark)
         failures = Failure.objects.filter(pk__gt=state.failure_watermark)
-        new = list(templates.order_by("pk").values_list("template", "pattern_id",
-                                                          "pattern__template"))
+        new = list(
+            templates.order_by("pk").values_list("template", "pattern_id", "pattern__template")
+        )
         merged, widened = _templates_merge(new)
-        touched = dict(failures.annotate(live=live_pattern("pattern"))
-                       .values("live").annotate(n=Count("id")).values_list("live", "n"))
+        touched = dict(
+            failures.annotate(live=live_pattern("pattern"))
+            .values("live")
+            .annotate(n=Count("id"))
+            .values_list("live", "n")
+        )
         recounted = patterns_recount(pattern_ids=sorted(touched)) if touched else 0
         state.template_watermark = watermark_settled(
-            rows=templates, time_field="created_at", now=now, current=state.template_watermark)
+            rows=templates, time_field="created_at", now=now, current=state.template_watermark
+        )
         state.failure_watermark = watermark_settled(
-            rows=failures, time_field="recorded_at", now=now, current=state.failure_watermark)
+            rows=failures, time_field="recorded_at", now=now, current=state.failure_watermark
+        )
         state.ran_at = now
         state.save()
-    return PatternUpdate(templates=len(new), failures=sum(touched.values()), merged=merged,
-                         widened=widened, recounted=recounted)
+    return PatternUpdate(
+        templates=len(new),
+        failures=sum(touched.values()),
+        merged=merged,
+        widened=widened,
+        recounted=recounted,
+    )
 
 
 def _templates_merge(new: list[tuple[str, int, str]]) -> tuple[int, int]:
@@ -101,6 +114,7 @@ def _candidates(templates: set[str]) -> dict[int, str]:
     for count, head in sorted(keys):
         heads = Q() if head == "*" else Q(head__in=[head, "*"])
         rows = FailurePattern.objects.filter(heads, merged_into__isnull=True, token_count=count)
-        found.update(rows.order_by("-event_count", "pk").values_list(
-            "pk", "template")[:COVER_CANDIDATES])
+        found.update(
+            rows.order_by("-event_count", "pk").values_list("pk", "template")[:COVER_CANDIDATES]
+        )
     return found

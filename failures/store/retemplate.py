@@ -12,6 +12,7 @@ the old engine stay as they were, so ids and fingerprints handed out earlier sti
 Running it again finds every shape known and under its pattern: it changes nothing. It only
 joins; a fault the new engine would tell apart stays one pattern (a curator can unmerge).
 """
+
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -37,20 +38,30 @@ def patterns_retemplate() -> Retemplated:
     """Template every stored message with the current engine and merge what it joins."""
     messages = filed = 0
     joins = _Joins()
-    rows = (Failure.objects.annotate(live=live_pattern("pattern"))
-            .values_list("error", "live").distinct().order_by("error", "live"))
+    rows = (
+        Failure.objects.annotate(live=live_pattern("pattern"))
+        .values_list("error", "live")
+        .distinct()
+        .order_by("error", "live")
+    )
     for chunk in _chunks(rows.iterator(chunk_size=CHUNK)):
         messages += len(chunk)
-        shapes = [(fingerprint_of(template), template, live)
-                  for template, live in ((template_of(error), live) for error, live in chunk)]
-        known = dict(FailureTemplate.objects.filter(fingerprint__in={f for f, _, _ in shapes})
-                     .annotate(live=live_pattern("pattern")).values_list("fingerprint", "live"))
+        shapes = [
+            (fingerprint_of(template), template, live)
+            for template, live in ((template_of(error), live) for error, live in chunk)
+        ]
+        known = dict(
+            FailureTemplate.objects.filter(fingerprint__in={f for f, _, _ in shapes})
+            .annotate(live=live_pattern("pattern"))
+            .values_list("fingerprint", "live")
+        )
         for fingerprint, template, live in shapes:
             if fingerprint not in known:
                 with transaction.atomic():
                     row, created = FailureTemplate.objects.get_or_create(
-                        fingerprint=fingerprint, defaults={"template": template,
-                                                           "pattern_id": live})
+                        fingerprint=fingerprint,
+                        defaults={"template": template, "pattern_id": live},
+                    )
                 filed += int(created)
                 # A writer may have filed the shape meanwhile, under its own pattern.
                 known[fingerprint] = live if created else pattern_live(pattern=row.pattern).pk
@@ -59,8 +70,11 @@ def patterns_retemplate() -> Retemplated:
     joined = 0
     for group in joins.groups():
         with transaction.atomic():
-            survivor = (FailurePattern.objects.filter(pk__in=group, merged_into__isnull=True)
-                        .order_by("-event_count", "pk").first())
+            survivor = (
+                FailurePattern.objects.filter(pk__in=group, merged_into__isnull=True)
+                .order_by("-event_count", "pk")
+                .first()
+            )
             if survivor is None:
                 continue
             _, folded = patterns_merge(pattern_ids=set(group), template=survivor.template)

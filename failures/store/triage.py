@@ -12,6 +12,7 @@ The rule, written once here:
   failure answer still return a muted pattern's known lessons (a curator's triage is about
   what humans look at, not about what an agent should do when it meets the error).
 """
+
 from datetime import datetime
 
 from django.db import transaction
@@ -26,15 +27,18 @@ Status = FailurePattern.Status
 def muted_q(*, now: datetime, prefix: str = "") -> Q:
     """The patterns muted at ``now``, as a filter (``prefix`` reaches them through a relation,
     e.g. ``"pattern__"`` from failures)."""
-    return (Q(**{f"{prefix}status": Status.IGNORED})
-            | Q(**{f"{prefix}status": Status.SNOOZED, f"{prefix}snoozed_until__gt": now}))
+    return Q(**{f"{prefix}status": Status.IGNORED}) | Q(
+        **{f"{prefix}status": Status.SNOOZED, f"{prefix}snoozed_until__gt": now}
+    )
 
 
 def muted_sql(*, alias: str, now: str) -> str:
     """muted_q as an SQL condition on the pattern table's ``alias``, for a raw read that passes
     the time as the named parameter ``now`` (tests hold the two spellings to agree)."""
-    return (f"({alias}.status = '{Status.IGNORED.value}' OR ({alias}.status ="
-            f" '{Status.SNOOZED.value}' AND {alias}.snoozed_until > %({now})s))")
+    return (
+        f"({alias}.status = '{Status.IGNORED.value}' OR ({alias}.status ="
+        f" '{Status.SNOOZED.value}' AND {alias}.snoozed_until > %({now})s))"
+    )
 
 
 def triaged_q(*, now: datetime, prefix: str = "") -> Q:
@@ -51,11 +55,13 @@ def pattern_is_muted(pattern: FailurePattern, *, now: datetime | None = None) ->
 def is_muted(status: str, snoozed_until: datetime | None, *, now: datetime) -> bool:
     """pattern_is_muted over the two columns, for reads that hold them without a model."""
     return status == Status.IGNORED or (
-        status == Status.SNOOZED and snoozed_until is not None and snoozed_until > now)
+        status == Status.SNOOZED and snoozed_until is not None and snoozed_until > now
+    )
 
 
-def pattern_triage(*, pattern: FailurePattern, status: str, user,
-                   until: datetime | None = None) -> FailurePattern:
+def pattern_triage(
+    *, pattern: FailurePattern, status: str, user, until: datetime | None = None
+) -> FailurePattern:
     """Set a pattern's triage status; ``until`` is required for (and only kept by) a snooze, and
     must be in the future. Raises ValueError for a bad status or time, or a merged-away
     pattern."""
@@ -67,8 +73,9 @@ def pattern_triage(*, pattern: FailurePattern, status: str, user,
     with transaction.atomic():
         pattern = FailurePattern.objects.select_for_update().get(pk=pattern.pk)
         if pattern.merged_into_id is not None:  # its failures and lessons are the live one's
-            raise ValueError(f"pattern {pattern.pk} is merged into {pattern.merged_into_id}:"
-                             " triage that one")
+            raise ValueError(
+                f"pattern {pattern.pk} is merged into {pattern.merged_into_id}: triage that one"
+            )
         pattern.status = status
         pattern.snoozed_until = until if status == Status.SNOOZED else None
         pattern.triaged_by, pattern.triaged_at = user, now

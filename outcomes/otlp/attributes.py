@@ -1,5 +1,6 @@
 """Attribute values of OTLP spans as plain Python, and the refusal of a span that cannot be
 used. No Django."""
+
 import json
 import math
 
@@ -20,13 +21,16 @@ class Unusable(ValueError):
 def json_object(document: str, name: str):
     """A JSON text as Python, refusing numbers no column holds (NaN, Infinity, 1e999)."""
     try:
-        decoded = json.loads(document, parse_constant=BadNumber, parse_float=decode_float,
-                             parse_int=decode_int)
+        decoded = json.loads(
+            document, parse_constant=BadNumber, parse_float=decode_float, parse_int=decode_int
+        )
     except (ValueError, RecursionError):
         raise Unusable(f"{name}: not a JSON object.", f"invalid {name}") from None
     if has_bad_number(decoded):
-        raise Unusable(f"{name}: holds a number that is not finite or is out of range.",
-                       f"{name}: not a finite number")
+        raise Unusable(
+            f"{name}: holds a number that is not finite or is out of range.",
+            f"{name}: not a finite number",
+        )
     return decoded
 
 
@@ -75,6 +79,8 @@ def python(any_value: AnyValue, name: str):
     if kind == "bytes_value":
         return any_value.bytes_value.hex()
     if kind == "double_value" and not math.isfinite(any_value.double_value):
-        raise Unusable(f"{name}: {any_value.double_value} is not a finite number.",
-                       f"{name}: not a finite number")
+        raise Unusable(
+            f"{name}: {any_value.double_value} is not a finite number.",
+            f"{name}: not a finite number",
+        )
     return getattr(any_value, kind)

@@ -4,6 +4,7 @@ OTLP/JSON is the protobuf JSON mapping with two differences a plain ``json_forma
 know: trace and span ids are hex strings (not base64), and enums are sent as integers (which
 ``json_format`` already accepts).
 """
+
 import base64
 import binascii
 import json
@@ -13,7 +14,9 @@ from google.protobuf import json_format
 from google.protobuf.message import DecodeError, Message
 from google.rpc import status_pb2
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest, ExportTraceServiceResponse)
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -36,8 +39,9 @@ def body_inflate(raw: bytes, encoding: str, *, limit: int) -> bytes:
     if encoding in ("", "identity"):
         return raw
     if encoding != "gzip":
-        raise Undecodable(f"Content-Encoding {encoding[:40]!r} is not supported; "
-                          "send gzip or none.")
+        raise Undecodable(
+            f"Content-Encoding {encoding[:40]!r} is not supported; send gzip or none."
+        )
     inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
     try:
         body = inflater.decompress(raw, limit + 1)
@@ -71,8 +75,7 @@ def request_decode(body: bytes, media_type: str) -> ExportTraceServiceRequest:
             for link in span.get("links") or ():
                 _ids_to_base64(link)
         json_format.ParseDict(document, message, ignore_unknown_fields=True)
-    except (json_format.ParseError, Undecodable, TypeError, AttributeError,
-            RecursionError) as exc:
+    except (json_format.ParseError, Undecodable, TypeError, AttributeError, RecursionError) as exc:
         raise Undecodable(f"The body is not an OTLP/JSON trace export: {exc}") from None
     return message
 
@@ -127,8 +130,19 @@ def response_of(rejected: int, message: str) -> ExportTraceServiceResponse:
 
 
 # google.rpc.Code of an HTTP error status, for the Status body of an error answer.
-_RPC_CODES = {400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 409: 10, 411: 9, 413: 8, 415: 3, 429: 8,
-              503: 14}
+_RPC_CODES = {
+    400: 3,
+    401: 16,
+    403: 7,
+    404: 5,
+    405: 12,
+    409: 10,
+    411: 9,
+    413: 8,
+    415: 3,
+    429: 8,
+    503: 14,
+}
 
 
 def status_of(http_status: int, message: str) -> status_pb2.Status:
@@ -139,4 +153,3 @@ def status_of(http_status: int, message: str) -> status_pb2.Status:
 def hex_id(raw: bytes) -> str:
     """A trace or span id as OTLP/JSON and every trace viewer spell it."""
     return binascii.hexlify(raw).decode("ascii")
-

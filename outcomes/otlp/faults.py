@@ -27,6 +27,7 @@ failure's lineage (its ancestors' span ids, nearest first, as far as they were k
 grows as its ancestors arrive in later exports. A chain breaks at a span that was never in the
 same export as its child and recorded nothing itself.
 """
+
 from dataclasses import dataclass, field
 
 # Ancestors followed up a chain: deeper than any agent's nesting, and a bound on the walk when a
@@ -81,8 +82,12 @@ def chain_of(span: str, parents: dict[str, str]) -> tuple[str, ...]:
     return tuple(chain)
 
 
-def faults_decide(failed: list[Failed], parents: dict[str, str], stored: list[Stored],
-                  named: frozenset[str] = frozenset()) -> Decision:
+def faults_decide(
+    failed: list[Failed],
+    parents: dict[str, str],
+    stored: list[Stored],
+    named: frozenset[str] = frozenset(),
+) -> Decision:
     """The decision for one trace: its failed spans in this export, the parent of every span of
     the trace in this export, its failures stored earlier, and the spans of this export that
     name an agent on themselves."""
@@ -111,7 +116,8 @@ def faults_decide(failed: list[Failed], parents: dict[str, str], stored: list[St
             folded = False
         elif item.fault:
             folded = item.fault in under or any(
-                known.fault == item.fault and known.span in chains[item.span] for known in stored)
+                known.fault == item.fault and known.span in chains[item.span] for known in stored
+            )
         else:
             folded = bool(under)
         if folded:
@@ -128,8 +134,11 @@ def _extended(known: Stored, parents: dict[str, str]) -> tuple[str, ...]:
     if len(here) > len(lineage):
         lineage = here
     if lineage:
-        lineage = lineage + tuple(span for span in chain_of(lineage[-1], parents)
-                                  if span not in lineage and span != known.span)
+        lineage = lineage + tuple(
+            span
+            for span in chain_of(lineage[-1], parents)
+            if span not in lineage and span != known.span
+        )
     return lineage[:MAX_DEPTH]
 
 
@@ -141,7 +150,7 @@ def _nearer_namer(known: Stored, lineage: tuple[str, ...], named: frozenset[str]
     if not known.agent_span:
         nearer = lineage
     elif known.agent_span in lineage:
-        nearer = lineage[:lineage.index(known.agent_span)]
+        nearer = lineage[: lineage.index(known.agent_span)]
     else:  # named by a span the lineage no longer shows: nothing to measure against
         return None
     return next((span for span in nearer if span in named), None)

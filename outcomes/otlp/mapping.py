@@ -15,10 +15,11 @@ retry of a batch is a replay; a span without ids is refused. The outcome is chec
 by the ledger's own checks (outcome_parse), exactly as one sent to the REST API; this module
 only says where each field comes from, and why a span cannot be used when it cannot.
 """
+
 import hashlib
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
@@ -39,10 +40,13 @@ EXCEPTION = "exception"
 EXCEPTION_MESSAGE = "exception.message"
 EXCEPTION_TYPE = "exception.type"
 # Attributes that fill the failure record's fields of the same name (context keys of an outcome).
-FAILURE_ATTRIBUTES = {"hindsight.retry_safe": "retry_safe", "hindsight.retry_after": "retry_after",
-                      "hindsight.side_effects": "side_effects",
-                      "hindsight.checkpoint": "checkpoint",
-                      "hindsight.recovery_hint": "recovery_hint"}
+FAILURE_ATTRIBUTES = {
+    "hindsight.retry_safe": "retry_safe",
+    "hindsight.retry_after": "retry_after",
+    "hindsight.side_effects": "side_effects",
+    "hindsight.checkpoint": "checkpoint",
+    "hindsight.recovery_hint": "recovery_hint",
+}
 # Where an outcome field comes from, to name it when the ledger's checks refuse a span.
 SOURCES = {
     "agent": f"{AGENT} (or {SERVICE})",
@@ -61,7 +65,7 @@ MAX_TASK_TYPE = 100
 # on the walk when a hostile export links its spans in a cycle.
 MAX_DEPTH = 64
 _EVENT_NAMESPACE = uuid.UUID("5b0f3f3e-7c1a-4f47-9c55-2f1d0a6f0c7e")
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -114,13 +118,17 @@ class _Node:
 def request_map(request) -> MappedExport:
     """Every span of an ExportTraceServiceRequest that gives outcomes or is refused, in order
     (spans that are neither failed nor outcomes are left out), and every span's parent."""
-    spans = [(resource_agent({kv.key: kv.value for kv in resource_spans.resource.attributes}),
-              span)
-             for resource_spans in request.resource_spans
-             for scope_spans in resource_spans.scope_spans for span in scope_spans.spans]
+    spans = [
+        (resource_agent({kv.key: kv.value for kv in resource_spans.resource.attributes}), span)
+        for resource_spans in request.resource_spans
+        for scope_spans in resource_spans.scope_spans
+        for span in scope_spans.spans
+    ]
     attributes = [{kv.key: kv.value for kv in span.attributes} for _, span in spans]
-    nodes = {(span.trace_id, span.span_id): _node(span, values)
-             for (_, span), values in zip(spans, attributes)}
+    nodes = {
+        (span.trace_id, span.span_id): _node(span, values)
+        for (_, span), values in zip(spans, attributes)
+    }
     mapped = MappedExport()
     for (agent, span), values in zip(spans, attributes):
         key = (hex_id(span.trace_id), hex_id(span.span_id))
@@ -144,8 +152,9 @@ def resource_agent(resource: dict[str, AnyValue]) -> str:
 
 
 def _node(span: Span, attributes: dict) -> _Node:
-    return _Node(span.parent_span_id, *(_named(attributes, name)
-                                        for name in (AGENT, TASK, CONVERSATION)))
+    return _Node(
+        span.parent_span_id, *(_named(attributes, name) for name in (AGENT, TASK, CONVERSATION))
+    )
 
 
 def _named(attributes: dict, name: str) -> str | None:
@@ -185,8 +194,11 @@ def span_map(span: Span, attributes: dict, inherited: dict) -> Mapped | None:
     exception = next((event for event in reversed(span.events) if event.name == EXCEPTION), None)
     errored = span.status.code == Status.STATUS_CODE_ERROR
     failed = errored or exception is not None
-    trace, span_id, parent = (hex_id(span.trace_id), hex_id(span.span_id),
-                              hex_id(span.parent_span_id))
+    trace, span_id, parent = (
+        hex_id(span.trace_id),
+        hex_id(span.span_id),
+        hex_id(span.parent_span_id),
+    )
     try:
         is_outcome = not span.parent_span_id or value(attributes, MARKED) is True
         if not (failed or is_outcome):
@@ -196,30 +208,38 @@ def span_map(span: Span, attributes: dict, inherited: dict) -> Mapped | None:
         common = _common(span, attributes, inherited)
         failure = success = None
         if failed:
-            failure = _outcome(common, trace, span_id, "failure",
-                               _failure_context(span, attributes, event))
+            failure = _outcome(
+                common, trace, span_id, "failure", _failure_context(span, attributes, event)
+            )
         if is_outcome and not errored:
             success = _outcome(common, trace, span_id, "success", {})
         fault = _fault(event) if exception is not None else ""
     except Unusable as exc:
         return Mapped(trace, span_id, parent, problem=str(exc), reason=exc.reason)
-    return Mapped(trace, span_id, parent, failure, success, is_outcome, fault,
-                  inherited["agent_span"])
+    return Mapped(
+        trace, span_id, parent, failure, success, is_outcome, fault, inherited["agent_span"]
+    )
 
 
 def refusal_explain(errors: dict[str, list[str]]) -> tuple[str, str]:
     """The ledger's errors of a span's outcome, naming the attributes they come from; and the
     reason they group under (the attributes, no values)."""
     sources = [SOURCES.get(field, field) for field in errors]
-    return ("; ".join(f"{source}: {messages[0]}"
-                      for source, messages in zip(sources, errors.values())),
-            "invalid " + ", ".join(source.split(" (")[0] for source in sources))
+    return (
+        "; ".join(
+            f"{source}: {messages[0]}" for source, messages in zip(sources, errors.values())
+        ),
+        "invalid " + ", ".join(source.split(" (")[0] for source in sources),
+    )
 
 
 def _ids_check(span: Span) -> None:
     if not span.trace_id.strip(b"\x00") or not span.span_id.strip(b"\x00"):
-        raise Unusable("the span has no trace id or span id; OTLP requires both (each event's "
-                       "id is derived from them).", "no trace or span id")
+        raise Unusable(
+            "the span has no trace id or span id; OTLP requires both (each event's "
+            "id is derived from them).",
+            "no trace or span id",
+        )
 
 
 def _fault(event: dict) -> str:
@@ -231,16 +251,29 @@ def _fault(event: dict) -> str:
 def _common(span: Span, attributes: dict, inherited: dict) -> dict:
     agent = text(attributes, AGENT) or inherited["agent"]
     if not agent:
-        raise Unusable(f"no agent: set the {AGENT} attribute, or the service name "
-                       "(OTEL_SERVICE_NAME).", "no agent")
-    task = (text(attributes, TASK) or inherited["task"] or text(attributes, CONVERSATION)
-            or inherited["conversation"] or hex_id(span.trace_id))
+        raise Unusable(
+            f"no agent: set the {AGENT} attribute, or the service name (OTEL_SERVICE_NAME).",
+            "no agent",
+        )
+    task = (
+        text(attributes, TASK)
+        or inherited["task"]
+        or text(attributes, CONVERSATION)
+        or inherited["conversation"]
+        or hex_id(span.trace_id)
+    )
     if not span.end_time_unix_nano:
         raise Unusable("the span has no end time.", "no end time")
-    task_type = text(attributes, TASK_TYPE) or _operation_task(
-        text(attributes, OPERATION), span.name.strip())[:MAX_TASK_TYPE]
-    common = {"agent": agent, "task_id": task, "task_type": task_type,
-              "occurred_at": _moment(span.end_time_unix_nano)}
+    task_type = (
+        text(attributes, TASK_TYPE)
+        or _operation_task(text(attributes, OPERATION), span.name.strip())[:MAX_TASK_TYPE]
+    )
+    common = {
+        "agent": agent,
+        "task_id": task,
+        "task_type": task_type,
+        "occurred_at": _moment(span.end_time_unix_nano),
+    }
     if span.start_time_unix_nano:
         common["duration_ms"] = (span.end_time_unix_nano - span.start_time_unix_nano) // 1_000_000
     files = value(attributes, FILES)
@@ -258,8 +291,12 @@ def _operation_task(operation: str, name: str) -> str:
 
 def _failure_context(span: Span, attributes: dict, event: dict) -> dict:
     error_type = text(attributes, ERROR_TYPE) or text(event, EXCEPTION_TYPE)
-    message = (text(event, EXCEPTION_MESSAGE) or span.status.message or error_type
-               or f"{span.name} failed")
+    message = (
+        text(event, EXCEPTION_MESSAGE)
+        or span.status.message
+        or error_type
+        or f"{span.name} failed"
+    )
     context = {"error_message": message}
     if error_type:
         context["error_type"] = error_type
@@ -277,8 +314,12 @@ def _failure_context(span: Span, attributes: dict, event: dict) -> dict:
 
 def _outcome(common: dict, trace: str, span_id: str, kind: str, failure: dict) -> dict:
     context = {**common.get("context", {}), **failure}
-    return {**common, "outcome": kind, "context": context,
-            "event_id": str(uuid.uuid5(_EVENT_NAMESPACE, f"{trace}:{span_id}:{kind}"))}
+    return {
+        **common,
+        "outcome": kind,
+        "context": context,
+        "event_id": str(uuid.uuid5(_EVENT_NAMESPACE, f"{trace}:{span_id}:{kind}")),
+    }
 
 
 def _moment(unix_nano: int) -> str:
@@ -287,5 +328,3 @@ def _moment(unix_nano: int) -> str:
     except OverflowError:
         raise Unusable("the span's end time is out of range.", "end time out of range") from None
     return moment.isoformat(timespec="microseconds")  # one width: the strings sort as times
-
-

@@ -2,6 +2,7 @@
 record (outcomes_parse, outcomes_record), as those of POST /outcomes/bulk do; one failure per
 fault of a trace, filed under its nearest named agent (outcomes.otlp.faults); every refused
 span counted, logged and kept for the dashboard by its reason."""
+
 import logging
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -56,8 +57,9 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     request's), and the refusals."""
     mapped = request_map(export)
     refused = {span.span: (span.problem, span.reason) for span in mapped.spans if span.problem}
-    raws = [(span, outcome) for span in mapped.spans if not span.problem
-            for outcome in span.outcomes]
+    raws = [
+        (span, outcome) for span in mapped.spans if not span.problem for outcome in span.outcomes
+    ]
     order = sorted(range(len(raws)), key=lambda i: raws[i][1]["occurred_at"])
     items: dict[int, OutcomeIn] = {}
     for i, (item, errors) in zip(order, outcomes_parse(raw_items=[raws[i][1] for i in order])):
@@ -76,8 +78,11 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     recorded = outcomes_record(items=[items[i] for i in kept], api_key=api_key) if kept else []
     for i, answer in zip(kept, recorded):
         if answer.status in ("forbidden", "conflict"):
-            reason = "agent not allowed for the key" if answer.status == "forbidden" else (
-                "event id used for another outcome")
+            reason = (
+                "agent not allowed for the key"
+                if answer.status == "forbidden"
+                else ("event id used for another outcome")
+            )
             refused.setdefault(raws[i][0].span, (answer.message, reason))
         elif answer.status == "created":
             stored += 1
@@ -108,13 +113,17 @@ def _decide(failed: list[Mapped], mapped: MappedExport) -> dict[str, Decision]:
     named: dict[str, set[str]] = {trace: set() for trace in traces}
     for trace, span in mapped.agents:
         named[trace].add(span)
-    return {trace: faults_decide(by_trace[trace], parents[trace], stored[trace],
-                                 frozenset(named[trace]))
-            for trace in traces}
+    return {
+        trace: faults_decide(
+            by_trace[trace], parents[trace], stored[trace], frozenset(named[trace])
+        )
+        for trace in traces
+    }
 
 
-def _trace_learn(decisions: dict[str, Decision], mapped: MappedExport,
-                 api_key: ApiKey | None) -> None:
+def _trace_learn(
+    decisions: dict[str, Decision], mapped: MappedExport, api_key: ApiKey | None
+) -> None:
     """Store what the export taught about failures stored earlier: their longer lineages, and
     the agent of a nearer named ancestor, for the failure and the failed outcome that came
     with it (an agent the ledger would refuse, or the key may not write for, moves nothing)."""
@@ -125,8 +134,13 @@ def _trace_learn(decisions: dict[str, Decision], mapped: MappedExport,
             if agent and agent_refusal(api_key, agent) is None:
                 agents[pk] = (agent, span)
     with transaction.atomic():
-        failures_lineage_extend(lineages={pk: lineage for decision in decisions.values()
-                                          for pk, lineage in decision.extended.items()})
+        failures_lineage_extend(
+            lineages={
+                pk: lineage
+                for decision in decisions.values()
+                for pk, lineage in decision.extended.items()
+            }
+        )
         if not agents:
             return
         former = failures_agent_refile(agents=agents)
@@ -142,14 +156,22 @@ def _with_fault(item: OutcomeIn, owner: Mapped, decision: Decision) -> OutcomeIn
     already, and then only if the span is an outcome."""
     if owner.span_id in decision.folded:
         return replace(item, error="") if owner.is_outcome else None
-    return replace(item, failure_extras={
-        **item.failure_extras, "trace_id": owner.trace_id, "span_id": owner.span_id,
-        "fault": owner.fault, "lineage": decision.lineages[owner.span_id],
-        "agent_span": owner.agent_span})
+    return replace(
+        item,
+        failure_extras={
+            **item.failure_extras,
+            "trace_id": owner.trace_id,
+            "span_id": owner.span_id,
+            "fault": owner.fault,
+            "lineage": decision.lineages[owner.span_id],
+            "agent_span": owner.agent_span,
+        },
+    )
 
 
-def spans_rejected_record(*, refused: dict[str, tuple[str, str]],
-                          api_key: ApiKey | None = None) -> None:
+def spans_rejected_record(
+    *, refused: dict[str, tuple[str, str]], api_key: ApiKey | None = None
+) -> None:
     """Log and keep the refused spans of one export (``{span: (why, reason)}``): one WARNING
     and one SpanRejection per reason, with its count and the first span's refusal."""
     if not refused:
@@ -160,11 +182,20 @@ def spans_rejected_record(*, refused: dict[str, tuple[str, str]],
         examples.setdefault(reason, scrubbed(f"span {span}: {why}", MAX_EXAMPLE_CHARS))
     now = timezone.now()
     for reason, count in counts.items():
-        logger.warning("OpenTelemetry export: %d span(s) refused (%s), e.g. %s",
-                       count, reason, examples[reason])
-    SpanRejection.objects.bulk_create([
-        SpanRejection(at=now, reason=reason[:200], count=count, example=examples[reason],
-                      api_key=api_key) for reason, count in counts.items()])
+        logger.warning(
+            "OpenTelemetry export: %d span(s) refused (%s), e.g. %s",
+            count,
+            reason,
+            examples[reason],
+        )
+    SpanRejection.objects.bulk_create(
+        [
+            SpanRejection(
+                at=now, reason=reason[:200], count=count, example=examples[reason], api_key=api_key
+            )
+            for reason, count in counts.items()
+        ]
+    )
 
 
 def span_rejections_prune(*, older_than_days: int = REJECTION_RETENTION_DAYS) -> int:

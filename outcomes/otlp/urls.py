@@ -1,4 +1,5 @@
 """The OTLP/HTTP route, at the root: exporters append /v1/traces to their endpoint."""
+
 from django.urls import path
 
 from .views import TracesApi

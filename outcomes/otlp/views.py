@@ -5,20 +5,31 @@ REST API's own. Every answer is encoded like the request: an ExportTraceServiceR
 ``partial_success`` when spans were refused), or for an error a google.rpc.Status with the
 error's HTTP status (and ``Retry-After`` on a 429 or 503).
 """
+
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.parsers import BaseParser
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from rest_framework.views import APIView
 
 from config.api.errors import PayloadTooLarge
 from config.api.fields import scrubbed
 from config.api.middleware import body_limit
 
-from .decoding import (JSON, MEDIA_TYPES, PROTOBUF, TooLarge, Undecodable, body_inflate,
-                       message_encode, request_decode, response_of, status_of)
+from .decoding import (
+    JSON,
+    MEDIA_TYPES,
+    PROTOBUF,
+    TooLarge,
+    Undecodable,
+    body_inflate,
+    message_encode,
+    request_decode,
+    response_of,
+    status_of,
+)
 from .services import traces_record
 
 # An error message quotes at most this much of a decoder's complaint.
@@ -61,12 +72,15 @@ def _spans_check(export) -> None:
     """More spans than HINDSIGHT_OTLP_MAX_SPANS are refused whole: a request must end within the
     worker's timeout."""
     limit = settings.HINDSIGHT_OTLP_MAX_SPANS
-    count = sum(len(scope.spans) for resource in export.resource_spans
-                for scope in resource.scope_spans)
+    count = sum(
+        len(scope.spans) for resource in export.resource_spans for scope in resource.scope_spans
+    )
     if count > limit:
-        raise PayloadTooLarge(f"{count} spans in one export; at most {limit} are taken "
-                              "(HINDSIGHT_OTLP_MAX_SPANS): lower the exporter's batch size "
-                              "(OTEL_BSP_MAX_EXPORT_BATCH_SIZE, 512 by default).")
+        raise PayloadTooLarge(
+            f"{count} spans in one export; at most {limit} are taken "
+            "(HINDSIGHT_OTLP_MAX_SPANS): lower the exporter's batch size "
+            "(OTEL_BSP_MAX_EXPORT_BATCH_SIZE, 512 by default)."
+        )
 
 
 class TracesApi(APIView):
@@ -83,8 +97,10 @@ class TracesApi(APIView):
     def post(self, request):
         media_type = _media_type(request)
         if media_type is None:
-            raise UnsupportedMediaType(request.content_type[:100] or "none",
-                                       detail=f"Send {PROTOBUF} or {JSON} (OTLP/HTTP).")
+            raise UnsupportedMediaType(
+                request.content_type[:100] or "none",
+                detail=f"Send {PROTOBUF} or {JSON} (OTLP/HTTP).",
+            )
         export = request.data
         if not isinstance(export, ExportTraceServiceRequest):  # no body: no parser was called
             if media_type == JSON:
@@ -92,8 +108,10 @@ class TracesApi(APIView):
             export = ExportTraceServiceRequest()  # the empty export, in protobuf
         _spans_check(export)
         exported = traces_record(export=export, api_key=request.auth)
-        return HttpResponse(message_encode(response_of(exported.rejected, exported.message),
-                                           media_type), content_type=media_type)
+        return HttpResponse(
+            message_encode(response_of(exported.rejected, exported.message), media_type),
+            content_type=media_type,
+        )
 
     def handle_exception(self, exc):
         """The API's answer to ``exc`` (status and headers), its body a google.rpc.Status."""
@@ -109,6 +127,8 @@ class TracesApi(APIView):
         """An error answer: a google.rpc.Status in the request's encoding (JSON for another);
         also the body-size middleware's (config.api.middleware.refusal)."""
         media_type = _media_type(request) or JSON
-        return HttpResponse(message_encode(status_of(status, message), media_type),
-                            status=status, content_type=media_type)
-
+        return HttpResponse(
+            message_encode(status_of(status, message), media_type),
+            status=status,
+            content_type=media_type,
+        )

@@ -1,4 +1,5 @@
 """Keys bound to agents: the glob match, the apikey command and the admin form."""
+
 import io
 
 import pytest
@@ -30,16 +31,28 @@ MATCHES = [
 ]
 
 
-@pytest.mark.parametrize(("patterns", "agent", "allowed"), [m[1:] for m in MATCHES],
-                         ids=[m[0] for m in MATCHES])
+@pytest.mark.parametrize(
+    ("patterns", "agent", "allowed"), [m[1:] for m in MATCHES], ids=[m[0] for m in MATCHES]
+)
 def test_agent_matches(patterns, agent, allowed):
     assert agent_matches(patterns, agent) is allowed
 
 
 def test_apikey_create_binds_the_key_to_each_agent_pattern(db):
     out, err = io.StringIO(), io.StringIO()
-    call_command("apikey", "create", "builders", "--scope", "write", "--agent", "builder-*",
-                 "--agent", "ci-?", stdout=out, stderr=err)
+    call_command(
+        "apikey",
+        "create",
+        "builders",
+        "--scope",
+        "write",
+        "--agent",
+        "builder-*",
+        "--agent",
+        "ci-?",
+        stdout=out,
+        stderr=err,
+    )
     key = ApiKey.objects.get(name="builders")
     assert key.agent_patterns == ["builder-*", "ci-?"]
     assert key.may_act_for("builder-3") and not key.may_act_for("deployer")
@@ -48,8 +61,9 @@ def test_apikey_create_binds_the_key_to_each_agent_pattern(db):
 
 
 def test_apikey_create_without_agent_makes_a_fleet_key(db):
-    call_command("apikey", "create", "fleet", "--scope", "write", stdout=io.StringIO(),
-                 stderr=io.StringIO())
+    call_command(
+        "apikey", "create", "fleet", "--scope", "write", stdout=io.StringIO(), stderr=io.StringIO()
+    )
     assert ApiKey.objects.get(name="fleet").agent_patterns == []
 
 
@@ -59,43 +73,71 @@ def test_apikey_list_shows_the_agent_patterns(db):
     out = io.StringIO()
     call_command("apikey", "list", stdout=out)
     lines = {line.split("\t")[0]: line.split("\t") for line in out.getvalue().splitlines()}
-    assert lines[bound.key.prefix] == [bound.key.prefix, "write", "active", "builder-*,ci-?",
-                                       "builders"]
+    assert lines[bound.key.prefix] == [
+        bound.key.prefix,
+        "write",
+        "active",
+        "builder-*,ci-?",
+        "builders",
+    ]
     assert lines[fleet.key.prefix][3] == "*fleet*"
 
 
 @pytest.mark.parametrize("pattern", ["", "   ", "bad\x00name", "x" * 101])
 def test_apikey_create_refuses_a_pattern_no_agent_can_match(db, pattern):
     with pytest.raises(CommandError, match="agent_patterns"):
-        call_command("apikey", "create", "bad", "--scope", "write", "--agent", pattern,
-                     stdout=io.StringIO(), stderr=io.StringIO())
+        call_command(
+            "apikey",
+            "create",
+            "bad",
+            "--scope",
+            "write",
+            "--agent",
+            pattern,
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+        )
     assert not ApiKey.objects.filter(name="bad").exists()
 
 
 def test_apikey_create_refuses_agents_on_a_read_key(db):
     """Reads are never bound, so a read key with --agent would claim a limit it does not have."""
     with pytest.raises(CommandError, match="A read key cannot be bound to agents"):
-        call_command("apikey", "create", "reader", "--scope", "read", "--agent", "builder-*",
-                     stdout=io.StringIO(), stderr=io.StringIO())
+        call_command(
+            "apikey",
+            "create",
+            "reader",
+            "--scope",
+            "read",
+            "--agent",
+            "builder-*",
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+        )
     assert not ApiKey.objects.filter(name="reader").exists()
     with pytest.raises(ValueError, match="agent_patterns"):
         api_key_create(name="reader", scope="read", agent_patterns=["builder-*"])
-    call_command("apikey", "create", "reader", "--scope", "read", stdout=io.StringIO(),
-                 stderr=io.StringIO())
+    call_command(
+        "apikey", "create", "reader", "--scope", "read", stdout=io.StringIO(), stderr=io.StringIO()
+    )
     assert ApiKey.objects.get(name="reader").agent_patterns == []
 
 
 def test_admin_refuses_agents_on_a_read_key(admin_client):
-    response = admin_client.post("/admin/api/apikey/add/", {
-        "name": "reader", "scope": "read", "agent_patterns": "builder-*"})
+    response = admin_client.post(
+        "/admin/api/apikey/add/",
+        {"name": "reader", "scope": "read", "agent_patterns": "builder-*"},
+    )
     assert response.status_code == 200  # the form again, with its error on the agents
     assert "read key" in response.context["adminform"].form.errors["agent_patterns"][0]
     assert not ApiKey.objects.exists()
 
 
 def test_admin_creates_a_bound_key(admin_client):
-    response = admin_client.post("/admin/api/apikey/add/", {
-        "name": "from-admin", "scope": "write", "agent_patterns": "builder-*, ci-?"})
+    response = admin_client.post(
+        "/admin/api/apikey/add/",
+        {"name": "from-admin", "scope": "write", "agent_patterns": "builder-*, ci-?"},
+    )
     assert response.status_code == 302
     assert ApiKey.objects.get(name="from-admin").agent_patterns == ["builder-*", "ci-?"]
 
@@ -104,21 +146,26 @@ def test_admin_edits_the_agent_patterns_of_a_key(admin_client):
     key = api_key_create(name="builders", scope="write", agent_patterns=["builder-*"]).key
     page = admin_client.get(f"/admin/api/apikey/{key.pk}/change/").content.decode()
     assert 'name="agent_patterns"' in page and 'value="builder-*"' in page
-    response = admin_client.post(f"/admin/api/apikey/{key.pk}/change/", {
-        "name": "builders", "agent_patterns": "builder-*,deployer"})
+    response = admin_client.post(
+        f"/admin/api/apikey/{key.pk}/change/",
+        {"name": "builders", "agent_patterns": "builder-*,deployer"},
+    )
     assert response.status_code == 302
     key.refresh_from_db()
     assert key.agent_patterns == ["builder-*", "deployer"] and key.scope == "write"
-    response = admin_client.post(f"/admin/api/apikey/{key.pk}/change/", {
-        "name": "builders", "agent_patterns": ""})
+    response = admin_client.post(
+        f"/admin/api/apikey/{key.pk}/change/", {"name": "builders", "agent_patterns": ""}
+    )
     key.refresh_from_db()
     assert key.agent_patterns == []  # emptied: a fleet key again
 
 
 def test_admin_refuses_a_blank_pattern(admin_client):
     key = api_key_create(name="builders", scope="write", agent_patterns=["builder-*"]).key
-    response = admin_client.post(f"/admin/api/apikey/{key.pk}/change/", {
-        "name": "builders", "agent_patterns": "builder-*,,ci-?"})
+    response = admin_client.post(
+        f"/admin/api/apikey/{key.pk}/change/",
+        {"name": "builders", "agent_patterns": "builder-*,,ci-?"},
+    )
     assert response.status_code == 200  # the form again, with its error
     assert response.context["adminform"].form.errors["agent_patterns"]
     key.refresh_from_db()
@@ -139,18 +186,30 @@ def _rows_by(key, n: int) -> dict:
     return {
         "failures/failure": failure,
         "outcomes/outcome": Outcome.objects.create(
-            task_id="t-1", agent=f"agent-{n}", task_type="sync", outcome="success",
-            occurred_at=timezone.now(), api_key=key),
+            task_id="t-1",
+            agent=f"agent-{n}",
+            task_type="sync",
+            outcome="success",
+            occurred_at=timezone.now(),
+            api_key=key,
+        ),
         "lessons/lesson": lesson,
         "lessons/lessonproposal": LessonProposal.objects.create(
-            lesson=lesson, resolution="page oncall", digest=str(n) * 64, api_key=key),
+            lesson=lesson, resolution="page oncall", digest=str(n) * 64, api_key=key
+        ),
         "lessons/application": Application.objects.create(
-            lesson=lesson, worked=True, applied_at=timezone.now(), api_key=key),
+            lesson=lesson, worked=True, applied_at=timezone.now(), api_key=key
+        ),
     }
 
 
-WRITTEN = ["failures/failure", "outcomes/outcome", "lessons/lesson", "lessons/lessonproposal",
-           "lessons/application"]
+WRITTEN = [
+    "failures/failure",
+    "outcomes/outcome",
+    "lessons/lesson",
+    "lessons/lessonproposal",
+    "lessons/application",
+]
 
 
 @pytest.mark.parametrize("model", WRITTEN)

@@ -1,5 +1,6 @@
 """Every write endpoint with a key bound to agents: its own agents (by name and by glob) write,
 another agent's write is a 403 naming the field, and every stored row records the key."""
+
 import uuid
 from dataclasses import dataclass
 from typing import Callable
@@ -53,8 +54,7 @@ def _outcome_rows(response):
 
 def _resolve(client, agent, lesson):
     failure_record(agent=agent, task="t-1", error=ERROR)
-    return client.post("/api/v1/failures/resolve", {"agent": agent, "task": "t-1"},
-                       format="json")
+    return client.post("/api/v1/failures/resolve", {"agent": agent, "task": "t-1"}, format="json")
 
 
 def _resolved(response):
@@ -64,31 +64,81 @@ def _resolved(response):
 
 def _apply_to_failure(client, agent, lesson):
     failure = failure_record(agent=agent, task="t-1", error=ERROR)
-    return client.post(f"/api/v1/lessons/{lesson.pk}/applications",
-                       {"worked": True, "failure_id": failure.pk}, format="json")
+    return client.post(
+        f"/api/v1/lessons/{lesson.pk}/applications",
+        {"worked": True, "failure_id": failure.pk},
+        format="json",
+    )
 
 
 WRITES = [
-    Write("failure", lambda c, agent, lesson: c.post("/api/v1/failures", {
-        "agent": agent, "task": "t-1", "error": ERROR}, format="json"), "agent", _failure_rows),
-    Write("failure applying a lesson", lambda c, agent, lesson: c.post("/api/v1/failures", {
-        "agent": agent, "task": "t-1", "error": ERROR, "applied_lesson": str(lesson.pk)},
-        format="json"), "agent",
-        lambda r: [*_failure_rows(r), Application.objects.get(failure_id=r.json()["id"])]),
-    Write("outcome", lambda c, agent, lesson: c.post("/api/v1/outcomes", {
-        "task_id": "t-1", "agent": agent, "task_type": "sync", "outcome": "failure",
-        "context": {"error_type": "timeout", "error_message": ERROR}}, format="json"),
-        "agent", _outcome_rows),
-    Write("outcome applying a lesson", lambda c, agent, lesson: c.post("/api/v1/outcomes", {
-        "task_id": "t-1", "agent": agent, "task_type": "sync", "outcome": "success",
-        "applied_lesson": str(lesson.pk)}, format="json"), "agent",
-        lambda r: [Outcome.objects.get(pk=r.json()["id"]), Application.objects.get()]),
+    Write(
+        "failure",
+        lambda c, agent, lesson: c.post(
+            "/api/v1/failures", {"agent": agent, "task": "t-1", "error": ERROR}, format="json"
+        ),
+        "agent",
+        _failure_rows,
+    ),
+    Write(
+        "failure applying a lesson",
+        lambda c, agent, lesson: c.post(
+            "/api/v1/failures",
+            {"agent": agent, "task": "t-1", "error": ERROR, "applied_lesson": str(lesson.pk)},
+            format="json",
+        ),
+        "agent",
+        lambda r: [*_failure_rows(r), Application.objects.get(failure_id=r.json()["id"])],
+    ),
+    Write(
+        "outcome",
+        lambda c, agent, lesson: c.post(
+            "/api/v1/outcomes",
+            {
+                "task_id": "t-1",
+                "agent": agent,
+                "task_type": "sync",
+                "outcome": "failure",
+                "context": {"error_type": "timeout", "error_message": ERROR},
+            },
+            format="json",
+        ),
+        "agent",
+        _outcome_rows,
+    ),
+    Write(
+        "outcome applying a lesson",
+        lambda c, agent, lesson: c.post(
+            "/api/v1/outcomes",
+            {
+                "task_id": "t-1",
+                "agent": agent,
+                "task_type": "sync",
+                "outcome": "success",
+                "applied_lesson": str(lesson.pk),
+            },
+            format="json",
+        ),
+        "agent",
+        lambda r: [Outcome.objects.get(pk=r.json()["id"]), Application.objects.get()],
+    ),
     Write("resolve", _resolve, "agent", _resolved),
-    Write("application", lambda c, agent, lesson: c.post(
-        f"/api/v1/lessons/{lesson.pk}/applications", {"worked": False, "agent": agent},
-        format="json"), "agent", lambda r: [Application.objects.get(pk=r.json()["id"])]),
-    Write("application to a failure", _apply_to_failure, "failure_id",
-          lambda r: [Application.objects.get(pk=r.json()["id"])]),
+    Write(
+        "application",
+        lambda c, agent, lesson: c.post(
+            f"/api/v1/lessons/{lesson.pk}/applications",
+            {"worked": False, "agent": agent},
+            format="json",
+        ),
+        "agent",
+        lambda r: [Application.objects.get(pk=r.json()["id"])],
+    ),
+    Write(
+        "application to a failure",
+        _apply_to_failure,
+        "failure_id",
+        lambda r: [Application.objects.get(pk=r.json()["id"])],
+    ),
 ]
 AGENTS = [("own agent", OWN, True), ("agent of a glob", GLOB, True), ("other agent", OTHER, False)]
 
@@ -122,12 +172,17 @@ def test_a_fleet_key_writes_for_any_agent(make_key, write):
     assert all(row.api_key.name == "fleet" for row in write.rows(response))
 
 
-@pytest.mark.parametrize("path, body", [
-    ("/api/v1/failures", {"agent": OTHER, "task": "t-1", "error": ERROR}),
-    ("/api/v1/lessons/{lesson}/applications", {"worked": True, "agent": OTHER}),
-], ids=["failure", "application"])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/api/v1/failures", {"agent": OTHER, "task": "t-1", "error": ERROR}),
+        ("/api/v1/lessons/{lesson}/applications", {"worked": True, "agent": OTHER}),
+    ],
+    ids=["failure", "application"],
+)
 def test_a_bound_key_replaying_another_agents_event_is_refused_not_answered(
-        bound, make_key, path, body):
+    bound, make_key, path, body
+):
     """The key's agents are checked before a replay answers: a stored answer is another
     agent's data."""
     _, client = bound
@@ -141,30 +196,51 @@ def test_a_bound_key_replaying_another_agents_event_is_refused_not_answered(
 
 def test_bulk_stores_the_own_agents_items_and_refuses_the_others(bound):
     key, client = bound
-    items = [{"task_id": f"t-{n}", "agent": agent, "task_type": "sync", "outcome": "failure",
-              "event_id": str(uuid.uuid4()),
-              "context": {"error_type": "timeout", "error_message": ERROR}}
-             for n, agent in enumerate([OWN, OTHER, GLOB, OTHER])]
+    items = [
+        {
+            "task_id": f"t-{n}",
+            "agent": agent,
+            "task_type": "sync",
+            "outcome": "failure",
+            "event_id": str(uuid.uuid4()),
+            "context": {"error_type": "timeout", "error_message": ERROR},
+        }
+        for n, agent in enumerate([OWN, OTHER, GLOB, OTHER])
+    ]
     response = client.post("/api/v1/outcomes/bulk", {"outcomes": items}, format="json")
     assert response.status_code == 200
     body = response.json()
-    assert [r["status"] for r in body["results"]] == ["created", "forbidden", "created",
-                                                      "forbidden"]
+    assert [r["status"] for r in body["results"]] == [
+        "created",
+        "forbidden",
+        "created",
+        "forbidden",
+    ]
     assert (body["created"], body["forbidden"]) == (2, 2)
     refused = body["results"][1]
     assert list(refused["fields"]) == ["agent"] and refused["error"].startswith("Forbidden agent:")
-    assert set(Outcome.objects.values_list("agent", "api_key_id")) == {(OWN, key.pk),
-                                                                       (GLOB, key.pk)}
-    assert set(Failure.objects.values_list("agent", "api_key_id")) == {(OWN, key.pk),
-                                                                       (GLOB, key.pk)}
+    assert set(Outcome.objects.values_list("agent", "api_key_id")) == {
+        (OWN, key.pk),
+        (GLOB, key.pk),
+    }
+    assert set(Failure.objects.values_list("agent", "api_key_id")) == {
+        (OWN, key.pk),
+        (GLOB, key.pk),
+    }
 
 
 def test_a_bound_key_cannot_close_another_agents_failures_with_a_success(bound):
     _, client = bound
     failure_record(agent=OTHER, task="t-1", error=ERROR)
-    response = client.post("/api/v1/outcomes/bulk", {"outcomes": [
-        {"task_id": "t-1", "agent": OTHER, "task_type": "sync", "outcome": "success"}]},
-        format="json")
+    response = client.post(
+        "/api/v1/outcomes/bulk",
+        {
+            "outcomes": [
+                {"task_id": "t-1", "agent": OTHER, "task_type": "sync", "outcome": "success"}
+            ]
+        },
+        format="json",
+    )
     assert response.json()["results"][0]["status"] == "forbidden"
     assert Failure.objects.get().status == "open"
 
@@ -184,8 +260,11 @@ def test_a_lesson_names_no_agent_and_records_its_first_writer(bound, make_key):
 def test_a_proposal_records_the_key_that_first_proposed_it(bound, make_key):
     key, client = bound
     lesson = LessonFactory(error_pattern="twilio-timeout", status=Lesson.Status.APPROVED)
-    body = {"error_pattern": lesson.error_pattern, "error_type": "timeout",
-            "resolution": "raise the timeout"}
+    body = {
+        "error_pattern": lesson.error_pattern,
+        "error_type": "timeout",
+        "resolution": "raise the timeout",
+    }
     assert client.post("/api/v1/lessons", body, format="json").json()["proposal_id"]
     other = bearer(make_key("write", name="fleet"))
     other.post("/api/v1/lessons", body, format="json")
@@ -200,8 +279,11 @@ def test_the_check_adds_no_query(bound, agent):
     _, client = bound
     client.get("/api/v1/lessons")  # last_used_at is now fresh: no write to the key for a while
     with CaptureQueriesContext(connection) as queries:
-        client.post("/api/v1/outcomes", {"task_id": "t-1", "agent": agent, "task_type": "sync",
-                                         "outcome": "success"}, format="json")
+        client.post(
+            "/api/v1/outcomes",
+            {"task_id": "t-1", "agent": agent, "task_type": "sync", "outcome": "success"},
+            format="json",
+        )
     of_keys = [q["sql"] for q in queries if "api_apikey" in q["sql"]]
     assert len(of_keys) == 1 and of_keys[0].startswith("SELECT")
 

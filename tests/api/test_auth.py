@@ -1,4 +1,5 @@
 """API keys: bearer authentication, scopes, revocation, and the command that creates them."""
+
 import hashlib
 import io
 
@@ -15,14 +16,22 @@ LESSON = {"error_pattern": "p1", "error_type": "timeout", "resolution": "wait"}
 def test_no_key_is_401_in_the_error_shape(anon_api):
     response = anon_api.get("/api/v1/lessons")
     assert response.status_code == 401
-    assert response.json() == {"error": "Authentication credentials were not provided.",
-                               "fields": {}}
+    assert response.json() == {
+        "error": "Authentication credentials were not provided.",
+        "fields": {},
+    }
     assert response["WWW-Authenticate"].startswith("Bearer")
 
 
-@pytest.mark.parametrize("header", [
-    "Bearer hsk_not-a-real-key", "Bearer", "Bearer a b", "Bearer " + "x" * 5000,
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Bearer hsk_not-a-real-key",
+        "Bearer",
+        "Bearer a b",
+        "Bearer " + "x" * 5000,
+    ],
+)
 def test_bad_keys_are_401(db, header):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=header)
@@ -113,7 +122,11 @@ def test_admin_creates_a_key_and_shows_it_once(admin_client):
 
 def test_admin_revokes_keys(admin_client):
     created = api_key_create(name="to-revoke", scope="write")
-    admin_client.post("/admin/api/apikey/", {
-        "action": "revoke", "_selected_action": [created.key.pk],
-    })
+    admin_client.post(
+        "/admin/api/apikey/",
+        {
+            "action": "revoke",
+            "_selected_action": [created.key.pk],
+        },
+    )
     assert ApiKey.objects.get(pk=created.key.pk).revoked_at is not None

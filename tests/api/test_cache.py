@@ -1,4 +1,5 @@
 """The Redis cache reads an outage as misses, never as errors."""
+
 import socket
 
 import pytest
@@ -14,10 +15,13 @@ def free_port() -> int:
 
 
 def make_cache(location: str) -> ResilientRedisCache:
-    return ResilientRedisCache(location, {
-        "KEY_PREFIX": "hindsight-test",
-        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
-    })
+    return ResilientRedisCache(
+        location,
+        {
+            "KEY_PREFIX": "hindsight-test",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+        },
+    )
 
 
 @pytest.mark.redis
@@ -72,12 +76,23 @@ def test_api_answers_with_redis_down(api, redis_down):
     """Check, record, failures and boot (all of which read or write the cache) with Redis dead."""
     redis_down()
     assert api.get("/api/v1/lessons/check", {"error_type": "x"}).status_code == 200
-    assert api.post("/api/v1/lessons", {"error_pattern": "payments_down", "error_type": "t",
-                                        "resolution": "r"}, format="json").status_code == 201
+    assert (
+        api.post(
+            "/api/v1/lessons",
+            {"error_pattern": "payments_down", "error_type": "t", "resolution": "r"},
+            format="json",
+        ).status_code
+        == 201
+    )
     # The boot fleet view lives in the cache and falls back to the database; the lesson match
     # index's version is in the database, so the new lesson is found at once.
-    failure = {"agent": "a", "task": "t", "task_type": "sync", "error": "payments_down happened",
-               "error_type": "t"}
+    failure = {
+        "agent": "a",
+        "task": "t",
+        "task_type": "sync",
+        "error": "payments_down happened",
+        "error_type": "t",
+    }
     recorded = api.post("/api/v1/failures", failure, format="json")
     assert recorded.status_code == 201
     assert [l["error_pattern"] for l in recorded.json()["lessons"]] == ["payments_down"]

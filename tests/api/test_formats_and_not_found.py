@@ -1,15 +1,19 @@
 """Answers the schema fuzzer once found outside the schema: an unknown ``?format=``, a malformed id
 in an API path, a markdown answer with nothing in it, a write asked for markdown."""
+
 import pytest
 
 from failures.models import Failure
 
 
-@pytest.mark.parametrize("path, params", [
-    ("/api/v1/boot", {"agent": "a", "format": "xml"}),
-    ("/api/v1/failures", {"format": "0"}),
-    ("/api/v1/outcomes/history", {"agent": "a", "format": "yaml"}),
-])
+@pytest.mark.parametrize(
+    "path, params",
+    [
+        ("/api/v1/boot", {"agent": "a", "format": "xml"}),
+        ("/api/v1/failures", {"format": "0"}),
+        ("/api/v1/outcomes/history", {"agent": "a", "format": "yaml"}),
+    ],
+)
 def test_an_unknown_format_is_400_naming_format(api, path, params):
     response = api.get(path, params)
     assert response.status_code == 400, response.content
@@ -40,9 +44,14 @@ def test_empty_markdown_keeps_its_content_type(api):
     assert response.content.strip() == b""
 
 
-@pytest.mark.parametrize("path", [
-    "/api/v1/lessons/not-a-uuid", "/api/v1/lessons/0/applications", "/api/v1/nothing-here",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/lessons/not-a-uuid",
+        "/api/v1/lessons/0/applications",
+        "/api/v1/nothing-here",
+    ],
+)
 def test_an_unknown_api_url_is_404_in_the_error_shape(api, path):
     response = api.get(path)
     assert response.status_code == 404

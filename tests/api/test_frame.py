@@ -1,9 +1,12 @@
 """The API frame: paths, schema and docs, the error shape."""
+
 import pytest
 
 
-@pytest.mark.parametrize("path", ["/api/v1/lessons", "/api/v1/lessons/",
-                                  "/api/v1/lessons/check", "/api/v1/lessons/check/"])
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/lessons", "/api/v1/lessons/", "/api/v1/lessons/check", "/api/v1/lessons/check/"],
+)
 def test_paths_work_with_and_without_trailing_slash(api, path):
     assert api.get(path, {"error_type": "timeout"}).status_code == 200
 
@@ -67,8 +70,11 @@ def test_a_method_the_path_does_not_take_is_405_in_the_error_shape(api):
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded"])
 def test_a_body_not_sent_as_json_is_415_in_the_error_shape(api, content_type):
-    response = api.generic("POST", "/api/v1/lessons", b'{"error_pattern": "p"}',
-                           content_type=content_type)
+    response = api.generic(
+        "POST", "/api/v1/lessons", b'{"error_pattern": "p"}', content_type=content_type
+    )
     assert response.status_code == 415
-    assert response.json() == {"error": f'Unsupported media type "{content_type}" in request.',
-                               "fields": {}}
+    assert response.json() == {
+        "error": f'Unsupported media type "{content_type}" in request.',
+        "fields": {},
+    }

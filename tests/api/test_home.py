@@ -1,4 +1,5 @@
 """The home page at ``/``: public, shows no stored data, and says when the database is down."""
+
 import re
 
 import pytest

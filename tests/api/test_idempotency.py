@@ -1,4 +1,5 @@
 """Remembered answers of event ids, and pruning them."""
+
 import io
 import uuid
 from datetime import timedelta
@@ -15,10 +16,12 @@ pytestmark = pytest.mark.django_db
 
 
 def remember(age_days: int) -> IdempotencyRecord:
-    record = IdempotencyRecord.objects.create(event_id=uuid.uuid4(), operation="x",
-                                              request_digest="d", status_code=201, response={})
+    record = IdempotencyRecord.objects.create(
+        event_id=uuid.uuid4(), operation="x", request_digest="d", status_code=201, response={}
+    )
     IdempotencyRecord.objects.filter(pk=record.pk).update(
-        created_at=timezone.now() - timedelta(days=age_days))
+        created_at=timezone.now() - timedelta(days=age_days)
+    )
     return record
 
 
@@ -38,5 +41,6 @@ def test_prune_command():
 
 def test_digest_ignores_key_order_and_event_id():
     assert request_digest({"a": 1, "b": [1, 2], "event_id": "x"}) == request_digest(
-        {"b": [1, 2], "a": 1})
+        {"b": [1, 2], "a": 1}
+    )
     assert request_digest({"a": 1}) != request_digest({"a": 2})

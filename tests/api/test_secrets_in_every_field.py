@@ -1,6 +1,7 @@
 """A secret an agent puts in any field it sends, through any write endpoint, is never stored,
 cached under, or served back: not by the writes' answers, the reads (JSON and markdown), nor the
 admin's pages. Names that serve as lookup keys still find their rows when sent again as written."""
+
 import uuid
 
 import pytest
@@ -24,56 +25,102 @@ def named(label: str) -> str:
     return f"{label} {SECRET}"
 
 
-AGENT, TASK, TASK_TYPE, SKILL, ERROR_TYPE = (named(x) for x in (
-    "agent", "task", "type", "skill", "error"))
+AGENT, TASK, TASK_TYPE, SKILL, ERROR_TYPE = (
+    named(x) for x in ("agent", "task", "type", "skill", "error")
+)
 MESSAGE = f"401 from the API with key {SECRET} after 3 attempts"
 
 CONTEXT = {
-    "error_type": ERROR_TYPE, "error_message": MESSAGE, "skill_name": SKILL,
-    "file_path": f"src/{SECRET}.py", "files": [f"conf/{SECRET}.yml"],
-    "side_effects": [f"wrote {SECRET} to the cache"], "recovery_hint": f"rotate {SECRET}",
-    "checkpoint": {"cursor": 48, "last": SECRET}, "retry_safe": True,
+    "error_type": ERROR_TYPE,
+    "error_message": MESSAGE,
+    "skill_name": SKILL,
+    "file_path": f"src/{SECRET}.py",
+    "files": [f"conf/{SECRET}.yml"],
+    "side_effects": [f"wrote {SECRET} to the cache"],
+    "recovery_hint": f"rotate {SECRET}",
+    "checkpoint": {"cursor": 48, "last": SECRET},
+    "retry_safe": True,
 }
-OUTCOME = {"task_id": TASK, "agent": AGENT, "task_type": TASK_TYPE, "outcome": "failure",
-           "context": CONTEXT,
-           "result": {"approach": f"used {SECRET}", "files_changed": [f"lib/{SECRET}.py"]}}
+OUTCOME = {
+    "task_id": TASK,
+    "agent": AGENT,
+    "task_type": TASK_TYPE,
+    "outcome": "failure",
+    "context": CONTEXT,
+    "result": {"approach": f"used {SECRET}", "files_changed": [f"lib/{SECRET}.py"]},
+}
 FAILURE = {
-    "agent": AGENT, "task": TASK, "error": MESSAGE, "error_type": ERROR_TYPE,
-    "title": f"title {SECRET}", "task_description": f"desc {SECRET}", "task_type": TASK_TYPE,
-    "skill_name": SKILL, "side_effects": [f"sent {SECRET}"], "recovery_hint": f"hint {SECRET}",
+    "agent": AGENT,
+    "task": TASK,
+    "error": MESSAGE,
+    "error_type": ERROR_TYPE,
+    "title": f"title {SECRET}",
+    "task_description": f"desc {SECRET}",
+    "task_type": TASK_TYPE,
+    "skill_name": SKILL,
+    "side_effects": [f"sent {SECRET}"],
+    "recovery_hint": f"hint {SECRET}",
     "checkpoint": {"step": 2, "token": "plain", "note": SECRET},
 }
 LESSON = {
-    "error_pattern": f"pattern {SECRET}", "error_type": ERROR_TYPE, "skill_name": SKILL,
-    "resolution": f"retry with {SECRET}", "resolution_code": f"client(api_key='{SECRET}')",
-    "context": {"url": f"https://bob:{SECRET}@db.internal/x"}, "error_message": MESSAGE,
+    "error_pattern": f"pattern {SECRET}",
+    "error_type": ERROR_TYPE,
+    "skill_name": SKILL,
+    "resolution": f"retry with {SECRET}",
+    "resolution_code": f"client(api_key='{SECRET}')",
+    "context": {"url": f"https://bob:{SECRET}@db.internal/x"},
+    "error_message": MESSAGE,
     "error_messages": [MESSAGE, f"Incorrect API key provided: {SECRET}"],
 }
 # Every write an agent can make, each carrying the secret in every field it has.
 WRITES = [
     ("/api/v1/outcomes", lambda ids: {**OUTCOME, "event_id": str(uuid.uuid4())}),
-    ("/api/v1/outcomes/bulk", lambda ids: {"outcomes": [
-        {**OUTCOME, "agent": named("bulk")}, {**OUTCOME, "outcome": "success",
-                                               "agent": named("bulk")}]}),
+    (
+        "/api/v1/outcomes/bulk",
+        lambda ids: {
+            "outcomes": [
+                {**OUTCOME, "agent": named("bulk")},
+                {**OUTCOME, "outcome": "success", "agent": named("bulk")},
+            ]
+        },
+    ),
     ("/api/v1/failures", lambda ids: {**FAILURE, "event_id": str(uuid.uuid4())}),
     ("/api/v1/lessons", lambda ids: {**LESSON, "event_id": str(uuid.uuid4())}),
     # Again, once approved: the new resolution becomes a proposal.
     ("/api/v1/lessons", lambda ids: {**LESSON, "resolution": f"other {SECRET}"}),
-    ("/api/v1/lessons/{lesson}/applications", lambda ids: {
-        "worked": False, "agent": AGENT, "task_id": TASK, "failure_id": ids["failure"],
-        "event_id": str(uuid.uuid4())}),
+    (
+        "/api/v1/lessons/{lesson}/applications",
+        lambda ids: {
+            "worked": False,
+            "agent": AGENT,
+            "task_id": TASK,
+            "failure_id": ids["failure"],
+            "event_id": str(uuid.uuid4()),
+        },
+    ),
     ("/api/v1/failures/resolve", lambda ids: {"agent": named("other"), "task": TASK}),
 ]
 # Every read that shows what was stored, with the names sent as the agent wrote them.
 READS = [
-    ("/api/v1/failures", {}), ("/api/v1/failures", {"format": "markdown"}),
+    ("/api/v1/failures", {}),
+    ("/api/v1/failures", {"format": "markdown"}),
     ("/api/v1/failures", {"agent": AGENT, "task": TASK}),
-    ("/api/v1/boot", {"agent": AGENT}), ("/api/v1/boot", {"agent": AGENT, "format": "markdown"}),
-    ("/api/v1/boot", {"agent": AGENT, "task_type": TASK_TYPE, "scope": "fleet",
-                      "format": "markdown"}),
+    ("/api/v1/boot", {"agent": AGENT}),
+    ("/api/v1/boot", {"agent": AGENT, "format": "markdown"}),
+    (
+        "/api/v1/boot",
+        {"agent": AGENT, "task_type": TASK_TYPE, "scope": "fleet", "format": "markdown"},
+    ),
     ("/api/v1/outcomes/history", {"agent": AGENT, "task_type": TASK_TYPE, "task_id": TASK}),
-    ("/api/v1/outcomes/history", {"agent": AGENT, "task_type": TASK_TYPE, "format": "markdown",
-                                  "files": f"src/{SECRET}.py"}),
+    (
+        "/api/v1/outcomes/history",
+        {
+            "agent": AGENT,
+            "task_type": TASK_TYPE,
+            "format": "markdown",
+            "files": f"src/{SECRET}.py",
+        },
+    ),
     ("/api/v1/outcomes/insights", {"agent": AGENT, "task_type": TASK_TYPE}),
     ("/api/v1/outcomes/stats", {}),
     ("/api/v1/lessons", {"skill_name": SKILL}),
@@ -103,7 +150,9 @@ def written(api):
 def test_no_stored_row_holds_the_secret(written):
     assert LessonProposal.objects.exists()  # the proposal path ran
     # Only the secret goes: the rest of each value stays, to debug with.
-    assert Failure.objects.filter(checkpoint__step=2, checkpoint__token="[REDACTED:token]").exists()
+    assert Failure.objects.filter(
+        checkpoint__step=2, checkpoint__token="[REDACTED:token]"
+    ).exists()
     assert Lesson.objects.get().context["url"].endswith("@db.internal/x")
     for model in apps.get_models():
         if model._meta.app_label in APPS:
@@ -144,8 +193,10 @@ def test_no_admin_page_shows_the_secret(written, admin_client):
         name = f"admin:{model._meta.app_label}_{model._meta.model_name}"
         pages = [reverse(f"{name}_changelist")]
         try:
-            pages += [reverse(f"{name}_change", args=[pk])
-                      for pk in model.objects.values_list("pk", flat=True)]
+            pages += [
+                reverse(f"{name}_change", args=[pk])
+                for pk in model.objects.values_list("pk", flat=True)
+            ]
         except NoReverseMatch:
             pass
         for page in pages:

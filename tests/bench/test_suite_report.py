@@ -1,13 +1,19 @@
 """The benchmark table's verdicts: each endpoint against the baselines measured around it, a
 verdict withheld when those disagree, and a ratio short of its target never printed as met."""
+
 from bench.loadgen import Result
-from bench.suite_report import (BASELINE, baseline_after, otlp_line, pooled, table_lines,
-                                unsteady)
+from bench.suite_report import BASELINE, baseline_after, otlp_line, pooled, table_lines, unsteady
 
 
 def _result(requests: int, seconds: float, latency_ms: float = 2.0, errors: int = 0) -> Result:
-    return Result(requests=requests, errors=errors, wall_s=seconds, server_ms=[latency_ms] * 10,
-                  client_ms=[latency_ms] * requests, statuses={})
+    return Result(
+        requests=requests,
+        errors=errors,
+        wall_s=seconds,
+        server_ms=[latency_ms] * 10,
+        client_ms=[latency_ms] * requests,
+        statuses={},
+    )
 
 
 def _row(endpoint: Result, before: Result, after: Result, key: str = "single") -> list[str]:
@@ -56,8 +62,9 @@ def test_a_target_in_outcomes_per_second_ignores_unsteady_baselines():
     # 1,000 outcomes a request, 25 requests in 1 s: 25,000/s whatever the baselines did.
     before, after = _result(1000, 4.0), _result(1000, 2.0)
     results = {BASELINE: before, "bulk": _result(25, 1.0), baseline_after("bulk"): after}
-    [line] = table_lines(results, [("bulk", "bulk", 1000)],
-                         {"bulk": (BASELINE, baseline_after("bulk"))})[2:]
+    [line] = table_lines(
+        results, [("bulk", "bulk", 1000)], {"bulk": (BASELINE, baseline_after("bulk"))}
+    )[2:]
     assert "25,000" in line.split()
     assert "met" in line.split() and "unsteady" not in line and "not" not in line.split()
 
@@ -69,4 +76,5 @@ def test_otlp_spans_per_second_are_set_beside_bulk_outcomes_per_second():
     assert "0.512x" in line and line.endswith("not met")
     assert otlp_line(_result(40, 2.0), 512, 0.2, _result(10, 1.0), 1000).endswith(": met")
     assert otlp_line(_result(40, 2.0, errors=1), 512, 0.2, _result(10, 1.0), 1000).endswith(
-        "errors")
+        "errors"
+    )

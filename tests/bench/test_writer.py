@@ -1,5 +1,6 @@
 """The bench's writer sends event ids as the project's client makes them (time-ordered), unless
 asked for random ones: which of the two a run used changes what the database does per write."""
+
 import random
 import uuid
 from itertools import accumulate
@@ -20,8 +21,13 @@ def _event_ids(kind: str | None) -> list[uuid.UUID]:
     rng = random.Random(3)
     connection.ensure_connection()
     options = {} if kind is None else {"event_ids": kind}
-    writer = Writer(connection.connection, ROWS, (makers, list(accumulate([1] * len(makers))),
-                                                  []), rng, **options)
+    writer = Writer(
+        connection.connection,
+        ROWS,
+        (makers, list(accumulate([1] * len(makers))), []),
+        rng,
+        **options,
+    )
     return [uuid.UUID(item["event_id"]) for item in writer.batch(400) if "event_id" in item]
 
 
@@ -42,6 +48,7 @@ def test_random_event_ids_when_asked():
 
 def test_without_the_client_time_ordered_ids_are_refused_by_name(monkeypatch):
     from bench import outcomes_bench
+
     monkeypatch.setitem(outcomes_bench.EVENT_IDS, "v7", None)  # as when it is not installed
     with pytest.raises(SystemExit, match="make install-dev"):
         _event_ids(None)
@@ -55,8 +62,12 @@ def test_the_floor_measures_the_api_checks_of_the_writers_batches():
 
     makers = all_makers()
     connection.ensure_connection()
-    writer = Writer(connection.connection, ROWS, (makers, list(accumulate([1] * len(makers))),
-                                                  []), random.Random(5))
+    writer = Writer(
+        connection.connection,
+        ROWS,
+        (makers, list(accumulate([1] * len(makers))), []),
+        random.Random(5),
+    )
     batches = [writer.batch(50) for _ in range(2)]
     assert floor.checking_cpu(batches) > 0
     assert floor.decoding_cpu(batches) > 0

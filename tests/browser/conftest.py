@@ -4,6 +4,7 @@ installs) against a live server on the test database.
 Playwright's own browser download is not used. Screenshots are saved under var/screenshots/
 (git-ignored) and their paths are printed at the end of the run.
 """
+
 import os
 from pathlib import Path
 
@@ -29,8 +30,9 @@ def browser_page(monkeypatch, transactional_db):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         # --no-sandbox: Chromium refuses to start its sandbox as root (CI runs as root).
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
+        )
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(20_000)
         yield page
@@ -99,10 +101,15 @@ def page_faults(page) -> list[str]:
     """What is visibly broken on the page: a Python object's repr, a traceback, a link wrapped
     one letter per line."""
     text = page.locator("body").inner_text()
-    faults = [f"shows {needle!r}" for needle in ("object at 0x", "Traceback (most recent call")
-              if needle in text]
-    faults += [f"link {name!r} wrapped one letter per line" for name in page.evaluate(
-        _BROKEN_LINKS, {"em": WRAPPED_EM, "lines": WRAPPED_LINES})]
+    faults = [
+        f"shows {needle!r}"
+        for needle in ("object at 0x", "Traceback (most recent call")
+        if needle in text
+    ]
+    faults += [
+        f"link {name!r} wrapped one letter per line"
+        for name in page.evaluate(_BROKEN_LINKS, {"em": WRAPPED_EM, "lines": WRAPPED_LINES})
+    ]
     return faults
 
 
@@ -112,7 +119,9 @@ def visit(screenshot):
 
     def go(page, url: str, name: str):
         response = page.goto(url)
-        assert response is not None and response.status < 400, f"{url}: {response and response.status}"
+        assert response is not None and response.status < 400, (
+            f"{url}: {response and response.status}"
+        )
         page.wait_for_load_state("load")
         faults = page_faults(page)
         screenshot(page, name)

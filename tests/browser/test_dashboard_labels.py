@@ -1,6 +1,7 @@
 """Agent text in the dashboard's charts is drawn as text: plotly reads labels as a small HTML
 subset (links, bold, line breaks), so a name written as markup must show its characters, never
 become a link or a style."""
+
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -25,13 +26,31 @@ CHARTS = ["chart-failures", "chart-success-type", "chart-success-agent"]
 
 
 def seed(now) -> None:
-    Outcome.objects.bulk_create([
-        Outcome(task_id=f"t-{i}-{n}", agent=agent, task_type=TASK_TYPE,
-                outcome="success" if n % 2 else "failure", occurred_at=now - timedelta(hours=n))
-        for i, agent in enumerate(AGENTS) for n in range(4)])
-    failures_record_many(entries=[
-        {"agent": SHORT_LINK, "task": f"sync-{n}", "error": ERROR, "error_type": "<i>type</i>",
-         "occurred_at": now - timedelta(days=n, hours=1)} for n in range(5)])
+    Outcome.objects.bulk_create(
+        [
+            Outcome(
+                task_id=f"t-{i}-{n}",
+                agent=agent,
+                task_type=TASK_TYPE,
+                outcome="success" if n % 2 else "failure",
+                occurred_at=now - timedelta(hours=n),
+            )
+            for i, agent in enumerate(AGENTS)
+            for n in range(4)
+        ]
+    )
+    failures_record_many(
+        entries=[
+            {
+                "agent": SHORT_LINK,
+                "task": f"sync-{n}",
+                "error": ERROR,
+                "error_type": "<i>type</i>",
+                "occurred_at": now - timedelta(days=n, hours=1),
+            }
+            for n in range(5)
+        ]
+    )
     get_user_model().objects.create_superuser("labels", "labels@example.com", PASSWORD)
 
 
@@ -66,9 +85,11 @@ def test_agent_text_in_chart_labels_is_text(live_server, browser_page, screensho
     page.evaluate("() => Plotly.Fx.hover('chart-failures', [{curveNumber: 0, pointNumber: 29}])")
     assert template in "".join(chart_texts(page, "chart-failures", ".hoverlayer text"))
     assert page.locator("#chart-failures svg a").count() == 0
-    page.evaluate("() => Plotly.Fx.hover('chart-success-agent',"
-                  " [{curveNumber: 0, pointNumber: 2}])")
-    assert f"{SHORT_LINK}: 50% (2 / 4)" in chart_texts(page, "chart-success-agent",
-                                                        ".hoverlayer text")
+    page.evaluate(
+        "() => Plotly.Fx.hover('chart-success-agent', [{curveNumber: 0, pointNumber: 2}])"
+    )
+    assert f"{SHORT_LINK}: 50% (2 / 4)" in chart_texts(
+        page, "chart-success-agent", ".hoverlayer text"
+    )
     assert page.locator("#chart-success-agent svg a").count() == 0
     screenshot(page, "dashboard-agent-markup")

@@ -1,5 +1,6 @@
 """Client fixtures: a live gunicorn on the test database, and one that can be stopped and started
 again on the same port, so a client's URL stays valid across an outage."""
+
 import os
 import subprocess
 import sys
@@ -20,8 +21,9 @@ def write_key(make_key, transactional_db) -> str:
 @pytest.fixture
 def hs(gunicorn_server, write_key, tmp_path):
     """A sync client of the live server, spooling under the test's own directory."""
-    with Hindsight(gunicorn_server, write_key, agent="agent-1",
-                   spool_dir=tmp_path / "spool") as client:
+    with Hindsight(
+        gunicorn_server, write_key, agent="agent-1", spool_dir=tmp_path / "spool"
+    ) as client:
         yield client
 
 
@@ -39,11 +41,28 @@ class RestartableServer:
         """Start serving (waits until /health answers)."""
         self.starts += 1
         log = self.log_dir / f"gunicorn-{self.port}-{self.starts}.log"
-        env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(self.log_dir)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "HINDSIGHT_VAR_DIR": str(self.log_dir),
+        }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", "2", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "2",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log.open("w"),
         )
         _wait_for(f"{self.url}/api/v1/health", self.process, log)
 

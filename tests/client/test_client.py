@@ -1,4 +1,5 @@
 """The sync and async clients against a live server: every operation, and its errors."""
+
 import asyncio
 import json
 import uuid
@@ -7,8 +8,15 @@ from importlib import metadata
 import pytest
 
 from failures.models import Failure
-from hindsight_client import (AsyncHindsight, Conflict, Forbidden, Hindsight, InvalidRequest,
-                              NotFound, Unauthorized)
+from hindsight_client import (
+    AsyncHindsight,
+    Conflict,
+    Forbidden,
+    Hindsight,
+    InvalidRequest,
+    NotFound,
+    Unauthorized,
+)
 from lessons.models import Application, Lesson
 from outcomes.models import Outcome
 from tests.client.conftest import AsyncRecording, Recording
@@ -39,20 +47,25 @@ def test_a_resent_event_id_is_stored_once(hs):
 WRITES = {
     "record_outcome": lambda hs, lesson, **given: hs.record_outcome("t7", "x", "success", **given),
     "record_failure": lambda hs, lesson, **given: hs.record_failure(
-        "t7", "HTTP 502 Bad Gateway from api.example.com", error_type="upstream", **given),
+        "t7", "HTTP 502 Bad Gateway from api.example.com", error_type="upstream", **given
+    ),
     "record_lesson": lambda hs, lesson, **given: hs.record_lesson(
-        "upstream_502", "upstream", "Retry after a minute.", **given),
+        "upstream_502", "upstream", "Retry after a minute.", **given
+    ),
     "report_application": lambda hs, lesson, **given: hs.report_application(
-        lesson, True, task_id="t7", **given),
+        lesson, True, task_id="t7", **given
+    ),
 }
 
 
 @pytest.mark.parametrize("operation", sorted(WRITES))
-def test_a_write_answers_the_event_id_it_was_sent_with(gunicorn_server, write_key, tmp_path,
-                                                       operation):
+def test_a_write_answers_the_event_id_it_was_sent_with(
+    gunicorn_server, write_key, tmp_path, operation
+):
     recording = Recording()
-    with Hindsight(gunicorn_server, write_key, agent="agent-1", spool_dir=tmp_path,
-                   transport=recording) as hs:
+    with Hindsight(
+        gunicorn_server, write_key, agent="agent-1", spool_dir=tmp_path, transport=recording
+    ) as hs:
         lesson = hs.record_lesson("applied", "upstream", "Wait, then retry.")["id"]
         first = WRITES[operation](hs, lesson)
         again = WRITES[operation](hs, lesson, event_id=first["event_id"])
@@ -63,16 +76,25 @@ def test_a_write_answers_the_event_id_it_was_sent_with(gunicorn_server, write_ke
     assert again["id"] == first["id"]  # resent by the answer's event id: nothing new stored
 
 
-def test_the_async_failure_answers_the_event_id_it_was_sent_with(gunicorn_server, write_key,
-                                                                 tmp_path):
+def test_the_async_failure_answers_the_event_id_it_was_sent_with(
+    gunicorn_server, write_key, tmp_path
+):
     recording = AsyncRecording()
 
     async def run():
-        async with AsyncHindsight(gunicorn_server, write_key, agent="async-agent",
-                                  spool_dir=tmp_path, transport=recording) as client:
-            first = await client.record_failure("t1", "HTTP 502 Bad Gateway", error_type="upstream")
-            again = await client.record_failure("t1", "HTTP 502 Bad Gateway", error_type="upstream",
-                                                event_id=first["event_id"])
+        async with AsyncHindsight(
+            gunicorn_server,
+            write_key,
+            agent="async-agent",
+            spool_dir=tmp_path,
+            transport=recording,
+        ) as client:
+            first = await client.record_failure(
+                "t1", "HTTP 502 Bad Gateway", error_type="upstream"
+            )
+            again = await client.record_failure(
+                "t1", "HTTP 502 Bad Gateway", error_type="upstream", event_id=first["event_id"]
+            )
             return first, again
 
     first, again = asyncio.run(run())
@@ -83,16 +105,26 @@ def test_the_async_failure_answers_the_event_id_it_was_sent_with(gunicorn_server
 
 
 def test_failure_lesson_check_and_application_round_trip(hs):
-    lesson = hs.record_lesson("client_rate_limit", "rate_limit", "Wait 60s, then retry.",
-                              error_message="HTTP 429 Too Many Requests from api.example.com")
-    failure = hs.record_failure("fetch_user_data",
-                                "HTTP 429 Too Many Requests from api.example.com",
-                                error_type="rate_limit", retry_safe=True, retry_after=60,
-                                checkpoint={"done": 47, "resume_from": 48})
-    known = hs.check_known_errors(error_type="rate_limit",
-                                  error_message="HTTP 429 Too Many Requests from api.example.com")
-    applied = hs.report_application(lesson["id"], True, task_id="fetch_user_data",
-                                    failure_id=failure["id"])
+    lesson = hs.record_lesson(
+        "client_rate_limit",
+        "rate_limit",
+        "Wait 60s, then retry.",
+        error_message="HTTP 429 Too Many Requests from api.example.com",
+    )
+    failure = hs.record_failure(
+        "fetch_user_data",
+        "HTTP 429 Too Many Requests from api.example.com",
+        error_type="rate_limit",
+        retry_safe=True,
+        retry_after=60,
+        checkpoint={"done": 47, "resume_from": 48},
+    )
+    known = hs.check_known_errors(
+        error_type="rate_limit", error_message="HTTP 429 Too Many Requests from api.example.com"
+    )
+    applied = hs.report_application(
+        lesson["id"], True, task_id="fetch_user_data", failure_id=failure["id"]
+    )
 
     assert lesson["created"] is True and failure["status"] == "open"
     assert failure["retry_advice"]["after_seconds"] == 60
@@ -102,19 +134,29 @@ def test_failure_lesson_check_and_application_round_trip(hs):
 
 
 def test_a_lesson_recorded_with_other_wordings_is_found_for_each(hs):
-    wordings = ["Deadlock found when trying to get lock; try restarting transaction",
-                "deadlock detected: Process 4121 waits for ShareLock on transaction 99120"]
+    wordings = [
+        "Deadlock found when trying to get lock; try restarting transaction",
+        "deadlock detected: Process 4121 waits for ShareLock on transaction 99120",
+    ]
     # A pattern neither wording fits: the lesson is found through the links its wordings made.
-    lesson = hs.record_lesson("lock contention between writers", "deadlock",
-                              "Retry after a short random pause.", error_messages=wordings)
+    lesson = hs.record_lesson(
+        "lock contention between writers",
+        "deadlock",
+        "Retry after a short random pause.",
+        error_messages=wordings,
+    )
     for message in wordings:
         found = hs.check_known_errors(error_message=message)["lessons"]
         assert [(each["id"], each["match"]) for each in found] == [(lesson["id"], "pattern")]
 
 
 def test_boot_and_history_answer_for_the_agent(hs):
-    hs.record_outcome("t9", "fix_bug", "failure",
-                      context={"error_type": "timeout", "error_message": "read timed out"})
+    hs.record_outcome(
+        "t9",
+        "fix_bug",
+        "failure",
+        context={"error_type": "timeout", "error_message": "read timed out"},
+    )
     briefing = hs.boot()
     history = hs.history(task_type="fix_bug")
 
@@ -131,8 +173,9 @@ def test_bad_input_raises_invalid_request_naming_the_field(hs):
 
 
 def test_error_statuses_raise_their_exceptions(gunicorn_server, make_key, write_key, tmp_path):
-    read_only = Hindsight(gunicorn_server, make_key("read", name="r"), agent="a",
-                          spool_dir=tmp_path)
+    read_only = Hindsight(
+        gunicorn_server, make_key("read", name="r"), agent="a", spool_dir=tmp_path
+    )
     nobody = Hindsight(gunicorn_server, "not-a-key", agent="a", spool_dir=tmp_path)
     writer = Hindsight(gunicorn_server, write_key, agent="a", spool_dir=tmp_path)
     event_id = str(uuid.uuid4())
@@ -161,11 +204,13 @@ def test_configured_from_the_environment(gunicorn_server, write_key, tmp_path, m
 
 def test_async_client_round_trip(gunicorn_server, write_key, tmp_path):
     async def run():
-        async with AsyncHindsight(gunicorn_server, write_key, agent="async-agent",
-                                  spool_dir=tmp_path) as client:
+        async with AsyncHindsight(
+            gunicorn_server, write_key, agent="async-agent", spool_dir=tmp_path
+        ) as client:
             recorded = await client.record_lesson("async_lesson", "io", "Reopen the file.")
-            known = await client.check_known_errors(error_type="io",
-                                                    error_message="async_lesson: file closed")
+            known = await client.check_known_errors(
+                error_type="io", error_message="async_lesson: file closed"
+            )
             outcome = await client.record_outcome("t1", "x", "success")
             return recorded, known, outcome
 
@@ -178,7 +223,10 @@ def test_async_client_round_trip(gunicorn_server, write_key, tmp_path):
 
 def _check_sent_in_the_body(request) -> None:
     assert (request.method, request.url.path, request.url.query) == (
-        "POST", "/api/v1/lessons/check", b"")
+        "POST",
+        "/api/v1/lessons/check",
+        b"",
+    )
     assert MESSAGE in request.content.decode()
 
 
@@ -195,8 +243,9 @@ def test_the_async_check_sends_its_message_in_the_body(gunicorn_server, write_ke
     recording = AsyncRecording()
 
     async def run():
-        async with AsyncHindsight(gunicorn_server, write_key, spool_dir=tmp_path,
-                                  transport=recording) as client:
+        async with AsyncHindsight(
+            gunicorn_server, write_key, spool_dir=tmp_path, transport=recording
+        ) as client:
             return await client.check_known_errors(error_message=MESSAGE)
 
     assert asyncio.run(run())["available"] is True
@@ -204,8 +253,7 @@ def test_the_async_check_sends_its_message_in_the_body(gunicorn_server, write_ke
     _check_sent_in_the_body(request)
 
 
-def test_requests_name_the_client_and_its_installed_version(gunicorn_server, write_key,
-                                                            tmp_path):
+def test_requests_name_the_client_and_its_installed_version(gunicorn_server, write_key, tmp_path):
     recording = Recording()
     with Hindsight(gunicorn_server, write_key, spool_dir=tmp_path, transport=recording) as hs:
         hs.check_known_errors(error_type="x")

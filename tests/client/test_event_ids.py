@@ -1,5 +1,6 @@
 """Event ids the client makes: unique, and ordered by the time they were made (UUID version 7),
 so the server's unique index on event ids grows at one end."""
+
 import time
 import uuid
 

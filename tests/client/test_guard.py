@@ -1,12 +1,21 @@
 """The guard's flow against a live server: skip at boot, failure, lesson, strategy, application,
 outcome; and the agent's call unchanged when the service is down."""
+
 import socket
 
 import pytest
 
 from failures.models import Failure
-from hindsight_client import (Guard, Hindsight, SkipTask, Strategies, current_attempt, fallback,
-                              reraise, retry)
+from hindsight_client import (
+    Guard,
+    Hindsight,
+    SkipTask,
+    Strategies,
+    current_attempt,
+    fallback,
+    reraise,
+    retry,
+)
 from lessons.models import Application
 from outcomes.models import Outcome
 
@@ -30,6 +39,7 @@ def flaky(failures: int, exc: Exception, value="done"):
         if len(calls) <= failures:
             raise exc
         return value
+
     call.calls = calls
     return call
 
@@ -37,8 +47,9 @@ def flaky(failures: int, exc: Exception, value="done"):
 @pytest.fixture
 def lesson(hs):
     """A known lesson for the rate limit, linked to its pattern."""
-    return hs.record_lesson("client_rate_limit", "rate_limit", "Wait, then retry.",
-                            error_message=RATE_LIMIT)
+    return hs.record_lesson(
+        "client_rate_limit", "rate_limit", "Wait, then retry.", error_message=RATE_LIMIT
+    )
 
 
 def test_success_records_the_outcome_which_closes_open_failures(hs):
@@ -50,8 +61,9 @@ def test_success_records_the_outcome_which_closes_open_failures(hs):
 
     assert sync_users() == 7
     assert Outcome.objects.filter(task_id="sync-users", outcome="success").count() == 1
-    assert list(Failure.objects.filter(task="sync-users").values_list("status", flat=True)) == \
-        ["resolved"]
+    assert list(Failure.objects.filter(task="sync-users").values_list("status", flat=True)) == [
+        "resolved"
+    ]
 
 
 def test_a_task_boot_says_to_skip_is_not_run(hs):
@@ -93,8 +105,12 @@ def test_a_retry_that_keeps_failing_raises_and_reports_the_lesson_did_not_work(h
 
 def test_fallback_strategy_calls_the_alternative_with_the_same_arguments(hs):
     # A lesson for this very error (linked to its pattern): one of its type only is no answer.
-    hs.record_lesson("stale_token", "StaleToken", "Refresh the token and read from the cache.",
-                     error_message="token expired")
+    hs.record_lesson(
+        "stale_token",
+        "StaleToken",
+        "Refresh the token and read from the cache.",
+        error_message="token expired",
+    )
     alternative = flaky(0, None, value="from-cache")
     strategies = Strategies().on_type("StaleToken", fallback(alternative))
 
@@ -126,8 +142,11 @@ def test_no_lesson_means_the_error_passes_with_checkpoint_and_side_effects_recor
 
 def test_with_block_success_fallback_and_retry(hs, lesson):
     hs.record_lesson("stale_token", "StaleToken", "Use the cached copy.", error_message="expired")
-    strategies = (Strategies().on_type("StaleToken", fallback(lambda: "cached"))
-                  .on_pattern("client_rate_limit", retry(delay=30)))
+    strategies = (
+        Strategies()
+        .on_type("StaleToken", fallback(lambda: "cached"))
+        .on_pattern("client_rate_limit", retry(delay=30))
+    )
 
     with Guard(hs, task_type="block", task="ok-block") as attempt:
         pass
@@ -139,8 +158,10 @@ def test_with_block_success_fallback_and_retry(hs, lesson):
 
     assert attempt.failure is None and stale.result == "cached"
     assert limited.retry_after == 30 and limited.lesson["id"] == lesson["id"]
-    assert set(Outcome.objects.filter(outcome="success").values_list("task_id", flat=True)) == \
-        {"ok-block", "stale-block"}
+    assert set(Outcome.objects.filter(outcome="success").values_list("task_id", flat=True)) == {
+        "ok-block",
+        "stale-block",
+    }
 
 
 def test_the_service_down_changes_nothing_for_the_call(tmp_path):

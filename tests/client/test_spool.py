@@ -1,5 +1,6 @@
 """Never the agent's failure: short timeouts, empty reads, and writes spooled and delivered later,
 in order and exactly once."""
+
 import asyncio
 import json
 import multiprocessing
@@ -31,8 +32,13 @@ def test_reads_answer_empty_and_writes_spool_when_the_service_is_down(dead_url, 
     briefing = hs.boot()
     written = hs.record_outcome("t1", "x", "success")
 
-    assert known == {"lessons": [], "related": [], "has_resolution": False,
-                     "has_approved_resolution": False, "available": False}
+    assert known == {
+        "lessons": [],
+        "related": [],
+        "has_resolution": False,
+        "has_approved_resolution": False,
+        "available": False,
+    }
     assert briefing["available"] is False and briefing["skip"] == []
     assert written["spooled"] is True
     [entry] = hs.spool.pending()
@@ -88,8 +94,9 @@ def _append_many(directory, prefix: str, count: int) -> None:
 
 def test_two_processes_append_without_corrupting_the_spool(tmp_path):
     context = multiprocessing.get_context("fork")
-    workers = [context.Process(target=_append_many, args=(tmp_path, name, 300))
-               for name in ("p1", "p2")]
+    workers = [
+        context.Process(target=_append_many, args=(tmp_path, name, 300)) for name in ("p1", "p2")
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -99,20 +106,31 @@ def test_two_processes_append_without_corrupting_the_spool(tmp_path):
     entries = [json.loads(line) for line in lines]  # every line whole
     assert len({e["event_id"] for e in entries}) == len(entries) == 600
     for name in ("p1", "p2"):  # each process's own order kept
-        assert [e["body"]["n"] for e in entries if e["event_id"].startswith(name)] == \
-            list(range(300))
+        assert [e["body"]["n"] for e in entries if e["event_id"].startswith(name)] == list(
+            range(300)
+        )
 
 
-def test_the_service_stopped_mid_run_gets_every_event_exactly_once(restartable_server,
-                                                                  write_key, tmp_path):
+def test_the_service_stopped_mid_run_gets_every_event_exactly_once(
+    restartable_server, write_key, tmp_path
+):
     events = [str(uuid.uuid4()) for _ in range(30)]
     # Two clients on one spool, as two processes of one agent would be.
-    first, second = (Hindsight(restartable_server.url, write_key, agent="outage", read_timeout=2,
-                               spool_dir=tmp_path / "spool") for _ in range(2))
+    first, second = (
+        Hindsight(
+            restartable_server.url,
+            write_key,
+            agent="outage",
+            read_timeout=2,
+            spool_dir=tmp_path / "spool",
+        )
+        for _ in range(2)
+    )
 
     def send(client, number):
-        return client.record_outcome(f"task-{number:02}", "sync", "success",
-                                     event_id=events[number])
+        return client.record_outcome(
+            f"task-{number:02}", "sync", "success", event_id=events[number]
+        )
 
     assert not any(send(first, n)["spooled"] for n in range(10))
     restartable_server.stop()
@@ -137,16 +155,23 @@ def test_a_successful_read_delivers_what_was_spooled(restartable_server, write_k
 
     assert hs.check_known_errors(error_type="x")["available"] is True
     assert hs.spool.is_empty()
-    assert sorted(str(o.event_id) for o in Outcome.objects.filter(agent="reader")) == \
-        sorted(spooled)
+    assert sorted(str(o.event_id) for o in Outcome.objects.filter(agent="reader")) == sorted(
+        spooled
+    )
 
 
 def test_an_entry_the_service_refuses_moves_aside_and_the_rest_go_on(hs):
     bad, good = str(uuid.uuid4()), str(uuid.uuid4())
-    hs.spool.append("POST", "/api/v1/outcomes", {"event_id": bad, "task_id": "t", "agent": "a",
-                                                 "task_type": "x", "outcome": "maybe"})
-    hs.spool.append("POST", "/api/v1/outcomes", {"event_id": good, "task_id": "t", "agent": "a",
-                                                 "task_type": "x", "outcome": "success"})
+    hs.spool.append(
+        "POST",
+        "/api/v1/outcomes",
+        {"event_id": bad, "task_id": "t", "agent": "a", "task_type": "x", "outcome": "maybe"},
+    )
+    hs.spool.append(
+        "POST",
+        "/api/v1/outcomes",
+        {"event_id": good, "task_id": "t", "agent": "a", "task_type": "x", "outcome": "success"},
+    )
 
     assert hs.flush() == 1
     assert hs.spool.is_empty()
@@ -157,8 +182,9 @@ def test_an_entry_the_service_refuses_moves_aside_and_the_rest_go_on(hs):
 
 def test_the_async_client_spools_and_flushes(restartable_server, write_key, tmp_path):
     async def run():
-        async with AsyncHindsight(restartable_server.url, write_key, agent="async-outage",
-                                  spool_dir=tmp_path) as client:
+        async with AsyncHindsight(
+            restartable_server.url, write_key, agent="async-outage", spool_dir=tmp_path
+        ) as client:
             restartable_server.stop()
             written = await client.record_outcome("t1", "x", "success")
             restartable_server.start()
@@ -170,18 +196,21 @@ def test_the_async_client_spools_and_flushes(restartable_server, write_key, tmp_
     assert Outcome.objects.filter(event_id=written["event_id"], agent="async-outage").exists()
 
 
-def test_an_async_spooled_failure_is_resent_by_its_answers_event_id_once(restartable_server,
-                                                                          write_key, tmp_path):
+def test_an_async_spooled_failure_is_resent_by_its_answers_event_id_once(
+    restartable_server, write_key, tmp_path
+):
     async def run():
-        async with AsyncHindsight(restartable_server.url, write_key, agent="async-outage",
-                                  spool_dir=tmp_path) as client:
+        async with AsyncHindsight(
+            restartable_server.url, write_key, agent="async-outage", spool_dir=tmp_path
+        ) as client:
             restartable_server.stop()
-            spooled = await client.record_failure("t1", "HTTP 502 Bad Gateway",
-                                                  error_type="upstream")
+            spooled = await client.record_failure(
+                "t1", "HTTP 502 Bad Gateway", error_type="upstream"
+            )
             restartable_server.start()
-            again = await client.record_failure("t1", "HTTP 502 Bad Gateway",
-                                                error_type="upstream",
-                                                event_id=spooled["event_id"])
+            again = await client.record_failure(
+                "t1", "HTTP 502 Bad Gateway", error_type="upstream", event_id=spooled["event_id"]
+            )
             return spooled, again
 
     spooled, again = asyncio.run(run())
@@ -191,8 +220,9 @@ def test_an_async_spooled_failure_is_resent_by_its_answers_event_id_once(restart
     assert Failure.objects.filter(agent="async-outage").count() == 1
 
 
-def test_an_unusable_spool_is_a_clear_error_for_writes_and_nothing_for_the_guard(dead_url,
-                                                                                 tmp_path):
+def test_an_unusable_spool_is_a_clear_error_for_writes_and_nothing_for_the_guard(
+    dead_url, tmp_path
+):
     from hindsight_client import Guard
 
     not_a_directory = tmp_path / "file"
@@ -206,8 +236,13 @@ def test_an_unusable_spool_is_a_clear_error_for_writes_and_nothing_for_the_guard
 
 
 def test_a_refused_key_keeps_the_spool_for_later(gunicorn_server, write_key, tmp_path):
-    entry = {"event_id": str(uuid.uuid4()), "task_id": "t", "agent": "a", "task_type": "x",
-             "outcome": "success"}
+    entry = {
+        "event_id": str(uuid.uuid4()),
+        "task_id": "t",
+        "agent": "a",
+        "task_type": "x",
+        "outcome": "success",
+    }
     wrong = Hindsight(gunicorn_server, "not-a-key", agent="a", spool_dir=tmp_path)
     wrong.spool.append("POST", "/api/v1/outcomes", entry)
 
@@ -216,17 +251,26 @@ def test_a_refused_key_keeps_the_spool_for_later(gunicorn_server, write_key, tmp
     assert Outcome.objects.filter(event_id=entry["event_id"]).exists()
 
 
-def test_an_entry_for_another_agent_moves_aside_and_the_rest_go_on(gunicorn_server,
-                                                                    transactional_db, tmp_path):
+def test_an_entry_for_another_agent_moves_aside_and_the_rest_go_on(
+    gunicorn_server, transactional_db, tmp_path
+):
     from config.api.services import api_key_create
 
     key = api_key_create(name="builders", scope="write", agent_patterns=["builder-*"]).raw
     theirs, mine = str(uuid.uuid4()), str(uuid.uuid4())
     hs = Hindsight(gunicorn_server, key, agent="builder-1", spool_dir=tmp_path)
     for event_id, agent in ((theirs, "deployer-1"), (mine, "builder-1")):
-        hs.spool.append("POST", "/api/v1/outcomes", {"event_id": event_id, "task_id": "t",
-                                                     "agent": agent, "task_type": "x",
-                                                     "outcome": "success"})
+        hs.spool.append(
+            "POST",
+            "/api/v1/outcomes",
+            {
+                "event_id": event_id,
+                "task_id": "t",
+                "agent": agent,
+                "task_type": "x",
+                "outcome": "success",
+            },
+        )
 
     assert hs.flush() == 1
     assert hs.spool.is_empty()

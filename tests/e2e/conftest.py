@@ -1,4 +1,5 @@
 """Live services for the end-to-end tests."""
+
 import os
 import signal
 import socket
@@ -32,8 +33,14 @@ def make_run(var_dir: Path, port: int, log: Path) -> tuple[subprocess.Popen, str
     # The log may hold earlier runs' banners: this run serves once it adds its own.
     banners = log.read_text().count(BANNER) if log.exists() else 0
     with log.open("a") as out:
-        server = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, env=env,
-                                  stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            ["make", "run", f"PORT={port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and server.poll() is None:

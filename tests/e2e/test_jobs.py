@@ -1,5 +1,6 @@
 """The jobs for real: a Celery worker and beat on the real Redis broker, and writes that never
 wait for a broker that is down."""
+
 import json
 import os
 import socket
@@ -25,8 +26,11 @@ WAIT_SECONDS = 60
 
 def _post(base: str, key: str, path: str, body: dict) -> int:
     request = urllib.request.Request(
-        f"{base}{path}", data=json.dumps(body).encode(), method="POST",
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
+        f"{base}{path}",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return response.status
 
@@ -56,16 +60,34 @@ def test_writes_succeed_with_the_broker_down_and_the_periodic_job_catches_up(sta
     key = api_key_create(name="agent", scope="write").raw
     lesson = LessonFactory()
     path = f"/api/v1/lessons/{lesson.pk}/applications"
-    statuses = [_post(base, key, path, {"worked": False, "event_id": str(uuid.uuid4())})
-                for _ in range(6)]
-    statuses.append(_post(base, key, "/api/v1/outcomes", {
-        "agent": "a", "task_id": "t", "task_type": "sync", "outcome": "failure",
-        "applied_lesson": str(lesson.pk), "context": {"error_message": "boom"}}))
+    statuses = [
+        _post(base, key, path, {"worked": False, "event_id": str(uuid.uuid4())}) for _ in range(6)
+    ]
+    statuses.append(
+        _post(
+            base,
+            key,
+            "/api/v1/outcomes",
+            {
+                "agent": "a",
+                "task_id": "t",
+                "task_type": "sync",
+                "outcome": "failure",
+                "applied_lesson": str(lesson.pk),
+                "context": {"error_message": "boom"},
+            },
+        )
+    )
     assert statuses == [201] * 7
     assert Application.objects.filter(lesson=lesson).count() == 7
     assert not _scored(lesson)  # the job could not be sent ...
-    subprocess.run([sys.executable, "manage.py", "recompute_effectiveness"], cwd=ROOT, check=True,
-                   env={**os.environ, "DATABASE_URL": database_url()}, capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "recompute_effectiveness"],
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, "DATABASE_URL": database_url()},
+        capture_output=True,
+    )
     lesson.refresh_from_db()  # ... and the periodic run did its work
     assert lesson.applications_count == 7 and lesson.flagged
 
@@ -76,12 +98,31 @@ def celery_processes(transactional_db, tmp_path):
     started = []
 
     def start(*args: str, **extra_env) -> None:
-        env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path),
-               **extra_env}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "HINDSIGHT_VAR_DIR": str(tmp_path),
+            **extra_env,
+        }
         log = (tmp_path / f"celery-{args[0]}.log").open("w")
-        started.append(subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config.celery_app", *args,
-             "--loglevel", "INFO"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        started.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config.celery_app",
+                    *args,
+                    "--loglevel",
+                    "INFO",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
 
     yield start
     processes_stop(started)
@@ -89,8 +130,9 @@ def celery_processes(transactional_db, tmp_path):
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_runs_published_jobs_and_beat_schedules_the_periodic_ones(celery_processes,
-                                                                           tmp_path):
+def test_a_worker_runs_published_jobs_and_beat_schedules_the_periodic_ones(
+    celery_processes, tmp_path
+):
     published, periodic = LessonFactory(), LessonFactory()
     for lesson in (published, periodic):
         Application.objects.create(lesson=lesson, worked=True, applied_at=timezone.now())
@@ -98,8 +140,9 @@ def test_a_worker_runs_published_jobs_and_beat_schedules_the_periodic_ones(celer
     assert publish_now(effectiveness_recompute_task, lesson_ids=[str(published.pk)])
     assert _until(lambda: _scored(published)), (tmp_path / "celery-worker.log").read_text()
     assert not _scored(periodic)  # only what was published ran
-    celery_processes("beat", "--schedule", str(tmp_path / "beat-schedule"),
-                     HINDSIGHT_BEAT_EVERY_SECONDS="2")
+    celery_processes(
+        "beat", "--schedule", str(tmp_path / "beat-schedule"), HINDSIGHT_BEAT_EVERY_SECONDS="2"
+    )
     assert _until(lambda: _scored(periodic)), (tmp_path / "celery-beat.log").read_text()
     periodic.refresh_from_db()
     assert periodic.applications_count == 1

@@ -3,6 +3,7 @@
 Runs the real ``make run`` in embedded mode (its own PostgreSQL in a temporary var/ folder, no
 Redis) on a spare port (the ``embedded`` fixture), then talks to it over HTTP.
 """
+
 import json
 import os
 import re
@@ -45,20 +46,28 @@ def test_make_run_then_curl_the_lesson_endpoints(embedded):
     login = re.search(r"Created the admin login .*\n  user: +admin\n  password: \S+\n", output)
     assert login, output
     assert output.index("Quit the server with CONTROL-C") < login.start()
-    assert not output[login.end():].strip(), output
+    assert not output[login.end() :].strip(), output
     assert "GET /api/v1/health" not in output
     assert "WARNING" not in output.replace("WARNING: This is a development server", "")
     assert (Path(env["HINDSIGHT_VAR_DIR"]) / "postgres" / "PG_VERSION").exists()
 
     created = subprocess.run(
         [sys.executable, "manage.py", "apikey", "create", "my-agent", "--scope", "write"],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     key = created.stdout.strip().splitlines()[-1]
 
     assert call("GET", f"{base}/api/v1/lessons")[0] == 401
-    status, body = call("POST", f"{base}/api/v1/lessons", key,
-                        {"error_pattern": "test_error", "error_type": "test", "resolution": "Do X"})
+    status, body = call(
+        "POST",
+        f"{base}/api/v1/lessons",
+        key,
+        {"error_pattern": "test_error", "error_type": "test", "resolution": "Do X"},
+    )
     assert status == 201 and body["created"] is True
     status, body = call("GET", f"{base}/api/v1/lessons/check?error_type=test", key)
     assert status == 200 and body["has_resolution"] is False  # of the type only: related
@@ -76,47 +85,86 @@ def _a_message_check_ranks_embedded(base: str, key: str) -> None:
     """The message check runs on the embedded database too: it finds lessons by message and
     ranks them (the seeded approved lesson's words fit before the template of the lesson this
     key wrote, which is unverified: a key's own words never rank its lesson first)."""
-    query = urllib.parse.urlencode({
-        "error_message": "test_error: HTTP 429 from the API: rate limit reached",
-        "error_type": "rate_limit", "skill_name": "sync", "limit": 3})
+    query = urllib.parse.urlencode(
+        {
+            "error_message": "test_error: HTTP 429 from the API: rate limit reached",
+            "error_type": "rate_limit",
+            "skill_name": "sync",
+            "limit": 3,
+        }
+    )
     status, body = call("GET", f"{base}/api/v1/lessons/check?{query}", key)
     assert status == 200
     assert [(found["error_pattern"], found["match"]) for found in body["lessons"]] == [
-        ("api_429_rate_limit", "words"), ("test_error", "template")]
+        ("api_429_rate_limit", "words"),
+        ("test_error", "template"),
+    ]
     assert body["related"] == []
 
 
 def _the_ledger_and_its_jobs_work_embedded(base: str, env: dict, key: str) -> None:
     """The write paths and the jobs work on the embedded PostgreSQL, the jobs run by hand."""
-    status, body = call("POST", f"{base}/api/v1/failures", key,
-                        {"agent": "a", "task": "t1", "error": "Connection refused to db-1:5432"})
+    status, body = call(
+        "POST",
+        f"{base}/api/v1/failures",
+        key,
+        {"agent": "a", "task": "t1", "error": "Connection refused to db-1:5432"},
+    )
     assert status == 201 and body["pattern"]["template"] == "Connection refused to <*>:<*>"
     lesson = call("GET", f"{base}/api/v1/lessons/check?error_type=test", key)[1]["related"][0]
-    failing = {"agent": "a", "task_type": "sync", "outcome": "failure",
-               "context": {"error_message": "Connection refused to db-2:5432"}}
-    status, body = call("POST", f"{base}/api/v1/outcomes/bulk", key, {"outcomes": [
-        {**failing, "task_id": "t2"}, {**failing, "task_id": "t2"},
-        {"agent": "a", "task_id": "t1", "task_type": "sync", "outcome": "success",
-         "applied_lesson": lesson["id"]},
-    ]})
+    failing = {
+        "agent": "a",
+        "task_type": "sync",
+        "outcome": "failure",
+        "context": {"error_message": "Connection refused to db-2:5432"},
+    }
+    status, body = call(
+        "POST",
+        f"{base}/api/v1/outcomes/bulk",
+        key,
+        {
+            "outcomes": [
+                {**failing, "task_id": "t2"},
+                {**failing, "task_id": "t2"},
+                {
+                    "agent": "a",
+                    "task_id": "t1",
+                    "task_type": "sync",
+                    "outcome": "success",
+                    "applied_lesson": lesson["id"],
+                },
+            ]
+        },
+    )
     assert status == 200 and body["created"] == 3
     assert body["results"][2]["resolved_failures"] == 1
     status, body = call("GET", f"{base}/api/v1/failures?agent=a", key)
     assert [f["status"] for f in body["failures"]] == ["open", "open", "resolved"]
     status, body = call("GET", f"{base}/api/v1/outcomes/history?agent=a", key)
     assert "- Error: Connection refused to db-2:5432\n" in body["historyContext"]  # as sent
-    for command in ("recompute_effectiveness", "update_patterns", "detect_regressions",
-                    "detect_root_causes", "pattern_report"):
-        subprocess.run([sys.executable, "manage.py", command], cwd=ROOT, env=env, check=True,
-                       capture_output=True)
+    for command in (
+        "recompute_effectiveness",
+        "update_patterns",
+        "detect_regressions",
+        "detect_root_causes",
+        "pattern_report",
+    ):
+        subprocess.run(
+            [sys.executable, "manage.py", command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
     status, body = call("GET", f"{base}/api/v1/lessons/{lesson['id']}", key)
     assert body["applications_count"] == 1 and body["effectiveness"] > 0.5
 
 
 def test_second_make_run_keeps_the_admin_and_patterns(embedded, tmp_path):
     base, env, _log = embedded
-    again = subprocess.run(["make", "migrate"], cwd=ROOT, env=env, capture_output=True,
-                           text=True, check=True)
+    again = subprocess.run(
+        ["make", "migrate"], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
     assert "An admin login exists already" in again.stdout
     assert "0 created" in again.stdout
 
@@ -181,10 +229,22 @@ def test_the_tests_use_the_embedded_server_where_no_postgresql_answers_unless_un
     """A laptop without PostgreSQL: the run starts the embedded one, uses it, and stops it after.
     Under CI the unreachable server fails the run instead."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CI"}}
-    env.update({"DATABASE_URL": "postgres://postgres@127.0.0.1:1/hindsight",
-                "HINDSIGHT_VAR_DIR": str(tmp_path)})
-    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "--create-db",
-            "tests/api/test_auth.py::test_revoked_key_is_401"]
+    env.update(
+        {
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:1/hindsight",
+            "HINDSIGHT_VAR_DIR": str(tmp_path),
+        }
+    )
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:randomly",
+        "--create-db",
+        "tests/api/test_auth.py::test_revoked_key_is_401",
+    ]
     done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"the tests use the embedded server in {tmp_path / 'postgres'}" in done.stderr
@@ -192,11 +252,14 @@ def test_the_tests_use_the_embedded_server_where_no_postgresql_answers_unless_un
     assert (tmp_path / "postgres" / "PG_VERSION").exists()
     assert postmaster(tmp_path) is None  # stopped after the run
 
-    under_ci = subprocess.run(args, cwd=ROOT, env={**env, "CI": "true"}, capture_output=True,
-                              text=True, timeout=120)
+    under_ci = subprocess.run(
+        args, cwd=ROOT, env={**env, "CI": "true"}, capture_output=True, text=True, timeout=120
+    )
     assert under_ci.returncode == 3
-    assert "PostgreSQL is needed for the tests and is unreachable" in under_ci.stdout + \
-        under_ci.stderr
+    assert (
+        "PostgreSQL is needed for the tests and is unreachable"
+        in under_ci.stdout + under_ci.stderr
+    )
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the server runs as its own user only under root")
@@ -207,9 +270,14 @@ def test_a_command_stops_its_server_though_a_folder_above_lost_its_traversal(tmp
     var_dir.mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["HINDSIGHT_VAR_DIR"] = str(var_dir)
-    done = subprocess.run([sys.executable, "-m", "config.embedded", "chmod", "0700",
-                           str(tmp_path / "deep")], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=180)
+    done = subprocess.run(
+        [sys.executable, "-m", "config.embedded", "chmod", "0700", str(tmp_path / "deep")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     try:
         assert done.returncode == 0, done.stdout + done.stderr
         assert postmaster(var_dir) is None
@@ -224,10 +292,18 @@ def test_a_stale_pid_file_naming_another_process_is_no_server(tmp_path):
     process that took the old pid."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["HINDSIGHT_VAR_DIR"] = str(tmp_path)
-    start = ("import sys; from pathlib import Path; from config.embedded import EmbeddedPostgres;"
-             " EmbeddedPostgres(Path(sys.argv[1])).start()")
-    subprocess.run([sys.executable, "-c", start, str(tmp_path)], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=180)
+    start = (
+        "import sys; from pathlib import Path; from config.embedded import EmbeddedPostgres;"
+        " EmbeddedPostgres(Path(sys.argv[1])).start()"
+    )
+    subprocess.run(
+        [sys.executable, "-c", start, str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
     crashed = postmaster(tmp_path)
     crashed.kill()
     crashed.wait(timeout=30)
@@ -236,8 +312,14 @@ def test_a_stale_pid_file_naming_another_process_is_no_server(tmp_path):
     lines = pid_file.read_text().split("\n")
     pid_file.write_text("\n".join([str(bystander.pid), *lines[1:]]))
     try:
-        done = subprocess.run([sys.executable, "-m", "config.embedded", "true"], cwd=ROOT,
-                              env=env, capture_output=True, text=True, timeout=180)
+        done = subprocess.run(
+            [sys.executable, "-m", "config.embedded", "true"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert bystander.poll() is None  # never signalled
         assert not pid_file.exists()  # the new server started, and stopped with the command
@@ -259,9 +341,14 @@ def test_make_run_on_a_taken_port_names_the_variable_that_picks_another(tmp_path
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        done = subprocess.run(["make", "run", f"PORT={port}"], cwd=ROOT,
-                              env=embedded_env(tmp_path), capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run(
+            ["make", "run", f"PORT={port}"],
+            cwd=ROOT,
+            env=embedded_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode != 0
     assert f"Port {port} on 127.0.0.1 is not free" in done.stderr
     assert f"`make run PORT={port + 1}`" in done.stderr
@@ -269,8 +356,14 @@ def test_make_run_on_a_taken_port_names_the_variable_that_picks_another(tmp_path
 
 
 def test_manage_py_without_its_database_says_so_in_one_line(tmp_path):
-    done = subprocess.run([sys.executable, "manage.py", "showmigrations"], cwd=ROOT,
-                          env=embedded_env(tmp_path), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "showmigrations"],
+        cwd=ROOT,
+        env=embedded_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert done.stderr.startswith("The database is not running or refuses the connection")

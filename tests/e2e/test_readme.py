@@ -15,6 +15,7 @@ person's terminal, and only these:
 Below a command, comment lines that start with ``# {`` (JSON) or ``# #`` (markdown) show its
 output; each is compared with what the command printed (see ``shown_json`` and ``matches``).
 """
+
 import json
 import os
 import re
@@ -58,7 +59,7 @@ def shell_blocks(text: str) -> list[Block]:
         if start is None and re.fullmatch(r"```(sh|bash|shell)\s*", line):
             start = number
         elif start is not None and line.strip() == "```":
-            blocks.append(Block(start, commands_of(lines[start:number - 1], start + 1)))
+            blocks.append(Block(start, commands_of(lines[start : number - 1], start + 1)))
             start = None
     return blocks
 
@@ -104,7 +105,7 @@ def shown_json(shown: list[str]):
     shows some of the keys (remarks after the value, such as ``(then …)``, are ignored)."""
     text = "".join(line[1:].strip() for line in shown)
     out, stack, in_string, escaped = [], [], False, False
-    for char in text[text.index("{"):]:
+    for char in text[text.index("{") :]:
         if in_string:
             out.append(char)
             escaped = char == "\\" and not escaped
@@ -136,7 +137,8 @@ def matches(shown, actual) -> bool:
         return True
     if isinstance(shown, dict):
         return isinstance(actual, dict) and all(
-            key in actual and matches(value, actual[key]) for key, value in shown.items())
+            key in actual and matches(value, actual[key]) for key, value in shown.items()
+        )
     if isinstance(shown, list):
         if not isinstance(actual, list):
             return False
@@ -160,8 +162,9 @@ def test_readme_shell_blocks_run_as_written_after_make_run(embedded, tmp_path):
     tour_run(base, env, tmp_path)
 
 
-def test_readme_shell_blocks_run_as_written_on_postgresql(django_db_reset_sequences,
-                                                          start_gunicorn, tmp_path):
+def test_readme_shell_blocks_run_as_written_on_postgresql(
+    django_db_reset_sequences, start_gunicorn, tmp_path
+):
     """The same tour against gunicorn on the test database (PostgreSQL, Redis), as installed
     fresh: sequences from 1, the known patterns loaded (as ``make run`` loads them)."""
     from django.core.management import call_command
@@ -183,24 +186,35 @@ def tour_run(base: str, env: dict, tmp_path: Path) -> None:
 
     commands = [command for block in tour for command in block.commands]
     assert sum(command.text == DEFAULT_URL for command in commands) == 1
-    assert not any("127.0.0.1:8000" in command.text for command in commands
-                   if command.text != DEFAULT_URL), "a tour command bypasses HINDSIGHT_URL"
+    assert not any(
+        "127.0.0.1:8000" in command.text for command in commands if command.text != DEFAULT_URL
+    ), "a tour command bypasses HINDSIGHT_URL"
 
     out = tmp_path / "readme"
     out.mkdir()
-    script = ["set -euo pipefail",
-              "curl() { command curl --fail-with-body -w '%{stderr}HTTP %{http_code}\\n' \"$@\"; }"]
+    script = [
+        "set -euo pipefail",
+        "curl() { command curl --fail-with-body -w '%{stderr}HTTP %{http_code}\\n' \"$@\"; }",
+    ]
     for number, command in enumerate(commands):
         text = f"HINDSIGHT_URL={base}" if command.text == DEFAULT_URL else command.text
         script.append(f"{{\n{text}\n}} >{out}/{number}.out 2>{out}/{number}.err")
-    ran = subprocess.run(["bash", "-c", "\n".join(script)], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=600)
+    ran = subprocess.run(
+        ["bash", "-c", "\n".join(script)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if ran.returncode:
         failed = max(int(path.stem) for path in out.glob("*.out"))
-        pytest.fail(f"README.md line {commands[failed].line} failed ({ran.returncode}):\n"
-                    f"{commands[failed].text}\n--- output:\n"
-                    f"{(out / f'{failed}.out').read_text()}\n"
-                    f"{(out / f'{failed}.err').read_text()}{ran.stderr}")
+        pytest.fail(
+            f"README.md line {commands[failed].line} failed ({ran.returncode}):\n"
+            f"{commands[failed].text}\n--- output:\n"
+            f"{(out / f'{failed}.out').read_text()}\n"
+            f"{(out / f'{failed}.err').read_text()}{ran.stderr}"
+        )
 
     checked = 0
     for number, command in enumerate(commands):
@@ -223,12 +237,23 @@ def tour_run(base: str, env: dict, tmp_path: Path) -> None:
 
 
 def test_shown_output_allows_only_what_the_readme_elides():
-    shown = shown_json(['# {"lessons":[{"error_pattern":"a","resolution":"Wait 60s…",…}],',
-                        '#  "total":6,"id":…}   (then {"updated":true,…})'])
-    assert shown == {"lessons": [{"error_pattern": "a", "resolution": "Wait 60s…"}],
-                     "total": 6, "id": ANY}
-    good = {"lessons": [{"id": "x", "error_pattern": "a", "resolution": "Wait 60s, retry"}],
-            "total": 6, "id": 3, "page": 1}
+    shown = shown_json(
+        [
+            '# {"lessons":[{"error_pattern":"a","resolution":"Wait 60s…",…}],',
+            '#  "total":6,"id":…}   (then {"updated":true,…})',
+        ]
+    )
+    assert shown == {
+        "lessons": [{"error_pattern": "a", "resolution": "Wait 60s…"}],
+        "total": 6,
+        "id": ANY,
+    }
+    good = {
+        "lessons": [{"id": "x", "error_pattern": "a", "resolution": "Wait 60s, retry"}],
+        "total": 6,
+        "id": 3,
+        "page": 1,
+    }
     assert matches(shown, good)
     assert not matches(shown, {**good, "total": 7})
     assert not matches(shown, {**good, "total": "6"})
@@ -241,18 +266,20 @@ def test_shown_output_allows_only_what_the_readme_elides():
 
 
 def test_commands_end_where_the_shell_says_and_carry_their_shown_output():
-    block = shell_blocks("```sh\n"
-                         "# what follows\n"
-                         "X=$(echo 'a\n"
-                         "b' | tr a c)\n"
-                         "# {\"x\":1,\n"
-                         "#  \"y\":2}\n"
-                         "echo done \\\n"
-                         "  now   # a remark\n"
-                         "\n"
-                         "# the next one\n"
-                         "make run\n"
-                         "```\n")[0]
+    block = shell_blocks(
+        "```sh\n"
+        "# what follows\n"
+        "X=$(echo 'a\n"
+        "b' | tr a c)\n"
+        '# {"x":1,\n'
+        '#  "y":2}\n'
+        "echo done \\\n"
+        "  now   # a remark\n"
+        "\n"
+        "# the next one\n"
+        "make run\n"
+        "```\n"
+    )[0]
     assert [(c.text, c.shown) for c in block.commands] == [
         ("X=$(echo 'a\nb' | tr a c)", ['# {"x":1,', '#  "y":2}']),
         ("echo done \\\n  now   # a remark", []),

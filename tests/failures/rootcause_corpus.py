@@ -18,6 +18,7 @@ Two fleets, each a fresh database in its test:
 ``independent_pairs`` and ``incidents`` say which faults must stay apart and which must be
 grouped; every fault is one pattern (its message varies only in numbers).
 """
+
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -54,76 +55,140 @@ class Fleet:
         """The failures as ``failures_record_many`` entries (each its own task), up to
         ``until``."""
         rng = random.Random(SEED)
-        return [{"agent": agent, "task": f"{name}-{index}", "task_type": "work",
-                 "error": self.message(name, rng), "error_type": self.faults[name][1],
-                 "occurred_at": at}
-                for index, (name, agent, at) in enumerate(sorted(self.failures, key=lambda f: f[2]))
-                if until is None or at <= until]
+        return [
+            {
+                "agent": agent,
+                "task": f"{name}-{index}",
+                "task_type": "work",
+                "error": self.message(name, rng),
+                "error_type": self.faults[name][1],
+                "occurred_at": at,
+            }
+            for index, (name, agent, at) in enumerate(sorted(self.failures, key=lambda f: f[2]))
+            if until is None or at <= until
+        ]
 
 
 # Every fault's message: none shares a host with another, an incident's symptoms share no word.
 STEADY = {
-    "rate_limit": ("openai.RateLimitError: Error code: 429 - Rate limit reached for gpt-4o on "
-                   "tokens per min (TPM): Limit 30000, Used {}, Requested {}", "rate_limit"),
-    "missing_file": ("FileNotFoundError: [Errno 2] No such file or directory: "
-                     "'/tmp/work/{}/output.json'", "file_not_found"),
-    "bad_json": ("json.decoder.JSONDecodeError: Expecting value: line {} column {} (char {})",
-                 "json_decode"),
-    "test_timeout": ("subprocess.TimeoutExpired: Command 'npm test' timed out after {} seconds",
-                     "timeout"),
-    "push_rejected": ("! [rejected] main -> main (fetch first) error: failed to push some refs "
-                      "after {} attempts", "git"),
+    "rate_limit": (
+        "openai.RateLimitError: Error code: 429 - Rate limit reached for gpt-4o on "
+        "tokens per min (TPM): Limit 30000, Used {}, Requested {}",
+        "rate_limit",
+    ),
+    "missing_file": (
+        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/work/{}/output.json'",
+        "file_not_found",
+    ),
+    "bad_json": (
+        "json.decoder.JSONDecodeError: Expecting value: line {} column {} (char {})",
+        "json_decode",
+    ),
+    "test_timeout": (
+        "subprocess.TimeoutExpired: Command 'npm test' timed out after {} seconds",
+        "timeout",
+    ),
+    "push_rejected": (
+        "! [rejected] main -> main (fetch first) error: failed to push some refs "
+        "after {} attempts",
+        "git",
+    ),
 }
 EPISODIC = {
-    "pull_limit": ("docker: Error response from daemon: toomanyrequests: You have reached your "
-                   "pull rate limit, retry {}", "registry"),
-    "cert_store": ("ssl.SSLCertVerificationError: certificate verify failed: unable to get local "
-                   "issuer certificate (_ssl.c:{})", "ssl"),
+    "pull_limit": (
+        "docker: Error response from daemon: toomanyrequests: You have reached your "
+        "pull rate limit, retry {}",
+        "registry",
+    ),
+    "cert_store": (
+        "ssl.SSLCertVerificationError: certificate verify failed: unable to get local "
+        "issuer certificate (_ssl.c:{})",
+        "ssl",
+    ),
 }
 THREE_HOUR = {
-    "schema_drift": ("pydantic_core.ValidationError: {} validation errors for InvoiceLine",
-                     "validation"),
-    "quota": ("google.api_core.exceptions.ResourceExhausted: 429 Quota exceeded for metric "
-              "sheets-read, request {}", "quota"),
+    "schema_drift": (
+        "pydantic_core.ValidationError: {} validation errors for InvoiceLine",
+        "validation",
+    ),
+    "quota": (
+        "google.api_core.exceptions.ResourceExhausted: 429 Quota exceeded for metric "
+        "sheets-read, request {}",
+        "quota",
+    ),
     "lint": ("ruff check failed: Found {} errors (E501 line too long)", "lint"),
-    "flaky_browser": ("playwright._impl._errors.TargetClosedError: Target page, context or "
-                      "browser has been closed at step {}", "browser"),
+    "flaky_browser": (
+        "playwright._impl._errors.TargetClosedError: Target page, context or "
+        "browser has been closed at step {}",
+        "browser",
+    ),
 }
 ONE_AGENT = {
-    "venv_perm": ("PermissionError: [Errno 13] Permission denied: '/workspace/{}/.venv/bin/pip'",
-                  "permission"),
-    "resolver": ("ERROR: ResolutionImpossible: cannot install numpy==1.{} because these package "
-                 "versions have conflicting dependencies", "dependency"),
+    "venv_perm": (
+        "PermissionError: [Errno 13] Permission denied: '/workspace/{}/.venv/bin/pip'",
+        "permission",
+    ),
+    "resolver": (
+        "ERROR: ResolutionImpossible: cannot install numpy==1.{} because these package "
+        "versions have conflicting dependencies",
+        "dependency",
+    ),
     "disk_full": ("OSError: [Errno 28] No space left on device writing chunk {}", "os"),
-    "migration_lock": ("django.db.utils.OperationalError: database is locked (attempt {})",
-                       "database"),
+    "migration_lock": (
+        "django.db.utils.OperationalError: database is locked (attempt {})",
+        "database",
+    ),
 }
 # Six outages, each seen as three symptoms (cause, then symptoms).
 INCIDENTS = [
-    {"cache_read": ("CacheReadError: memcached GET returned SERVER_ERROR out of memory for "
-                    "slab {}", "cache"),
-     "broker_reset": ("kombu.exceptions.OperationalError: [Errno 104] Connection reset by peer "
-                      "(channel {})", "broker"),
-     "session_timeout": ("SessionStore.load exceeded {}ms deadline", "timeout")},
-    {"db_closed": ("psycopg.OperationalError: server closed the connection unexpectedly "
-                   "(pid {})", "database"),
-     "pool_overflow": ("QueuePool limit of size {} overflow {} reached", "pool"),
-     "advisory_lock": ("alembic could not acquire advisory lock {}", "lock")},
-    {"upload_stalled": ("S3 PutObject part {} incomplete after stall", "storage"),
-     "index_missing": ("ElasticsearchWarning: index_not_found_exception [logs-{}]", "search"),
-     "heartbeat_lost": ("Celery worker-{} missed heartbeat; task revoked", "worker")},
-    {"ldap_socket": ("ldap3.core.exceptions.LDAPSocketOpenError: socket ssl wrapping error "
-                     "{}", "auth"),
-     "token_refresh": ("OAuth token refresh returned invalid_grant for client {}", "oauth"),
-     "saml_expired": ("SAML assertion {} expired NotOnOrAfter", "saml")},
-    {"dns_again": ("getaddrinfo EAI_AGAIN while resolving upstream {}", "dns"),
-     "grpc_unavailable": ("grpc.RpcError: StatusCode.UNAVAILABLE details={}", "grpc"),
-     "gateway_503": ("HTTP 503 Service Unavailable from gateway shard {}", "http")},
-    {"vault_sealed": ("hvac.exceptions.VaultDown: Vault is sealed (unseal progress {}/3)",
-                      "secrets"),
-     "kafka_leader": ("KafkaError NOT_LEADER_FOR_PARTITION on topic orders-{}", "kafka"),
-     "smtp_refused": ("smtplib.SMTPServerDisconnected: please run connect() first ({})",
-                      "mail")},
+    {
+        "cache_read": (
+            "CacheReadError: memcached GET returned SERVER_ERROR out of memory for slab {}",
+            "cache",
+        ),
+        "broker_reset": (
+            "kombu.exceptions.OperationalError: [Errno 104] Connection reset by peer (channel {})",
+            "broker",
+        ),
+        "session_timeout": ("SessionStore.load exceeded {}ms deadline", "timeout"),
+    },
+    {
+        "db_closed": (
+            "psycopg.OperationalError: server closed the connection unexpectedly (pid {})",
+            "database",
+        ),
+        "pool_overflow": ("QueuePool limit of size {} overflow {} reached", "pool"),
+        "advisory_lock": ("alembic could not acquire advisory lock {}", "lock"),
+    },
+    {
+        "upload_stalled": ("S3 PutObject part {} incomplete after stall", "storage"),
+        "index_missing": ("ElasticsearchWarning: index_not_found_exception [logs-{}]", "search"),
+        "heartbeat_lost": ("Celery worker-{} missed heartbeat; task revoked", "worker"),
+    },
+    {
+        "ldap_socket": (
+            "ldap3.core.exceptions.LDAPSocketOpenError: socket ssl wrapping error {}",
+            "auth",
+        ),
+        "token_refresh": ("OAuth token refresh returned invalid_grant for client {}", "oauth"),
+        "saml_expired": ("SAML assertion {} expired NotOnOrAfter", "saml"),
+    },
+    {
+        "dns_again": ("getaddrinfo EAI_AGAIN while resolving upstream {}", "dns"),
+        "grpc_unavailable": ("grpc.RpcError: StatusCode.UNAVAILABLE details={}", "grpc"),
+        "gateway_503": ("HTTP 503 Service Unavailable from gateway shard {}", "http"),
+    },
+    {
+        "vault_sealed": (
+            "hvac.exceptions.VaultDown: Vault is sealed (unseal progress {}/3)",
+            "secrets",
+        ),
+        "kafka_leader": ("KafkaError NOT_LEADER_FOR_PARTITION on topic orders-{}", "kafka"),
+        "smtp_refused": (
+            "smtplib.SMTPServerDisconnected: please run connect() first ({})",
+            "mail",
+        ),
+    },
 ]
 # Minute of the hour each outage starts at: three inside one hour, three across a boundary.
 INCIDENT_MINUTES = (12, 57, 31, 54, 5, 58)
@@ -139,8 +204,9 @@ def _poisson(rng: random.Random, start: datetime, end: datetime, per_hour: float
         yield at
 
 
-def _episode(fleet: Fleet, rng: random.Random, name: str, start: datetime, minutes: float,
-             agents) -> None:
+def _episode(
+    fleet: Fleet, rng: random.Random, name: str, start: datetime, minutes: float, agents
+) -> None:
     """A fault failing for ``minutes`` from ``start`` for these agents, each retrying with
     backoff (20 to 90 seconds between tries)."""
     for agent in agents:
@@ -150,8 +216,14 @@ def _episode(fleet: Fleet, rng: random.Random, name: str, start: datetime, minut
             at += timedelta(seconds=rng.uniform(20, 90))
 
 
-def _outage(fleet: Fleet, rng: random.Random, symptoms: list[str], start: datetime,
-            minutes: float, agents=AGENTS) -> list[str]:
+def _outage(
+    fleet: Fleet,
+    rng: random.Random,
+    symptoms: list[str],
+    start: datetime,
+    minutes: float,
+    agents=AGENTS,
+) -> list[str]:
     """A dependency down for ``minutes``: four of ``agents`` meet it on every try, each try
     showing one symptom (the call it was making), tries 20 to 90 seconds apart; the four."""
     chosen = rng.sample(agents, 4)
@@ -177,19 +249,26 @@ def week_fleet(*, seed: int = SEED) -> Fleet:
     # Episodic faults: a few episodes of 3 to 30 minutes for two to four agents.
     for name in EPISODIC:
         for at in _poisson(rng, since, NOW, 7 / (7 * 24)):
-            _episode(fleet, rng, name, at, rng.uniform(3, 30), rng.sample(AGENTS, rng.randint(2, 4)))
+            _episode(
+                fleet, rng, name, at, rng.uniform(3, 30), rng.sample(AGENTS, rng.randint(2, 4))
+            )
     # Three-hour trickles: schema_drift and quota overlap by two hours, lint and flaky_browser
     # by all three.
-    starts = {"schema_drift": NOW - timedelta(hours=50), "quota": NOW - timedelta(hours=49),
-              "lint": NOW - timedelta(hours=100), "flaky_browser": NOW - timedelta(hours=100,
-                                                                                   minutes=10)}
+    starts = {
+        "schema_drift": NOW - timedelta(hours=50),
+        "quota": NOW - timedelta(hours=49),
+        "lint": NOW - timedelta(hours=100),
+        "flaky_browser": NOW - timedelta(hours=100, minutes=10),
+    }
     for name, start in starts.items():
         agents = rng.sample(AGENTS, rng.randint(3, 5))
         for at in _poisson(rng, start, start + timedelta(hours=3), rng.uniform(8, 16)):
             fleet.fail(name, rng.choice(agents), at)
     # One agent's own run hits two faults at once, three times; other agents hit each alone.
-    for (first, second), agent in (((("venv_perm", "resolver")), "agent-07"),
-                                   ((("disk_full", "migration_lock")), "agent-03")):
+    for (first, second), agent in (
+        ((("venv_perm", "resolver")), "agent-07"),
+        ((("disk_full", "migration_lock")), "agent-03"),
+    ):
         for _ in range(3):
             start = since + timedelta(hours=rng.uniform(2, 160))
             minutes = rng.uniform(8, 25)
@@ -203,17 +282,21 @@ def week_fleet(*, seed: int = SEED) -> Fleet:
         for name in symptoms:
             for at in _poisson(rng, since, NOW, rng.uniform(1, 6) / 24):
                 fleet.fail(name, rng.choice(AGENTS), at)
-        hour = (NOW - timedelta(hours=6 + 26 * number)).replace(minute=0, second=0,
-                                                               microsecond=0)
+        hour = (NOW - timedelta(hours=6 + 26 * number)).replace(minute=0, second=0, microsecond=0)
         start = hour + timedelta(minutes=minute, seconds=rng.uniform(0, 50))
         _outage(fleet, rng, list(symptoms), start, rng.uniform(6, 10))
         fleet.incidents.append(tuple(symptoms))
         fleet.incident_starts.append(start)
     fleet.independent_pairs = [
-        *combinations(STEADY, 2), *combinations(EPISODIC, 2),
-        ("pull_limit", "rate_limit"), ("cert_store", "bad_json"),
-        *combinations(THREE_HOUR, 2), ("venv_perm", "resolver"), ("disk_full", "migration_lock"),
-        ("cache_read", "db_closed"), ("rate_limit", "cache_read"),
+        *combinations(STEADY, 2),
+        *combinations(EPISODIC, 2),
+        ("pull_limit", "rate_limit"),
+        ("cert_store", "bad_json"),
+        *combinations(THREE_HOUR, 2),
+        ("venv_perm", "resolver"),
+        ("disk_full", "migration_lock"),
+        ("cache_read", "db_closed"),
+        ("rate_limit", "cache_read"),
     ]
     return fleet
 
@@ -223,12 +306,16 @@ FRESH = {
     "fresh_context": ("prompt is too long: {} tokens > 200000 maximum", "context"),
     "fresh_import": ("ModuleNotFoundError: No module named 'pandas' in step {}", "import"),
     "fresh_tool": ("tool_use ids were found without tool_result blocks: toolu_{}", "tool"),
-    "fresh_clone": ("fatal: could not read Username for repository {}: terminal prompts "
-                    "disabled", "git"),
+    "fresh_clone": (
+        "fatal: could not read Username for repository {}: terminal prompts disabled",
+        "git",
+    ),
     "fresh_port": ("OSError: [Errno 98] Address already in use: port {}", "os"),
     "fresh_oom": ("Killed: process {} exceeded memory limit", "oom"),
-    "fresh_parse": ("yaml.scanner.ScannerError: mapping values are not allowed here, line {}",
-                    "yaml"),
+    "fresh_parse": (
+        "yaml.scanner.ScannerError: mapping values are not allowed here, line {}",
+        "yaml",
+    ),
 }
 
 
@@ -259,8 +346,10 @@ def fresh_fleet(*, seed: int = SEED) -> Fleet:
 CONTROLS = {
     "control_lint": ("eslint found {} problems in src/app.tsx", "lint"),
     "control_fixture": ("pytest fixture 'tenant_{}' not found", "test"),
-    "provider_down": ("anthropic.InternalServerError: Error code: 529 - overloaded (request {})",
-                      "provider"),
+    "provider_down": (
+        "anthropic.InternalServerError: Error code: 529 - overloaded (request {})",
+        "provider",
+    ),
 }
 
 
@@ -284,11 +373,19 @@ def young_fleet(*, seed: int = SEED) -> Fleet:
         fleet.fault(name, template, error_type)
     seen = _outage(fleet, rng, list(symptoms), start, rng.uniform(6, 10), agents)
     for name, agent in zip(CONTROLS, seen):
-        _episode(fleet, rng, name, start + timedelta(seconds=rng.uniform(0, 90)),
-                 rng.uniform(5, 10), [agent])
+        _episode(
+            fleet,
+            rng,
+            name,
+            start + timedelta(seconds=rng.uniform(0, 90)),
+            rng.uniform(5, 10),
+            [agent],
+        )
     fleet.incidents.append(tuple(symptoms))
     fleet.incident_starts.append(start)
     others = [*FRESH, *CONTROLS]
-    fleet.independent_pairs = [*combinations(others, 2),
-                               *((other, symptom) for other in others for symptom in symptoms)]
+    fleet.independent_pairs = [
+        *combinations(others, 2),
+        *((other, symptom) for other in others for symptom in symptoms),
+    ]
     return fleet

@@ -4,6 +4,7 @@ Agents a, b and c see two faults spike together in the same two hours: the datab
 connections and the payments API timing out. A third fault fails steadily every hour of the
 week for all three, rising and falling with nothing.
 """
+
 from datetime import datetime, timedelta
 
 from failures.models import Failure
@@ -19,8 +20,14 @@ WEEK_HOURS = 7 * 24
 
 
 def entry(agent: str, task: str, error: str, at: datetime, error_type: str = "connection") -> dict:
-    return {"agent": agent, "task": task, "error": error, "error_type": error_type,
-            "occurred_at": at, "task_type": "orders"}
+    return {
+        "agent": agent,
+        "task": task,
+        "error": error,
+        "error_type": error_type,
+        "occurred_at": at,
+        "task_type": "orders",
+    }
 
 
 def spike_scenario(now: datetime) -> dict[str, int]:
@@ -31,9 +38,15 @@ def spike_scenario(now: datetime) -> dict[str, int]:
         for i, agent in enumerate(AGENTS):
             # One or two an hour, varying, so "steady" is not a flat line.
             for k in range(1 + (hours_ago + i) % 3 // 2):
-                entries.append(entry(agent, f"orders-{hours_ago}-{k}", STEADY,
-                                     now - timedelta(hours=hours_ago, minutes=7 + k),
-                                     error_type="key_error"))
+                entries.append(
+                    entry(
+                        agent,
+                        f"orders-{hours_ago}-{k}",
+                        STEADY,
+                        now - timedelta(hours=hours_ago, minutes=7 + k),
+                        error_type="key_error",
+                    )
+                )
     for hours_ago in SPIKE_HOURS_AGO:
         # Nine minutes each (minutes 20 to 29 of the hour); where in the hour does not matter.
         hour = (now - timedelta(hours=hours_ago)).replace(minute=20, second=0, microsecond=0)
@@ -45,5 +58,7 @@ def spike_scenario(now: datetime) -> dict[str, int]:
     # One stray refusal elsewhere: the two spiking series are alike, not identical.
     entries.append(entry("a", "db-stray", REFUSED, now - timedelta(hours=20)))
     failures_record_many(entries=entries)
-    return {name: Failure.objects.filter(error=error).values_list("pattern_id", flat=True)[0]
-            for name, error in (("refused", REFUSED), ("timeout", TIMEOUT), ("steady", STEADY))}
+    return {
+        name: Failure.objects.filter(error=error).values_list("pattern_id", flat=True)[0]
+        for name, error in (("refused", REFUSED), ("timeout", TIMEOUT), ("steady", STEADY))
+    }

@@ -1,4 +1,5 @@
 """The boot composer on the real database: window, skip, resume, hints, loops, advice, fleet."""
+
 from datetime import timedelta
 
 import pytest
@@ -21,8 +22,13 @@ DENIED = "PermissionError: write access denied to the bucket"
 
 def record(agent="a1", task="sync", error=TIMEOUT, minutes_ago=10, **fields) -> Failure:
     fields.setdefault("task_type", "sync")
-    return failure_record(agent=agent, task=task, error=error,
-                          occurred_at=NOW - timedelta(minutes=minutes_ago), **fields)
+    return failure_record(
+        agent=agent,
+        task=task,
+        error=error,
+        occurred_at=NOW - timedelta(minutes=minutes_ago),
+        **fields,
+    )
 
 
 def build(agent="a1", **options) -> dict:
@@ -38,7 +44,10 @@ def test_recent_failures_are_the_agents_own_within_the_window_newest_first():
 
     assert [f["task"] for f in build()["recent_failures"]] == ["newest", "older-today"]
     assert [f["task"] for f in build(window_hours=48)["recent_failures"]] == [
-        "newest", "older-today", "old"]
+        "newest",
+        "older-today",
+        "old",
+    ]
 
 
 @pytest.mark.django_db
@@ -109,20 +118,24 @@ def test_abandoned_failures_do_not_count():
     assert context["skip"] == [] and context["loops"] == [] and context["retry_advice"] == []
 
 
-@pytest.mark.parametrize("failures, skip_after, retry_after, cooldown", [
-    (3, 3, None, timedelta(minutes=30)),  # at the threshold: the base cooldown
-    (4, 3, None, timedelta(hours=1)),  # each further failure doubles it
-    (6, 3, None, timedelta(hours=4)),
-    (8, 3, None, timedelta(hours=16)),
-    (9, 3, None, timedelta(hours=24)),  # capped at a day
-    (500, 3, None, timedelta(hours=24)),
-    (5, 5, None, timedelta(minutes=30)),  # counted from the configured threshold
-    (3, 3, 7200, timedelta(hours=2)),  # a longer reported retry_after wins
-    (4, 3, 60, timedelta(hours=1)),  # a shorter one does not
-])
+@pytest.mark.parametrize(
+    "failures, skip_after, retry_after, cooldown",
+    [
+        (3, 3, None, timedelta(minutes=30)),  # at the threshold: the base cooldown
+        (4, 3, None, timedelta(hours=1)),  # each further failure doubles it
+        (6, 3, None, timedelta(hours=4)),
+        (8, 3, None, timedelta(hours=16)),
+        (9, 3, None, timedelta(hours=24)),  # capped at a day
+        (500, 3, None, timedelta(hours=24)),
+        (5, 5, None, timedelta(minutes=30)),  # counted from the configured threshold
+        (3, 3, 7200, timedelta(hours=2)),  # a longer reported retry_after wins
+        (4, 3, 60, timedelta(hours=1)),  # a shorter one does not
+    ],
+)
 def test_skip_until_rule(failures, skip_after, retry_after, cooldown):
-    until = skip_until(last_failed_at=NOW, failures=failures, skip_after=skip_after,
-                       retry_after=retry_after)
+    until = skip_until(
+        last_failed_at=NOW, failures=failures, skip_after=skip_after, retry_after=retry_after
+    )
     assert until - NOW == cooldown
 
 
@@ -148,24 +161,41 @@ def test_a_reported_retry_after_longer_than_the_cooldown_extends_the_skip():
 @pytest.mark.django_db
 def test_resume_is_the_latest_checkpoint_per_open_task():
     record(task="load", checkpoint={"done": 10}, minutes_ago=30)
-    newest = record(task="load", checkpoint={"done": 47, "total": 100, "resume_from": 48},
-                    side_effects=["47 records written"], attempt_count=2, minutes_ago=20)
+    newest = record(
+        task="load",
+        checkpoint={"done": 47, "total": 100, "resume_from": 48},
+        side_effects=["47 records written"],
+        attempt_count=2,
+        minutes_ago=20,
+    )
     record(task="load", error=REFUSED, minutes_ago=10)  # no checkpoint: the one before stands
     record(task="plain", minutes_ago=5)
     record(task="done", checkpoint={"done": 1}, minutes_ago=5)
     failures_resolve(agent="a1", task="done")
 
-    assert build()["resume"] == [{
-        "task": "load", "failure_id": newest.pk, "occurred_at": newest.occurred_at,
-        "checkpoint": {"done": 47, "total": 100, "resume_from": 48},
-        "side_effects": ["47 records written"], "error": TIMEOUT, "attempt_count": 2,
-    }]
+    assert build()["resume"] == [
+        {
+            "task": "load",
+            "failure_id": newest.pk,
+            "occurred_at": newest.occurred_at,
+            "checkpoint": {"done": 47, "total": 100, "resume_from": 48},
+            "side_effects": ["47 records written"],
+            "error": TIMEOUT,
+            "attempt_count": 2,
+        }
+    ]
 
 
 @pytest.mark.django_db
 def test_hints_carry_distinct_recovery_hints_newest_first_capped():
-    for minute, hint in [(50, "first"), (40, "second"), (30, "third"), (20, "second"),
-                         (10, "fourth"), (5, "")]:
+    for minute, hint in [
+        (50, "first"),
+        (40, "second"),
+        (30, "third"),
+        (20, "second"),
+        (10, "fourth"),
+        (5, ""),
+    ]:
         record(error=REFUSED if minute % 20 else TIMEOUT, recovery_hint=hint, minutes_ago=minute)
     record(task="no-hints", error=DENIED)
 
@@ -189,21 +219,33 @@ def test_hints_list_approved_lessons_linked_to_the_tasks_patterns():
 
     [entry] = build()["hints"]
     assert {(lesson["id"], lesson["match"]) for lesson in entry["lessons"]} == {
-        (str(approved.pk), "pattern"), (str(refused.pk), "pattern")}
+        (str(approved.pk), "pattern"),
+        (str(refused.pk), "pattern"),
+    }
 
 
 @pytest.mark.django_db
 def test_without_linked_lessons_hints_list_approved_lessons_that_lesson_check_finds():
     record(error=TIMEOUT)
-    by_message = LessonFactory(error_pattern="connection timeout", error_type="other",
-                               status=Lesson.Status.APPROVED, resolution="Check the network")
+    by_message = LessonFactory(
+        error_pattern="connection timeout",
+        error_type="other",
+        status=Lesson.Status.APPROVED,
+        resolution="Check the network",
+    )
     LessonFactory(error_pattern="connection timeout seconds", resolution="Unreviewed match")
     LessonFactory(error_pattern="timeout after", status=Lesson.Status.REJECTED)
 
     [entry] = build()["hints"]
-    assert entry["lessons"] == [{"id": str(by_message.pk), "error_pattern": "connection timeout",
-                                 "resolution": "Check the network", "effectiveness": 0.5,
-                                 "match": "template"}]
+    assert entry["lessons"] == [
+        {
+            "id": str(by_message.pk),
+            "error_pattern": "connection timeout",
+            "resolution": "Check the network",
+            "effectiveness": 0.5,
+            "match": "template",
+        }
+    ]
     assert entry["related"] == []
 
 
@@ -242,7 +284,8 @@ def test_retry_advice_per_open_task_from_the_patterns_history():
     assert advice["hopeless"]["retryable"] is False
     assert advice["hopeless"]["reason"] == (
         "across the fleet, 3 failures of this kind and no retry has ever succeeded; "
-        "this task failed 3 times with this error since its last success")
+        "this task failed 3 times with this error since its last success"
+    )
     assert (advice["flaky"]["retryable"], advice["flaky"]["after_seconds"]) == (True, 60)
     assert advice["flaky"]["failure_id"] == latest.pk
     assert advice["flaky"]["pattern"]["id"] == latest.pattern_id
@@ -251,8 +294,14 @@ def test_retry_advice_per_open_task_from_the_patterns_history():
 @pytest.mark.django_db
 def test_fleet_scope_adds_other_agents_failures_of_the_same_task_types():
     record(agent="me", task="invoice", task_type="billing", error=TIMEOUT)
-    theirs = record(agent="b", task="charge", task_type="billing", error=REFUSED,
-                    recovery_hint="Wait for the gateway", minutes_ago=20)
+    theirs = record(
+        agent="b",
+        task="charge",
+        task_type="billing",
+        error=REFUSED,
+        recovery_hint="Wait for the gateway",
+        minutes_ago=20,
+    )
     record(agent="c", task="refund", task_type="billing", error=REFUSED, minutes_ago=15)
     record(agent="c", task="refund", task_type="billing", error=REFUSED, minutes_ago=12)
     record(agent="d", task="mail", task_type="email", error=DENIED, minutes_ago=5)
@@ -260,14 +309,25 @@ def test_fleet_scope_adds_other_agents_failures_of_the_same_task_types():
 
     assert build(agent="me")["fleet"] is None
     fleet = build(agent="me", scope="fleet")["fleet"]
-    assert fleet == [{"pattern": {"id": theirs.pattern_id, "fingerprint": theirs.pattern.fingerprint,
-                                  "template": theirs.pattern.template},
-                      "agents": 2, "failures": 3, "last_seen": NOW - timedelta(minutes=12),
-                      # The hint's own writer, not the newest failure's agent (c).
-                      "recovery_hint": "Wait for the gateway", "recovery_hint_agent": "b"}]
-    assert [f["pattern"]["template"] for f in build(agent="me", scope="fleet",
-                                                      task_type="email")["fleet"]] == [
-        Failure.objects.get(agent="d").pattern.template]
+    assert fleet == [
+        {
+            "pattern": {
+                "id": theirs.pattern_id,
+                "fingerprint": theirs.pattern.fingerprint,
+                "template": theirs.pattern.template,
+            },
+            "agents": 2,
+            "failures": 3,
+            "last_seen": NOW - timedelta(minutes=12),
+            # The hint's own writer, not the newest failure's agent (c).
+            "recovery_hint": "Wait for the gateway",
+            "recovery_hint_agent": "b",
+        }
+    ]
+    assert [
+        f["pattern"]["template"]
+        for f in build(agent="me", scope="fleet", task_type="email")["fleet"]
+    ] == [Failure.objects.get(agent="d").pattern.template]
 
 
 @pytest.mark.django_db
@@ -280,7 +340,8 @@ def test_fleet_view_is_shared_for_a_few_seconds_then_refreshed():
     assert [f["agents"] for f in build(agent="me", scope="fleet")["fleet"]] == [1]
     # ... and each agent still sees only the others: b's view holds my failure, not its own.
     assert [f["pattern"]["template"] for f in build(agent="b", scope="fleet")["fleet"]] == [
-        "Connection timeout after <*> seconds"]
+        "Connection timeout after <*> seconds"
+    ]
     cache.clear()  # what expiry does
     assert [f["agents"] for f in build(agent="me", scope="fleet")["fleet"]] == [2]
 
@@ -295,16 +356,23 @@ def test_fleet_covers_each_of_the_agents_task_types():
 
     fleet = build(agent="me", scope="fleet")["fleet"]
     assert [(entry["pattern"]["id"], entry["agents"]) for entry in fleet] == [
-        (email.pattern_id, 1), (billing.pattern_id, 1)]  # ties: the most recently seen first
+        (email.pattern_id, 1),
+        (billing.pattern_id, 1),
+    ]  # ties: the most recently seen first
 
 
 def _busy_fleet_history():
     """Many open tasks, each with its own pattern, hints, checkpoints and lessons; a fleet."""
     for task in range(boot.OPEN_TASKS_CAP + 5):
         for attempt in range(3):
-            failure = record(task=f"t{task}", error=f"Fault{task} in stage", task_type=f"k{task % 7}",
-                             checkpoint={"step": attempt}, recovery_hint=f"hint {attempt}",
-                             minutes_ago=task + attempt / 10)
+            failure = record(
+                task=f"t{task}",
+                error=f"Fault{task} in stage",
+                task_type=f"k{task % 7}",
+                checkpoint={"step": attempt},
+                recovery_hint=f"hint {attempt}",
+                minutes_ago=task + attempt / 10,
+            )
         if task % 2:
             LessonFactory(status=Lesson.Status.APPROVED).patterns.add(failure.pattern)
         record(agent=f"peer{task}", task="p", task_type=f"k{task % 7}", error=TIMEOUT)

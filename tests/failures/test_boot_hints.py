@@ -1,4 +1,5 @@
 """Boot hints found by message answer exactly what lesson_check(approved_only=True) answers."""
+
 from datetime import timedelta
 
 import pytest
@@ -50,8 +51,7 @@ def skill_lessons():
     approved("gateway timeout syncing", skill_name="billing_api", rank_score=0.1)
     approved("gateway timeout invoices", skill_name="mail_api", rank_score=1.0)
     approved("upstream gateway timeout", rank_score=0.5)
-    approved("type of the skill", error_type="timeout", skill_name="billing_api",
-             rank_score=0.1)
+    approved("type of the skill", error_type="timeout", skill_name="billing_api", rank_score=0.1)
     approved("type of none", error_type="timeout", rank_score=0.9)
 
 
@@ -62,8 +62,10 @@ def type_and_message():
 
 
 @pytest.mark.parametrize("skill_name", ["", "billing_api"])
-@pytest.mark.parametrize("lessons", [many_message_matches, few_message_matches_and_types,
-                                     skill_lessons, type_and_message])
+@pytest.mark.parametrize(
+    "lessons",
+    [many_message_matches, few_message_matches_and_types, skill_lessons, type_and_message],
+)
 def test_hints_by_message_are_lesson_checks_answer(lessons, skill_name):
     lessons()
     failure = record(skill_name=skill_name)
@@ -91,18 +93,36 @@ def test_hints_are_reused_until_a_lesson_is_written_in_any_process(django_assert
     with django_assert_num_queries(2):  # the failures (with the index's token) and the links
         assert hint_lessons() == first  # the message check's answer is reused
     # Another process approves a lesson and gives the index a new token.
-    Lesson.objects.bulk_create([Lesson(error_pattern="upstream gateway timeout after <*> seconds",
-                                       error_type="timeout", resolution="Raise the timeout.",
-                                       status=APPROVED, rank_score=1.0)])
+    Lesson.objects.bulk_create(
+        [
+            Lesson(
+                error_pattern="upstream gateway timeout after <*> seconds",
+                error_type="timeout",
+                resolution="Raise the timeout.",
+                status=APPROVED,
+                rank_score=1.0,
+            )
+        ]
+    )
     MatchIndexVersion.objects.update(token="written-elsewhere")
     now = hint_lessons()
-    assert now[0][0]["error_pattern"] == "upstream gateway timeout after <*> seconds" != \
-        first[0][0]["error_pattern"]
+    assert (
+        now[0][0]["error_pattern"]
+        == "upstream gateway timeout after <*> seconds"
+        != first[0][0]["error_pattern"]
+    )
 
 
 def record(**fields):
-    return failure_record(agent="a1", task="sync", error=MESSAGE, error_type="timeout",
-                          task_type="sync", occurred_at=NOW - timedelta(minutes=5), **fields)
+    return failure_record(
+        agent="a1",
+        task="sync",
+        error=MESSAGE,
+        error_type="timeout",
+        task_type="sync",
+        occurred_at=NOW - timedelta(minutes=5),
+        **fields,
+    )
 
 
 def hint_lessons() -> tuple[list[dict], list[dict]]:
@@ -111,10 +131,24 @@ def hint_lessons() -> tuple[list[dict], list[dict]]:
 
 
 def check(failure) -> tuple[list[dict], list[dict]]:
-    found = lesson_check(error_type=failure.error_type, skill_name=failure.skill_name or None,
-                         error_message=failure.error, limit=boot_hints.LESSONS_PER_TASK,
-                         approved_only=True, pattern=FailurePattern(pk=failure.pattern_id))
-    return tuple([{"id": str(entry.lesson.pk), "error_pattern": entry.lesson.error_pattern,
-                   "resolution": entry.lesson.resolution,
-                   "effectiveness": entry.lesson.effectiveness, "match": entry.match}
-                  for entry in part] for part in (found.lessons, found.related))
+    found = lesson_check(
+        error_type=failure.error_type,
+        skill_name=failure.skill_name or None,
+        error_message=failure.error,
+        limit=boot_hints.LESSONS_PER_TASK,
+        approved_only=True,
+        pattern=FailurePattern(pk=failure.pattern_id),
+    )
+    return tuple(
+        [
+            {
+                "id": str(entry.lesson.pk),
+                "error_pattern": entry.lesson.error_pattern,
+                "resolution": entry.lesson.resolution,
+                "effectiveness": entry.lesson.effectiveness,
+                "match": entry.match,
+            }
+            for entry in part
+        ]
+        for part in (found.lessons, found.related)
+    )

@@ -6,6 +6,7 @@ sequential scan of the failures, never a sort of every row that matched, with or
 type, so a briefing's cost does not grow with the table or with how rarely the agent fails at
 the type it asks about.
 """
+
 from datetime import timedelta
 
 import pytest
@@ -45,25 +46,39 @@ def _plans_of_failures_reads(task_type: str | None) -> list[list[dict]]:
     with statements_run() as run:
         boot._failures("agent-3", task_type, now - timedelta(hours=24), now)
     assert run and set(run.prepared) == {sql for sql, _ in run}
-    return [plan for sql, params in run
-            for plan in (custom_plan(sql, params), generic_plan(sql, params))]
+    return [
+        plan
+        for sql, params in run
+        for plan in (custom_plan(sql, params), generic_plan(sql, params))
+    ]
 
 
-@pytest.mark.parametrize("task_type, indexes", [
-    (None, {"failure_agent_recent_idx", "failure_agent_open_recent_idx"}),
-    ("type-4", {"failure_agent_type_recent_idx", "failure_agent_type_open_idx"}),
-    ("rare", {"failure_agent_type_recent_idx", "failure_agent_type_open_idx"}),
-])
+@pytest.mark.parametrize(
+    "task_type, indexes",
+    [
+        (None, {"failure_agent_recent_idx", "failure_agent_open_recent_idx"}),
+        ("type-4", {"failure_agent_type_recent_idx", "failure_agent_type_open_idx"}),
+        ("rare", {"failure_agent_type_recent_idx", "failure_agent_type_open_idx"}),
+    ],
+)
 def test_each_part_is_one_range_of_its_index(failures, task_type, indexes):
     nodes = [node for plan in _plans_of_failures_reads(task_type) for node in plan]
-    assert not [n for n in nodes if n["Node Type"] == "Seq Scan"
-                and n.get("Relation Name") == "failures_failure"], nodes
+    assert not [
+        n
+        for n in nodes
+        if n["Node Type"] == "Seq Scan" and n.get("Relation Name") == "failures_failure"
+    ], nodes
     # Every read of a failure goes through one of the parts' indexes (an index scan, or a
     # bitmap of that index where the planner expects a handful of rows). The patterns and the
     # match index's token are read by their primary keys.
-    used = {n["Index Name"] for n in nodes if "Index Name" in n
-            and not n["Index Name"].startswith(("failures_failurepattern",
-                                                "lessons_matchindexversion"))}
+    used = {
+        n["Index Name"]
+        for n in nodes
+        if "Index Name" in n
+        and not n["Index Name"].startswith(
+            ("failures_failurepattern", "lessons_matchindexversion")
+        )
+    }
     assert used == indexes
     # Nothing sorts more rows than a part keeps: the open part's few rows, re-sorted after the
     # pattern join, never the failures the parts scanned.

@@ -1,4 +1,5 @@
 """Boot's reads: a briefing in a few queries, and the fleet views a process keeps."""
+
 from datetime import timedelta
 
 import pytest
@@ -15,21 +16,36 @@ from tests.factories import LessonFactory
 pytestmark = pytest.mark.django_db
 
 NOW = timezone.now()
-ERRORS = ["Connection timeout after 30 seconds", "ConnectionRefusedError: upstream refused",
-          "PermissionError: write access denied", "KeyError: 'price' in feed parser"]
+ERRORS = [
+    "Connection timeout after 30 seconds",
+    "ConnectionRefusedError: upstream refused",
+    "PermissionError: write access denied",
+    "KeyError: 'price' in feed parser",
+]
 
 
 def record(agent, task, error, minutes_ago, **fields):
     fields.setdefault("task_type", "sync")
-    return failure_record(agent=agent, task=task, error=error,
-                          occurred_at=NOW - timedelta(minutes=minutes_ago), **fields)
+    return failure_record(
+        agent=agent,
+        task=task,
+        error=error,
+        occurred_at=NOW - timedelta(minutes=minutes_ago),
+        **fields,
+    )
 
 
 def test_a_busy_briefing_takes_five_queries_at_most(django_assert_max_num_queries):
     for task in range(boot.OPEN_TASKS_CAP + 5):
         for attempt in range(3):
-            failure = record("a1", f"t{task}", f"Fault{task} in stage", task + attempt / 10,
-                             task_type=f"k{task % 7}", checkpoint={"step": attempt})
+            failure = record(
+                "a1",
+                f"t{task}",
+                f"Fault{task} in stage",
+                task + attempt / 10,
+                task_type=f"k{task % 7}",
+                checkpoint={"step": attempt},
+            )
         if task % 2:
             LessonFactory(status=Lesson.Status.APPROVED).patterns.add(failure.pattern)
         record(f"peer{task}", "p", ERRORS[0], 1, task_type=f"k{task % 7}")
@@ -51,12 +67,14 @@ def test_a_process_keeps_the_fleet_views_it_read(django_assert_num_queries, monk
     assert [entry["agents"] for entry in first] == [1]
     boot_fleet._copies.clear()  # as in another process: the view comes from the cache
     with django_assert_num_queries(0):
-        assert boot_fleet.fleet_build(agent="a1", task_types=["sync"], since=since,
-                                      now=NOW) == first
+        assert (
+            boot_fleet.fleet_build(agent="a1", task_types=["sync"], since=since, now=NOW) == first
+        )
     reads = []
     get_many = boot_fleet.cache.get_many
-    monkeypatch.setattr(boot_fleet.cache, "get_many", lambda keys: reads.append(keys) or
-                        get_many(keys))
+    monkeypatch.setattr(
+        boot_fleet.cache, "get_many", lambda keys: reads.append(keys) or get_many(keys)
+    )
     assert boot_fleet.fleet_build(agent="a1", task_types=["sync"], since=since, now=NOW) == first
     [[name]] = reads  # only the name of the current view; the view is this process's copy
     assert name.startswith("boot:fleet:name:")

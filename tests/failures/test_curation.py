@@ -1,5 +1,6 @@
 """Pattern curation in the admin: merge, unmerge, lesson links, root-cause decisions, and the
 read-only failures and outcomes lists that stay fast on large tables."""
+
 import re
 from datetime import timedelta
 
@@ -12,7 +13,11 @@ from failures.analysis.rootcauses import root_causes_detect
 from failures.models import Failure, FailurePattern, FailureTemplate, RootCauseGroup
 from failures.records.services import failures_record_many
 from failures.staff.pattern_page import LATEST
-from failures.store.curation import pattern_template_merged, pattern_unmerge, patterns_merge_selected
+from failures.store.curation import (
+    pattern_template_merged,
+    pattern_unmerge,
+    patterns_merge_selected,
+)
 from lessons.models import LessonCuration
 from outcomes.models import Outcome
 from tests.factories import LessonFactory
@@ -25,9 +30,18 @@ RESET = "connection reset by db-primary:5432"
 
 def record(error: str, n: int = 1, agent: str = "a", hours_ago: float = 1) -> FailurePattern:
     at = timezone.now() - timedelta(hours=hours_ago)
-    failures_record_many(entries=[{"agent": agent, "task": f"t{i}", "error": error,
-                                   "occurred_at": at, "error_type": "connection"}
-                                  for i in range(n)])
+    failures_record_many(
+        entries=[
+            {
+                "agent": agent,
+                "task": f"t{i}",
+                "error": error,
+                "occurred_at": at,
+                "error_type": "connection",
+            }
+            for i in range(n)
+        ]
+    )
     return Failure.objects.filter(error=error).first().pattern
 
 
@@ -54,9 +68,13 @@ def test_a_merge_locks_its_patterns_in_id_order_as_writers_do_and_keeps_the_most
     reset, refused = record(RESET, n=2), record(REFUSED, n=3)  # the most frequent, newer id
     with CaptureQueriesContext(connection) as run:
         result = patterns_merge_selected(patterns=[reset, refused])
-    [lock] = [q["sql"] for q in run.captured_queries
-              if q["sql"].endswith("FOR UPDATE") and "failures_failurepattern" in q["sql"]
-              and "IN (" in q["sql"]]
+    [lock] = [
+        q["sql"]
+        for q in run.captured_queries
+        if q["sql"].endswith("FOR UPDATE")
+        and "failures_failurepattern" in q["sql"]
+        and "IN (" in q["sql"]
+    ]
     assert lock.split("ORDER BY")[1].strip() == '"failures_failurepattern"."id" ASC FOR UPDATE'
     assert result.survivor.pk == refused.pk and result.merged == 1
 
@@ -66,7 +84,8 @@ def test_merged_template_widens_where_the_templates_line_up():
     a = record("HTTP 502 from billing while syncing invoices", n=2)
     b = record("HTTP 503 from billing while syncing invoices")
     assert pattern_template_merged(pattern_ids=[a.pk, b.pk]) == (
-        "HTTP <*> from billing while syncing invoices")
+        "HTTP <*> from billing while syncing invoices"
+    )
 
 
 @pytest.mark.django_db
@@ -95,9 +114,9 @@ def test_unmerge_restores_the_alias_with_its_shapes_and_failures():
 @pytest.mark.django_db
 def test_admin_merge_and_unmerge_actions(admin_client):
     refused, reset = record(REFUSED, n=2), record(RESET)
-    response = admin_client.post(PATTERNS, {"action": "merge",
-                                            "_selected_action": [refused.pk, reset.pk]},
-                                 follow=True)
+    response = admin_client.post(
+        PATTERNS, {"action": "merge", "_selected_action": [refused.pk, reset.pk]}, follow=True
+    )
     assert f"into #{refused.pk}" in response.content.decode()
     assert FailurePattern.objects.get(pk=reset.pk).merged_into_id == refused.pk
     admin_client.post(PATTERNS, {"action": "unmerge", "_selected_action": [reset.pk]})
@@ -112,9 +131,15 @@ def test_pattern_page_shows_the_latest_failures_and_links_a_lesson(admin_client,
     page = admin_client.get(f"{PATTERNS}{pattern.pk}/change/").content.decode()
     assert page.count("connection refused to db-primary:5432</td>") == LATEST
     prefix = "Lesson_patterns-"  # the inline formset prefix of the auto-created through model
-    response = admin_client.post(f"{PATTERNS}{pattern.pk}/change/", {
-        f"{prefix}TOTAL_FORMS": 1, f"{prefix}INITIAL_FORMS": 0,
-        f"{prefix}0-lesson": str(lesson.pk), f"{prefix}0-failurepattern": pattern.pk})
+    response = admin_client.post(
+        f"{PATTERNS}{pattern.pk}/change/",
+        {
+            f"{prefix}TOTAL_FORMS": 1,
+            f"{prefix}INITIAL_FORMS": 0,
+            f"{prefix}0-lesson": str(lesson.pk),
+            f"{prefix}0-failurepattern": pattern.pk,
+        },
+    )
     assert response.status_code == 302
     assert list(lesson.patterns.all()) == [pattern]
     assert LessonCuration.objects.get(lesson=lesson).user == admin_user
@@ -138,8 +163,9 @@ def test_root_cause_decisions_through_the_admin(admin_client, admin_user, action
     page = admin_client.get("/admin/failures/rootcausegroup/").content.decode()
     assert "coincidence" in page and "3 agents hit together" in page
     assert "latest since " in page
-    admin_client.post("/admin/failures/rootcausegroup/",
-                      {"action": action, "_selected_action": [group.pk]})
+    admin_client.post(
+        "/admin/failures/rootcausegroup/", {"action": action, "_selected_action": [group.pk]}
+    )
     group.refresh_from_db()
     assert (group.status, group.decided_by) == (status, admin_user)
 
@@ -147,7 +173,8 @@ def test_root_cause_decisions_through_the_admin(admin_client, admin_user, action
 # --- large tables: no full count ------------------------------------------------------------------
 
 FULL_COUNT = re.compile(
-    r'SELECT COUNT\(\*\) AS "__count" FROM "(failures_failure|outcomes_outcome)"')
+    r'SELECT COUNT\(\*\) AS "__count" FROM "(failures_failure|outcomes_outcome)"'
+)
 
 
 def changelist_sql(client, url, params=None) -> list[str]:
@@ -161,12 +188,20 @@ FAILURES, OUTCOMES = "/admin/failures/failure/", "/admin/outcomes/outcome/"
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url, params", [
-    (FAILURES, {}), (FAILURES, {"status__exact": "open"}), (FAILURES, {"q": "a"}),
-    (FAILURES, {"within": "24h"}), (FAILURES, {"error_type": "connection"}),
-    (OUTCOMES, {}), (OUTCOMES, {"outcome__exact": "failure"}), (OUTCOMES, {"q": "a"}),
-    (OUTCOMES, {"within": "7d"}),
-])
+@pytest.mark.parametrize(
+    "url, params",
+    [
+        (FAILURES, {}),
+        (FAILURES, {"status__exact": "open"}),
+        (FAILURES, {"q": "a"}),
+        (FAILURES, {"within": "24h"}),
+        (FAILURES, {"error_type": "connection"}),
+        (OUTCOMES, {}),
+        (OUTCOMES, {"outcome__exact": "failure"}),
+        (OUTCOMES, {"q": "a"}),
+        (OUTCOMES, {"within": "7d"}),
+    ],
+)
 def test_large_changelists_never_count_the_whole_table(admin_client, url, params, monkeypatch):
     from config import admin_tools
 
@@ -174,12 +209,14 @@ def test_large_changelists_never_count_the_whole_table(admin_client, url, params
     # committed rows (the estimate path has its own test below).
     monkeypatch.setattr(admin_tools, "_table_estimate", lambda queryset: None)
     record(REFUSED, n=3)
-    Outcome.objects.create(task_id="t", agent="a", task_type="x", outcome="failure",
-                           occurred_at=timezone.now())
+    Outcome.objects.create(
+        task_id="t", agent="a", task_type="x", outcome="failure", occurred_at=timezone.now()
+    )
     sql = changelist_sql(admin_client, url, params)
     assert not [q for q in sql if FULL_COUNT.search(q)], "a full COUNT(*) ran"
-    counted = [q for q in sql if "COUNT(*)" in q and ("failures_failure" in q
-                                                      or "outcomes_outcome" in q)]
+    counted = [
+        q for q in sql if "COUNT(*)" in q and ("failures_failure" in q or "outcomes_outcome" in q)
+    ]
     assert counted and all("LIMIT 10000" in q for q in counted)
 
 

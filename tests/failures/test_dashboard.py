@@ -1,4 +1,5 @@
 """The staff dashboard: who may see it, what each section reads, caching, and its chart library."""
+
 import json
 import re
 from datetime import timedelta
@@ -17,32 +18,57 @@ from tests.factories import LessonFactory
 
 URL = "/dashboard/"
 # Messages the pattern engine keeps apart (no shared shape), one pattern each.
-DISTINCT = ["connection refused by postgres", "disk quota exceeded on builder",
-            "permission denied writing artifacts", "certificate expired for api gateway",
-            "rate limit exceeded calling github", "out of memory in renderer",
-            "timeout waiting for redis lock", "dns lookup failed for mirror",
-            "checksum mismatch in uploaded bundle", "segmentation fault in image resizer"]
+DISTINCT = [
+    "connection refused by postgres",
+    "disk quota exceeded on builder",
+    "permission denied writing artifacts",
+    "certificate expired for api gateway",
+    "rate limit exceeded calling github",
+    "out of memory in renderer",
+    "timeout waiting for redis lock",
+    "dns lookup failed for mirror",
+    "checksum mismatch in uploaded bundle",
+    "segmentation fault in image resizer",
+]
 
 
-def record(error: str, n: int, *, days_ago: float = 0.1, agent: str = "a", task: str = "",
-           error_type: str = "timeout") -> int:
+def record(
+    error: str,
+    n: int,
+    *,
+    days_ago: float = 0.1,
+    agent: str = "a",
+    task: str = "",
+    error_type: str = "timeout",
+) -> int:
     at = timezone.now() - timedelta(days=days_ago)
-    failures_record_many(entries=[{"agent": agent, "task": task or f"{error[:10]}-{i}",
-                                   "error": error, "error_type": error_type, "occurred_at": at}
-                                  for i in range(n)])
+    failures_record_many(
+        entries=[
+            {
+                "agent": agent,
+                "task": task or f"{error[:10]}-{i}",
+                "error": error,
+                "error_type": error_type,
+                "occurred_at": at,
+            }
+            for i in range(n)
+        ]
+    )
     return Failure.objects.filter(error=error).values_list("pattern_id", flat=True).first()
 
 
 def page_data(response) -> dict:
     text = response.content.decode()
     start = text.index('<script id="dashboard-data" type="application/json">') + 52
-    return json.loads(text[start:text.index("</script>", start)])
+    return json.loads(text[start : text.index("</script>", start)])
 
 
 @pytest.mark.django_db
 def test_anonymous_is_sent_to_the_login(client):
     response = client.get(URL)
-    assert response.status_code == 302 and response.url.startswith("/admin/login/?next=/dashboard/")
+    assert response.status_code == 302 and response.url.startswith(
+        "/admin/login/?next=/dashboard/"
+    )
 
 
 @pytest.mark.django_db
@@ -90,7 +116,11 @@ def test_rising_patterns_and_loops():
     assert [(r["id"], r["current"], r["previous"]) for r in data["rising"]] == [(rising, 6, 1)]
     (entry,) = data["loops"]["entries"]
     assert (entry["agent"], entry["task"], entry["kind"], entry["length"]) == (
-        "deployer", "deploy-web", "repeat", 3)
+        "deployer",
+        "deploy-web",
+        "repeat",
+        3,
+    )
     assert entry["patterns"][0]["id"] == loop and data["summary"]["loops"] == 1
 
 
@@ -106,7 +136,8 @@ def test_curation_queue_offers_write_and_review_links(admin_client):
     assert [(row["id"], row["unverified_lessons"]) for row in queue] == [(waiting, 1), (bare, 0)]
     assert queue[0]["write_url"] == (
         "/admin/lessons/lesson/add/?error_pattern=invoice+renderer+out+of+memory"
-        f"&error_type=memory&patterns={waiting}")
+        f"&error_type=memory&patterns={waiting}"
+    )
     page = response.content.decode()
     assert "status__exact=unverified" in page and "review 1 unverified" in page
 
@@ -114,25 +145,53 @@ def test_curation_queue_offers_write_and_review_links(admin_client):
 @pytest.mark.django_db
 def test_success_rates_by_task_type_and_agent():
     now = timezone.now()
-    rows = [("a", "deploy", "success"), ("a", "deploy", "failure"), ("b", "deploy", "success"),
-            ("b", "triage", "success"), ("b", "triage", "success")]
-    Outcome.objects.bulk_create([Outcome(task_id=str(i), agent=agent, task_type=kind,
-                                         outcome=result, occurred_at=now - timedelta(hours=i))
-                                 for i, (agent, kind, result) in enumerate(rows)])
-    Outcome.objects.create(task_id="old", agent="a", task_type="deploy", outcome="failure",
-                           occurred_at=now - timedelta(days=9))  # outside the week
+    rows = [
+        ("a", "deploy", "success"),
+        ("a", "deploy", "failure"),
+        ("b", "deploy", "success"),
+        ("b", "triage", "success"),
+        ("b", "triage", "success"),
+    ]
+    Outcome.objects.bulk_create(
+        [
+            Outcome(
+                task_id=str(i),
+                agent=agent,
+                task_type=kind,
+                outcome=result,
+                occurred_at=now - timedelta(hours=i),
+            )
+            for i, (agent, kind, result) in enumerate(rows)
+        ]
+    )
+    Outcome.objects.create(
+        task_id="old",
+        agent="a",
+        task_type="deploy",
+        outcome="failure",
+        occurred_at=now - timedelta(days=9),
+    )  # outside the week
     success = dashboard_compose(now=now)["success"]
     assert success["outcomes"] == 5 and success["successes"] == 4
     assert [(r["name"], r["total"], r["rate"]) for r in success["by_task_type"]] == [
-        ("deploy", 3, 66.7), ("triage", 2, 100.0)]
+        ("deploy", 3, 66.7),
+        ("triage", 2, 100.0),
+    ]
     assert [(r["name"], r["total"], r["rate"]) for r in success["by_agent"]] == [
-        ("b", 3, 100.0), ("a", 2, 50.0)]
+        ("b", 3, 100.0),
+        ("a", 2, 50.0),
+    ]
 
 
 @pytest.mark.django_db
 def test_effectiveness_distribution_bins_lessons_by_status():
-    for value, status in ((0.1, "approved"), (0.5, "unverified"), (0.52, "unverified"),
-                          (1.0, "approved"), (0.3, "rejected")):
+    for value, status in (
+        (0.1, "approved"),
+        (0.5, "unverified"),
+        (0.52, "unverified"),
+        (1.0, "approved"),
+        (0.3, "rejected"),
+    ):
         LessonFactory(effectiveness=value, status=status)
     data = dashboard_compose(now=timezone.now())["effectiveness"]
     assert data["approved"][2] == 1 and data["approved"][19] == 1  # 1.0 in the last bin
@@ -152,8 +211,9 @@ def test_the_composition_is_cached_and_curation_drops_it(admin_client, django_as
     with django_assert_num_queries(0):
         assert dashboard_data() == first
     lesson = LessonFactory()
-    admin_client.post("/admin/lessons/lesson/", {"action": "approve",
-                                                 "_selected_action": [lesson.pk]})
+    admin_client.post(
+        "/admin/lessons/lesson/", {"action": "approve", "_selected_action": [lesson.pk]}
+    )
     assert dashboard_data()["failures_over_time"]["total"] == 2
 
 
@@ -193,11 +253,16 @@ def _back_after_the_fix(error: str, *, worked: bool) -> int:
     lesson.patterns.add(pattern)
     Lesson.objects.filter(pk=lesson.pk).update(reviewed_at=timezone.now() - timedelta(days=2))
     record(error, n=3, days_ago=1)
-    since_fix = Failure.objects.filter(pattern_id=pattern,
-                                       occurred_at__gt=timezone.now() - timedelta(days=2))
+    since_fix = Failure.objects.filter(
+        pattern_id=pattern, occurred_at__gt=timezone.now() - timedelta(days=2)
+    )
     for failure in since_fix:
-        Application.objects.create(lesson=lesson, worked=worked, failure=failure,
-                                   applied_at=failure.occurred_at + timedelta(minutes=1))
+        Application.objects.create(
+            lesson=lesson,
+            worked=worked,
+            failure=failure,
+            applied_at=failure.occurred_at + timedelta(minutes=1),
+        )
     regressions_detect(now=timezone.now() + timedelta(minutes=10))
     return pattern
 
@@ -209,7 +274,10 @@ def test_a_recurrence_its_lesson_handles_is_shown_apart_from_regressions(admin_c
     assert (data["summary"]["regressions"], data["summary"]["recurring_handled"]) == (0, 1)
     [entry] = data["regressions"]["entries"]
     assert (entry["pattern"]["id"], entry["label"], entry["regression"]) == (
-        handled, "recurring, handled", False)
+        handled,
+        "recurring, handled",
+        False,
+    )
     page = admin_client.get(URL).content.decode()
     assert "dash-alert" not in page.split("</span>regression")[0].rsplit("dash-card", 1)[1]
     assert "dash-regression" not in page and "<td>recurring, handled</td>" in page
@@ -222,7 +290,10 @@ def test_a_regression_is_counted_and_shown_in_red(admin_client):
     assert (data["summary"]["regressions"], data["summary"]["recurring_handled"]) == (1, 0)
     [entry] = data["regressions"]["entries"]
     assert (entry["pattern"]["id"], entry["label"], entry["regression"]) == (
-        failing, "regression: its lesson stopped working", True)
+        failing,
+        "regression: its lesson stopped working",
+        True,
+    )
     page = admin_client.get(URL).content.decode()
     assert "dash-alert" in page.split("</span>regression")[0].rsplit("dash-card", 1)[1]
     assert '<tr class="dash-regression">' in page
@@ -232,17 +303,22 @@ def test_a_regression_is_counted_and_shown_in_red(admin_client):
 def test_refused_spans_of_the_last_day_are_shown_by_reason(admin_client):
     now = timezone.now()
     for hours_ago, reason, count, example in [
-            (1, "no agent", 4, "span a of trace t: no agent: set OTEL_SERVICE_NAME"),
-            (2, "no agent", 3, "span b of trace t: older"),
-            (3, "invalid hindsight.retry_safe", 1, "span c of trace t: Must be true"),
-            (30, "no end time", 9, "span d of trace t: a day and more ago")]:
-        SpanRejection.objects.create(at=now - timedelta(hours=hours_ago), reason=reason,
-                                     count=count, example=example)
+        (1, "no agent", 4, "span a of trace t: no agent: set OTEL_SERVICE_NAME"),
+        (2, "no agent", 3, "span b of trace t: older"),
+        (3, "invalid hindsight.retry_safe", 1, "span c of trace t: Must be true"),
+        (30, "no end time", 9, "span d of trace t: a day and more ago"),
+    ]:
+        SpanRejection.objects.create(
+            at=now - timedelta(hours=hours_ago), reason=reason, count=count, example=example
+        )
     data = dashboard_compose(now=now)
-    assert [(row["reason"], row["spans"], row["exports"], row["example"])
-            for row in data["spans_refused"]] == [
+    assert [
+        (row["reason"], row["spans"], row["exports"], row["example"])
+        for row in data["spans_refused"]
+    ] == [
         ("no agent", 7, 2, "span a of trace t: no agent: set OTEL_SERVICE_NAME"),
-        ("invalid hindsight.retry_safe", 1, 1, "span c of trace t: Must be true")]
+        ("invalid hindsight.retry_safe", 1, 1, "span c of trace t: Must be true"),
+    ]
     assert data["summary"]["spans_refused"] == 8
     page = admin_client.get(URL).content.decode()
     refused = page.split('id="spans-refused"')[1]

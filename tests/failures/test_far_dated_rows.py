@@ -4,6 +4,7 @@ an import, a hand edit), fails no periodic job and no read for the other rows.
 The API refuses timestamps more than a day ahead; these rows are written through the services
 and the ORM, as such data would be already stored.
 """
+
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 import pytest
@@ -33,11 +34,24 @@ ERROR = "Twilio API timeout after 30 seconds"
 
 def _far_rows(lesson: Lesson) -> None:
     for moment in FAR:
-        failure = failure_record(agent="far", task="far", error=ERROR, error_type="timeout",
-                                 occurred_at=moment, retry_after=3600)
-        Outcome.objects.create(task_id="far", agent="far", task_type="fix_bug",
-                               outcome="failure", occurred_at=moment, failure=failure,
-                               pattern_id=failure.pattern_id, duration_ms=5)
+        failure = failure_record(
+            agent="far",
+            task="far",
+            error=ERROR,
+            error_type="timeout",
+            occurred_at=moment,
+            retry_after=3600,
+        )
+        Outcome.objects.create(
+            task_id="far",
+            agent="far",
+            task_type="fix_bug",
+            outcome="failure",
+            occurred_at=moment,
+            failure=failure,
+            pattern_id=failure.pattern_id,
+            duration_ms=5,
+        )
         Application.objects.create(lesson=lesson, worked=False, applied_at=moment)
     Lesson.objects.filter(pk=lesson.pk).update(last_occurred=LAST)
 
@@ -64,8 +78,13 @@ def test_the_effectiveness_job_scores_every_lesson_despite_far_dated_application
 
 def test_every_periodic_job_runs_with_far_dated_rows():
     lesson = LessonFactory(status=Lesson.Status.APPROVED)
-    recent = failure_record(agent="a", task="t", error=ERROR, error_type="timeout",
-                            occurred_at=timezone.now() - timedelta(hours=2))
+    recent = failure_record(
+        agent="a",
+        task="t",
+        error=ERROR,
+        error_type="timeout",
+        occurred_at=timezone.now() - timedelta(hours=2),
+    )
     lesson.patterns.add(recent.pattern_id)
     _far_rows(lesson)
     later = timezone.now() + SETTLE + timedelta(minutes=1)
@@ -82,18 +101,21 @@ def test_every_periodic_job_runs_with_far_dated_rows():
     assert Lesson.objects.get(pk=lesson.pk).scored_at is not None
 
 
-@pytest.mark.parametrize("url, params", [
-    ("/api/v1/boot", {"agent": "far"}),
-    ("/api/v1/boot", {"agent": "far", "format": "markdown"}),
-    ("/api/v1/failures", {"agent": "far"}),
-    ("/api/v1/failures", {"agent": "far", "limit": 1}),
-    ("/api/v1/outcomes/history", {"agent": "far", "task_type": "fix_bug"}),
-    ("/api/v1/outcomes/history", {"agent": "far", "format": "markdown"}),
-    ("/api/v1/outcomes/insights", {"agent": "far"}),
-    ("/api/v1/outcomes/stats", {}),
-    ("/api/v1/lessons/check", {"error_type": "timeout", "error_message": ERROR}),
-    ("/api/v1/lessons", {}),
-])
+@pytest.mark.parametrize(
+    "url, params",
+    [
+        ("/api/v1/boot", {"agent": "far"}),
+        ("/api/v1/boot", {"agent": "far", "format": "markdown"}),
+        ("/api/v1/failures", {"agent": "far"}),
+        ("/api/v1/failures", {"agent": "far", "limit": 1}),
+        ("/api/v1/outcomes/history", {"agent": "far", "task_type": "fix_bug"}),
+        ("/api/v1/outcomes/history", {"agent": "far", "format": "markdown"}),
+        ("/api/v1/outcomes/insights", {"agent": "far"}),
+        ("/api/v1/outcomes/stats", {}),
+        ("/api/v1/lessons/check", {"error_type": "timeout", "error_message": ERROR}),
+        ("/api/v1/lessons", {}),
+    ],
+)
 def test_reads_answer_with_far_dated_rows(api, url, params):
     _far_rows(LessonFactory(status=Lesson.Status.APPROVED))
     response = api.get(url, params)

@@ -5,6 +5,7 @@ A labelled set in both directions: ids made only of letters that must become ``<
 tokens that look like them (English words, CamelCase exception names, enum values, HTTP
 header names, environment variables, SQL and snake_case names) that must stay literal.
 """
+
 import random
 import string
 
@@ -95,16 +96,22 @@ def test_labelled_letter_ids_collapse_and_look_alikes_stay():
     caught = [i for i in LETTER_IDS if not _held(i, f"request {i} failed")]
     kept = [t for t in LOOK_ALIKES if _held(t, f"request {t} failed")]
     recall = len(caught) / len(LETTER_IDS)
-    print(f"letter ids masked {len(caught)}/{len(LETTER_IDS)} (recall {recall:.2f}); "
-          f"look-alikes kept {len(kept)}/{len(LOOK_ALIKES)}")
+    print(
+        f"letter ids masked {len(caught)}/{len(LETTER_IDS)} (recall {recall:.2f}); "
+        f"look-alikes kept {len(kept)}/{len(LOOK_ALIKES)}"
+    )
     assert sorted(set(LOOK_ALIKES) - set(kept)) == []
     assert recall >= 0.9
 
 
 @pytest.mark.parametrize("token", LOOK_ALIKES)
 def test_look_alike_stays_literal_in_other_wordings(token):
-    for message in (f"{token}: connection to the server was lost", f"raised {token}.",
-                    f"header ({token}) missing", f"got '{token}' then {token}!"):
+    for message in (
+        f"{token}: connection to the server was lost",
+        f"raised {token}.",
+        f"header ({token}) missing",
+        f"got '{token}' then {token}!",
+    ):
         assert template_of(message).count(token) == message.count(token), message
 
 
@@ -118,7 +125,8 @@ def test_one_fault_with_letter_ids_is_one_pattern(wording):
 
 def test_id_prefixes_and_punctuation_around_the_id():
     assert template_of("tool result missing for call_XPGjrrQSlBdvIcAqGsHAzQlt.") == (
-        "tool result missing for <*>.")
+        "tool result missing for <*>."
+    )
     assert template_of("(req_dKbLqtAmlhLHUXKdSuNvqlzt) overloaded") == "(<*>) overloaded"
     # A dotted name, a path or a word with digits is another rule's business.
     assert template_of("openai.RateLimitError: slow down") == "openai.RateLimitError: slow down"
@@ -140,12 +148,20 @@ def test_random_base62_letter_ids_are_mostly_caught():
 
 # --- RFC 1123 / 2822 dates ----------------------------------------------------------------------
 
-DATES = ["Mon, 09 Nov 2026 07:01:22 GMT", "Tue, 10 Nov 2026 23:59:59 GMT",
-         "Wed, 11 Nov 2026 00:00:01 GMT", "Sat, 5 Dec 2026 07:01:22 GMT",
-         "Sun, 03 Jan 2027 12:00:00 GMT"]
-OFFSET_DATES = ["Wed, 12 Nov 2026 07:01:22 +0000", "Thu, 13 Nov 2026 08:15:00 -0500",
-                "Fri, 1 May 2026 10:00:00 +0200", "12 Nov 2026 07:01:22 +0000",
-                "Tue, 31 Mar 2026 07:01 PDT"]
+DATES = [
+    "Mon, 09 Nov 2026 07:01:22 GMT",
+    "Tue, 10 Nov 2026 23:59:59 GMT",
+    "Wed, 11 Nov 2026 00:00:01 GMT",
+    "Sat, 5 Dec 2026 07:01:22 GMT",
+    "Sun, 03 Jan 2027 12:00:00 GMT",
+]
+OFFSET_DATES = [
+    "Wed, 12 Nov 2026 07:01:22 +0000",
+    "Thu, 13 Nov 2026 08:15:00 -0500",
+    "Fri, 1 May 2026 10:00:00 +0200",
+    "12 Nov 2026 07:01:22 +0000",
+    "Tue, 31 Mar 2026 07:01 PDT",
+]
 
 DATE_WORDINGS = [
     "Warning  Unhealthy  {}  kubelet  Readiness probe failed: HTTP probe failed",
@@ -167,24 +183,32 @@ def test_messages_differing_only_by_date_share_a_fingerprint(wording):
         assert word not in template.split(), template
 
 
-@pytest.mark.parametrize(("message", "expected"), [
-    ("Date: Wed, 12 Nov 2026 07:01:22 GMT", "Date: <*>"),
-    ("expires Wed, 12-Nov-26 07:01:22 GMT", "expires <*>"),
-    ("set Wed, 12 Nov 2026", "set <*>"),
-    ("at Wed Nov 12 2026 07:01:22 GMT+0000 (Coordinated Universal Time)",
-     "at <*> (Coordinated Universal Time)"),
-    ("job ran at Nov 12, 2026 7:01:22 PM and failed", "job ran at <*> and failed"),
-    ("retry at 7:01 AM", "retry at <*>"),
-    # A log level or a word after the date is not a zone; a day and month alone are no date.
-    ("Wed, 12 Nov 2026 07:01:22 INFO started", "<*> INFO started"),
-    ("retried 3 Jan times", "retried <*> Jan times"),
-    ("Nov 12 report: 3 errors", "Nov <*> report: <*> errors"),
-])
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Date: Wed, 12 Nov 2026 07:01:22 GMT", "Date: <*>"),
+        ("expires Wed, 12-Nov-26 07:01:22 GMT", "expires <*>"),
+        ("set Wed, 12 Nov 2026", "set <*>"),
+        (
+            "at Wed Nov 12 2026 07:01:22 GMT+0000 (Coordinated Universal Time)",
+            "at <*> (Coordinated Universal Time)",
+        ),
+        ("job ran at Nov 12, 2026 7:01:22 PM and failed", "job ran at <*> and failed"),
+        ("retry at 7:01 AM", "retry at <*>"),
+        # A log level or a word after the date is not a zone; a day and month alone are no date.
+        ("Wed, 12 Nov 2026 07:01:22 INFO started", "<*> INFO started"),
+        ("retried 3 Jan times", "retried <*> Jan times"),
+        ("Nov 12 report: 3 errors", "Nov <*> report: <*> errors"),
+    ],
+)
 def test_rfc_date_shapes(message, expected):
     assert template_of(message) == expected
 
 
 def test_faults_around_a_date_stay_apart():
-    messages = [f"{d} kubelet {probe} probe failed: connection refused"
-                for d in DATES for probe in ("Readiness", "Liveness", "Startup")]
+    messages = [
+        f"{d} kubelet {probe} probe failed: connection refused"
+        for d in DATES
+        for probe in ("Readiness", "Liveness", "Startup")
+    ]
     assert len({fp for fp, _ in group_messages(messages)}) == 3

@@ -3,6 +3,7 @@
 PostgreSQL refuses offsets beyond ±15:59 that Python parses (up to ±23:59); such a value used to
 reach the query as written and answer a 500. The same holds for the moment inside a cursor.
 """
+
 import base64
 
 import pytest
@@ -13,8 +14,17 @@ URL = "/api/v1/failures"
 
 
 def _record(api, task: str, timestamp: str) -> None:
-    response = api.post(URL, {"agent": "agent-1", "task": task, "error": "Timed out",
-                              "error_type": "timeout", "timestamp": timestamp}, format="json")
+    response = api.post(
+        URL,
+        {
+            "agent": "agent-1",
+            "task": task,
+            "error": "Timed out",
+            "error_type": "timeout",
+            "timestamp": timestamp,
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.content
 
 
@@ -45,8 +55,15 @@ def _cursor(text: str) -> str:
 
 def test_a_cursor_with_a_large_offset_pages_in_utc(api):
     for task in ("old", "middle", "new"):
-        _record(api, task, {"old": "2026-01-01T00:00:00Z", "middle": "2026-01-01T12:00:00Z",
-                            "new": "2026-01-02T00:00:00Z"}[task])
+        _record(
+            api,
+            task,
+            {
+                "old": "2026-01-01T00:00:00Z",
+                "middle": "2026-01-01T12:00:00Z",
+                "new": "2026-01-02T00:00:00Z",
+            }[task],
+        )
     middle = Failure.objects.get(task="middle")
     # 2026-01-01T12:00Z written with -23:59 and with +20:00: the same moment.
     for moment in ("2025-12-31T12:01:00-23:59", "2026-01-02T08:00:00+20:00"):
@@ -55,13 +72,16 @@ def test_a_cursor_with_a_large_offset_pages_in_utc(api):
         assert [failure["task"] for failure in response.json()["failures"]] == ["old"]
 
 
-@pytest.mark.parametrize("text", [
-    "0001-01-01T00:00:00+01:00|5",  # before year 1 in UTC
-    "9999-12-31T23:59:59-01:00|5",  # after year 9999 in UTC
-    "2026-01-01T00:00:00|5",  # no offset: not a cursor the API gave out
-    "2026-01-01T00:00:00+00:00|99999999999999999999",  # beyond a bigint
-    "2026-01-01T00:00:00+00:00|-1",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0001-01-01T00:00:00+01:00|5",  # before year 1 in UTC
+        "9999-12-31T23:59:59-01:00|5",  # after year 9999 in UTC
+        "2026-01-01T00:00:00|5",  # no offset: not a cursor the API gave out
+        "2026-01-01T00:00:00+00:00|99999999999999999999",  # beyond a bigint
+        "2026-01-01T00:00:00+00:00|-1",
+    ],
+)
 def test_a_cursor_the_api_did_not_give_out_is_400_naming_it(api, text):
     response = api.get(URL, {"cursor": _cursor(text)})
     assert response.status_code == 400, response.content

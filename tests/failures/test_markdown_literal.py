@@ -13,6 +13,7 @@ around every ASCII punctuation mark, and a corpus of real-world agent text writt
 reading the renderer (tests/failures/markdown_blind_corpus.py), whose cases are parametrised by
 name so that each one's verdict stands apart.
 """
+
 import string
 
 import pytest
@@ -51,12 +52,32 @@ SHAPES = [
 HARMLESS = "plain"
 
 PUNCTUATION = string.punctuation  # the 32 ASCII punctuation marks
-FORMS = ["{p}", "{p}{p}{p}", "{p}name", "name{p}", "na{p}me", "{p}{p}x{p}{p}", "{p} start",
-         "end {p}", "a {p}b{p} c", "src/a{p}b.js", "https://x.example/a{p}b?q=1&r=2#f",
-         "f(x){p}", "1{p}5", "{p}1", "deploy{p}4"]
+FORMS = [
+    "{p}",
+    "{p}{p}{p}",
+    "{p}name",
+    "name{p}",
+    "na{p}me",
+    "{p}{p}x{p}{p}",
+    "{p} start",
+    "end {p}",
+    "a {p}b{p} c",
+    "src/a{p}b.js",
+    "https://x.example/a{p}b?q=1&r=2#f",
+    "f(x){p}",
+    "1{p}5",
+    "{p}1",
+    "deploy{p}4",
+]
 # GitHub links these without a scheme or brackets.
-AUTOLINKED = ["ops@example.com", "mail ops@example.com now", "git@github.com:org/repo.git",
-              "www.example.com/status", "see WWW.example.com", "ftp://files.example.com/x"]
+AUTOLINKED = [
+    "ops@example.com",
+    "mail ops@example.com now",
+    "git@github.com:org/repo.git",
+    "www.example.com/status",
+    "see WWW.example.com",
+    "ftp://files.example.com/x",
+]
 GENERATED = sorted({form.format(p=p) for p in PUNCTUATION for form in FORMS} | set(AUTOLINKED))
 
 
@@ -65,8 +86,13 @@ def document(shape: str, value: str) -> str:
 
 
 def code_spans(tokens) -> list[str]:
-    return [child.content for token in tokens if token.type == "inline"
-            for child in token.children if child.type == "code_inline"]
+    return [
+        child.content
+        for token in tokens
+        if token.type == "inline"
+        for child in token.children
+        if child.type == "code_inline"
+    ]
 
 
 def check(sent: str) -> None:
@@ -76,8 +102,11 @@ def check(sent: str) -> None:
         assert value in raw, (shape, raw)
         for name, parser in PARSERS.items():
             tokens = parser.parse(raw)
-            assert structure(tokens) == structure(parser.parse(document(shape, HARMLESS))), \
-                (name, shape, raw)
+            assert structure(tokens) == structure(parser.parse(document(shape, HARMLESS))), (
+                name,
+                shape,
+                raw,
+            )
             assert value in shown_text(tokens), (name, shape, raw)
             assert all(span == value for span in code_spans(tokens)), (name, shape, raw)
 
@@ -92,40 +121,57 @@ def test_names_paths_urls_code_and_numbers_with_every_punctuation_mark():
         check(sent)
 
 
-@pytest.mark.parametrize("sent", [case[2] for case in BLIND_CASES],
-                         ids=[case[0] for case in BLIND_CASES])
+@pytest.mark.parametrize(
+    "sent", [case[2] for case in BLIND_CASES], ids=[case[0] for case in BLIND_CASES]
+)
 def test_real_world_agent_text_written_blind(sent):
     check(sent)
 
 
-@pytest.mark.parametrize("value", [
-    "fetch_user_data", "deployer-4", "src/capture.js", "rate limit (60s)", "HTTP 429: rate limit",
-    "Twilio API timeout after 30 seconds", "C:\\Users\\runner\\x.tmp", "50% of 1,234.56",
-    "KeyError: 'user_id'", "a - b + c = d", "v1.2.3-rc.1", "x & y", "#123 fixed",
-    "implement_backoff", "{\"done\": 47, \"total\": 100}",
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "fetch_user_data",
+        "deployer-4",
+        "src/capture.js",
+        "rate limit (60s)",
+        "HTTP 429: rate limit",
+        "Twilio API timeout after 30 seconds",
+        "C:\\Users\\runner\\x.tmp",
+        "50% of 1,234.56",
+        "KeyError: 'user_id'",
+        "a - b + c = d",
+        "v1.2.3-rc.1",
+        "x & y",
+        "#123 fixed",
+        "implement_backoff",
+        '{"done": 47, "total": 100}',
+    ],
+)
 def test_plain_values_are_written_as_they_are(value):
     assert literal(value) == value
 
 
-@pytest.mark.parametrize("value, written", [
-    ("__init__.py", "`__init__.py`"),
-    ("HTTP <*> from <*>", "`HTTP <*> from <*>`"),
-    ("run `make test`", "`` run `make test` ``"),
-    ("`x`", "`` `x` ``"),
-    ("a``b", "```a``b```"),
-    ("- cleanup", "`- cleanup`"),
-    ("see https://status.example.com", "`see https://status.example.com`"),
-    ("path\\", "`path\\`"),
-])
+@pytest.mark.parametrize(
+    "value, written",
+    [
+        ("__init__.py", "`__init__.py`"),
+        ("HTTP <*> from <*>", "`HTTP <*> from <*>`"),
+        ("run `make test`", "`` run `make test` ``"),
+        ("`x`", "`` `x` ``"),
+        ("a``b", "```a``b```"),
+        ("- cleanup", "`- cleanup`"),
+        ("see https://status.example.com", "`see https://status.example.com`"),
+        ("path\\", "`path\\`"),
+    ],
+)
 def test_other_values_are_set_in_a_code_span_longer_than_their_backticks(value, written):
     assert literal(value) == written
 
 
 def test_a_value_cannot_define_a_link_that_another_value_uses():
     """A link reference definition starts a line or an item, and holds anywhere in the document."""
-    raw = (document("- {}", inline("[x]: /evil"))
-           + f"- **{inline('see [x] now')}** — retry\n")
+    raw = document("- {}", inline("[x]: /evil")) + f"- **{inline('see [x] now')}** — retry\n"
     for parser in PARSERS.values():
         tokens = parser.parse(raw)
         assert not [c for t in tokens for c in t.children or [] if c.type == "link_open"]

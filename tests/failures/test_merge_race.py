@@ -4,6 +4,7 @@ The write resolves the message's pattern before the merge commits, then waits fo
 pattern's lock, which the merge holds. Once the merge has committed, the write must store and
 count its failure (and its outcome's pattern) under the survivor, not the merged-away pattern.
 """
+
 import threading
 import time
 
@@ -32,8 +33,10 @@ def waiting_for_a_lock(timeout: float = 10.0) -> bool:
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
             cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                           "current_database() AND wait_event_type = 'Lock'")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                "current_database() AND wait_event_type = 'Lock'"
+            )
             if cursor.fetchone()[0]:
                 return True
             time.sleep(0.02)
@@ -48,6 +51,7 @@ def in_thread(work, errors: list) -> threading.Thread:
             errors.append(exc)
         finally:
             connection.close()
+
     thread = threading.Thread(target=run)
     thread.start()
     return thread
@@ -81,19 +85,31 @@ def merged_while_waiting(small: FailurePattern, big: FailurePattern, write) -> N
 def two_patterns() -> tuple[FailurePattern, FailurePattern]:
     """A pattern of three failures and one of one (merged into the first by the tests)."""
     at = timezone.now()
-    failures_record_many(entries=[{"agent": "a", "task": f"big{i}", "error": BIG, "occurred_at": at}
-                                  for i in range(3)])
-    failures_record_many(entries=[{"agent": "a", "task": "small", "error": SMALL,
-                                   "occurred_at": at}])
+    failures_record_many(
+        entries=[
+            {"agent": "a", "task": f"big{i}", "error": BIG, "occurred_at": at} for i in range(3)
+        ]
+    )
+    failures_record_many(
+        entries=[{"agent": "a", "task": "small", "error": SMALL, "occurred_at": at}]
+    )
     return tuple(Failure.objects.filter(error=e).first().pattern for e in (BIG, SMALL))
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_write_waiting_on_a_merge_lands_on_the_survivor():
     big, small = two_patterns()
-    [(item, errors)] = outcomes_parse(raw_items=[{
-        "agent": "b", "task_id": "late", "task_type": "sync", "outcome": "failure",
-        "context": {"error_type": "connection", "error_message": SMALL}}])
+    [(item, errors)] = outcomes_parse(
+        raw_items=[
+            {
+                "agent": "b",
+                "task_id": "late",
+                "task_type": "sync",
+                "outcome": "failure",
+                "context": {"error_type": "connection", "error_message": SMALL},
+            }
+        ]
+    )
     assert not errors
     merged_while_waiting(small, big, lambda: outcomes_record(items=[item]))
     late = Failure.objects.get(task="late")
@@ -107,9 +123,17 @@ def test_a_write_waiting_on_a_merge_lands_on_the_survivor():
 @pytest.mark.django_db(transaction=True)
 def test_a_lesson_linked_while_a_merge_runs_is_linked_to_the_survivor():
     big, small = two_patterns()
-    merged_while_waiting(small, big, lambda: lesson_record(
-        error_pattern="db_primary_reset", error_type="connection", resolution="Fail over.",
-        error_message=SMALL, proposed_by="agent-b"))
+    merged_while_waiting(
+        small,
+        big,
+        lambda: lesson_record(
+            error_pattern="db_primary_reset",
+            error_type="connection",
+            resolution="Fail over.",
+            error_message=SMALL,
+            proposed_by="agent-b",
+        ),
+    )
     lesson = Lesson.objects.get(error_pattern="db_primary_reset")
     assert list(lesson.patterns.values_list("pk", flat=True)) == [big.pk]
     assert [c.lesson for c in lesson_check(error_message=SMALL).lessons] == [lesson]
@@ -119,8 +143,13 @@ def test_a_lesson_linked_while_a_merge_runs_is_linked_to_the_survivor():
 def test_a_lesson_linked_before_a_merge_moves_with_it():
     big, small = two_patterns()
     with transaction.atomic():
-        lesson_record(error_pattern="db_primary_reset", error_type="connection",
-                      resolution="Fail over.", error_message=SMALL, proposed_by="agent-b")
+        lesson_record(
+            error_pattern="db_primary_reset",
+            error_type="connection",
+            resolution="Fail over.",
+            error_message=SMALL,
+            proposed_by="agent-b",
+        )
         failed = []
 
         def merge():

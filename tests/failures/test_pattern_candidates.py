@@ -1,5 +1,6 @@
 """Confirming a link the fleet suggested, from a pattern's page: only for those who may change
 lessons, only by POST, only a link of that pattern."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -15,8 +16,9 @@ pytestmark = pytest.mark.django_db
 def candidate():
     pattern = failure_record(agent="a", task="t", error="disk quota exceeded on builder").pattern
     lesson = LessonFactory(error_pattern="disk_full", error_type="OSError")
-    return PatternLink.objects.create(lesson=lesson, pattern=pattern, successes=1, agents=1,
-                                      keys=1)
+    return PatternLink.objects.create(
+        lesson=lesson, pattern=pattern, successes=1, agents=1, keys=1
+    )
 
 
 def staff(client, *permissions):

@@ -1,4 +1,5 @@
 """The incremental pattern job: merges new shapes, recounts what got failures, nothing else."""
+
 import io
 from datetime import timedelta
 
@@ -25,8 +26,12 @@ def later():
 
 
 def record(user: str, agent: str = "a1"):
-    return failure_record(agent=agent, task=f"login-{user}", error_type="auth",
-                          error=f"session expired for user {user} while syncing mailbox")
+    return failure_record(
+        agent=agent,
+        task=f"login-{user}",
+        error_type="auth",
+        error=f"session expired for user {user} while syncing mailbox",
+    )
 
 
 def counts(pattern: FailurePattern) -> tuple:
@@ -81,9 +86,17 @@ def test_rows_written_just_now_are_read_again_until_settled():
 def history(size: int, offset: int = 0):
     """``size`` unrelated patterns (each its own first word) with three failures each, settled."""
     names = ["".join("bcdfghjklm"[int(d)] for d in str(n)) for n in range(offset, offset + size)]
-    failures_record_many(entries=[
-        {"agent": f"h{k}", "task": f"job-{name}", "error": f"{name}d worker crashed on startup"}
-        for name in names for k in range(3)])
+    failures_record_many(
+        entries=[
+            {
+                "agent": f"h{k}",
+                "task": f"job-{name}",
+                "error": f"{name}d worker crashed on startup",
+            }
+            for name in names
+            for k in range(3)
+        ]
+    )
     patterns_update(now=later())
 
 
@@ -106,8 +119,13 @@ def test_cost_follows_new_data_not_history():
 
 def test_task_and_command():
     record("alice")
-    assert patterns_update_task() == {"templates": 1, "failures": 1, "merged": 0, "widened": 0,
-                                      "recounted": 1}
+    assert patterns_update_task() == {
+        "templates": 1,
+        "failures": 1,
+        "merged": 0,
+        "widened": 0,
+        "recounted": 1,
+    }
     out = io.StringIO()
     call_command("update_patterns", stdout=out)
     assert "1 new template(s), 1 new failure(s)" in out.getvalue()  # not settled yet

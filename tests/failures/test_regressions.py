@@ -1,4 +1,5 @@
 """Regressions (fixed patterns coming back) and loops across the whole fleet."""
+
 import io
 from datetime import timedelta
 
@@ -26,23 +27,37 @@ def later():
 
 
 def record(hours_ago: float, *, task: str = "webhooks", agent: str = "a", error: str = WEBHOOK):
-    return failure_record(agent=agent, task=task, error=error,
-                          occurred_at=timezone.now() - timedelta(hours=hours_ago))
+    return failure_record(
+        agent=agent,
+        task=task,
+        error=error,
+        occurred_at=timezone.now() - timedelta(hours=hours_ago),
+    )
 
 
 def approved_lesson(pattern_id: int, hours_ago: float) -> Lesson:
     lesson = LessonFactory(error_pattern="stripe_signature", status=Lesson.Status.APPROVED)
     lesson.patterns.add(pattern_id)
     Lesson.objects.filter(pk=lesson.pk).update(
-        reviewed_at=timezone.now() - timedelta(hours=hours_ago))
+        reviewed_at=timezone.now() - timedelta(hours=hours_ago)
+    )
     return lesson
 
 
 def applied(lesson: Lesson, failure, *, worked: bool):
     """The agent of ``failure`` applied ``lesson`` to it, a minute later."""
-    applications_record(entries=[dict(lesson_id=lesson.pk, worked=worked, agent=failure.agent,
-                              task_id=failure.task, failure=failure,
-                              applied_at=failure.occurred_at + timedelta(minutes=1))])
+    applications_record(
+        entries=[
+            dict(
+                lesson_id=lesson.pk,
+                worked=worked,
+                agent=failure.agent,
+                task_id=failure.task,
+                failure=failure,
+                applied_at=failure.occurred_at + timedelta(minutes=1),
+            )
+        ]
+    )
 
 
 def fixed_by_a_lesson(*, before: int = 3) -> tuple[int, Lesson]:
@@ -64,13 +79,32 @@ def test_a_recurrence_its_lesson_keeps_handling_is_not_a_regression():
     assert (result.flagged, result.handled) == (0, 1)
     episode = Regression.objects.get()
     assert (episode.pattern_id, episode.kind, episode.verdict, episode.regressed_at) == (
-        pattern_id, "lesson_approved", "handled", None)
+        pattern_id,
+        "lesson_approved",
+        "handled",
+        None,
+    )
     assert episode.evidence["lessons"][0]["id"] == str(lesson.pk)
-    assert {key: episode.evidence[key] for key in (
-        "failures_since", "failures_recent", "failures_before", "applications", "worked",
-        "recent_applications", "recent_worked")} == {
-        "failures_since": 5, "failures_recent": 5, "failures_before": 3, "applications": 5,
-        "worked": 5, "recent_applications": 5, "recent_worked": 5}
+    assert {
+        key: episode.evidence[key]
+        for key in (
+            "failures_since",
+            "failures_recent",
+            "failures_before",
+            "applications",
+            "worked",
+            "recent_applications",
+            "recent_worked",
+        )
+    } == {
+        "failures_since": 5,
+        "failures_recent": 5,
+        "failures_before": 3,
+        "applications": 5,
+        "worked": 5,
+        "recent_applications": 5,
+        "recent_worked": 5,
+    }
 
 
 def test_applications_of_the_lesson_failing_is_a_regression_flagged_once():
@@ -88,8 +122,10 @@ def test_applications_of_the_lesson_failing_is_a_regression_flagged_once():
     assert (result.flagged, result.handled) == (1, 0)
     regression = Regression.objects.get()
     assert (regression.verdict, regression.since) == ("failing", first.occurred_at)
-    assert (regression.evidence["recent_applications"],
-            regression.evidence["recent_worked"]) == (5, 2)
+    assert (regression.evidence["recent_applications"], regression.evidence["recent_worked"]) == (
+        5,
+        2,
+    )
     assert regression.regressed_at is not None
     # A regression stays one: the lesson working again does not take it back or count it again.
     applied(lesson, record(hours_ago=1, task="t6"), worked=True)
@@ -108,8 +144,11 @@ def test_back_at_the_pre_fix_rate_with_no_application_that_worked_is_a_regressio
     assert result.flagged == 1
     regression = Regression.objects.get()
     assert (regression.pattern_id, regression.verdict) == (pattern_id, "returned")
-    assert (regression.evidence["failures_recent"], regression.evidence["failures_before"],
-            regression.evidence["worked"]) == (3, 3, 0)
+    assert (
+        regression.evidence["failures_recent"],
+        regression.evidence["failures_before"],
+        regression.evidence["worked"],
+    ) == (3, 3, 0)
     assert regression.since < comeback.occurred_at
 
 
@@ -147,7 +186,11 @@ def test_coming_back_after_all_were_resolved_is_a_regression_at_its_earlier_rate
     assert regressions_detect(now=later()).flagged == 0  # once: it may just recur
     episode = Regression.objects.get()
     assert (episode.pattern_id, episode.kind, episode.since, episode.verdict) == (
-        pattern_id, "resolved", comeback.occurred_at, "recurring")
+        pattern_id,
+        "resolved",
+        comeback.occurred_at,
+        "recurring",
+    )
     assert (episode.evidence["resolved_failures"], episode.evidence["quiet_hours"]) == (2, 69.0)
     record(hours_ago=2, task="back-2")
     record(hours_ago=1, task="back-3")  # three since: at least its two before the fix
@@ -188,7 +231,9 @@ def test_loops_are_found_across_every_agents_open_tasks():
     failures_resolve(agent="d", task="fixed")
     loops = loops_fleet_detect()
     assert [(e["agent"], e["task"], e["kind"], e["length"]) for e in loops] == [
-        ("b", "sync", "alternating", 4), ("a", "deploy", "repeat", 3)]
+        ("b", "sync", "alternating", 4),
+        ("a", "deploy", "repeat", 3),
+    ]
     assert loops[1]["patterns"][0]["template"] == "Disk quota exceeded on <*>"
 
 

@@ -1,4 +1,5 @@
 """Pattern-analysis reports: the markdown, each section, the scripted scenario, pages and email."""
+
 import io
 import json
 from datetime import timedelta
@@ -14,8 +15,12 @@ from failures.models import FailurePattern, PatternReport
 from failures.staff.report_markdown import report_markdown
 from failures.staff.reports import pattern_report_build
 from failures.records.services import failure_record, failures_record_many
-from failures.tasks import (pattern_report_task, patterns_update_task, regressions_detect_task,
-                            root_causes_detect_task)
+from failures.tasks import (
+    pattern_report_task,
+    patterns_update_task,
+    regressions_detect_task,
+    root_causes_detect_task,
+)
 from lessons.effectiveness import effectiveness_recompute
 from lessons.models import Application, Lesson
 from tests.factories import LessonFactory
@@ -26,6 +31,7 @@ EMPTY = {"since": "2026-03-01T00:00:00Z", "until": "2026-03-02T00:00:00Z"}
 
 # --- pure: markdown -------------------------------------------------------------------------------
 
+
 def test_an_empty_report_says_so_in_every_section():
     text = report_markdown(EMPTY)
     assert text.startswith("# Pattern report: 2026-03-01T00:00:00Z to 2026-03-02T00:00:00Z\n")
@@ -34,68 +40,148 @@ def test_an_empty_report_says_so_in_every_section():
 
 
 def test_agent_text_cannot_open_markdown_structure():
-    sneaky = {"id": 1, "template": "boom\n## Owned\n```", "error_type": "x", "events": 2,
-              "agents": 1, "tasks": 1, "first_seen": "2026-03-01T10:00:00Z", "last_seen": None}
+    sneaky = {
+        "id": 1,
+        "template": "boom\n## Owned\n```",
+        "error_type": "x",
+        "events": 2,
+        "agents": 1,
+        "tasks": 1,
+        "first_seen": "2026-03-01T10:00:00Z",
+        "last_seen": None,
+    }
     text = report_markdown({**EMPTY, "new_patterns": [sneaky]})
     assert "\n## Owned" not in text
     assert "- #1 “```` boom ## Owned ``` ````” (x): 2 failures, 1 agents, 1 tasks" in text
 
 
 def test_group_evidence_reads_as_sentences():
-    group = {"id": 7, "status": "suggested", "signals": ["coincidence", "dependency"],
-             "patterns": [{"id": 1, "template": "a"}, {"id": 2, "template": "b"}],
-             "links": [{"patterns": [1, 2], "signal": "coincidence", "p_value": 0.00042,
-                        "expected": 0.213, "agents": ["a", "b"], "coincidence_count": 2,
-                        "coincidences": [
-                            {"start": "2026-03-01T10:58:00+00:00",
-                             "end": "2026-03-01T11:06:00+00:00", "agents": ["a", "b"]},
-                            {"start": "2026-03-02T07:12:00+00:00",
-                             "end": "2026-03-02T07:20:00+00:00", "agents": ["a"]}]},
-                       {"patterns": [1, 2], "signal": "dependency", "dependency": "host:db"}]}
+    group = {
+        "id": 7,
+        "status": "suggested",
+        "signals": ["coincidence", "dependency"],
+        "patterns": [{"id": 1, "template": "a"}, {"id": 2, "template": "b"}],
+        "links": [
+            {
+                "patterns": [1, 2],
+                "signal": "coincidence",
+                "p_value": 0.00042,
+                "expected": 0.213,
+                "agents": ["a", "b"],
+                "coincidence_count": 2,
+                "coincidences": [
+                    {
+                        "start": "2026-03-01T10:58:00+00:00",
+                        "end": "2026-03-01T11:06:00+00:00",
+                        "agents": ["a", "b"],
+                    },
+                    {
+                        "start": "2026-03-02T07:12:00+00:00",
+                        "end": "2026-03-02T07:20:00+00:00",
+                        "agents": ["a"],
+                    },
+                ],
+            },
+            {"patterns": [1, 2], "signal": "dependency", "dependency": "host:db"},
+        ],
+    }
     text = report_markdown({**EMPTY, "root_cause_groups": [group]})
     assert "- Group 7 (suggested; coincidence, dependency):" in text
-    assert ("#1 and #2 started and stopped together 2 time(s), 0.21 expected by chance "
-            "(p = 0.00042), for agents a, b, at 2026-03-02T07:12:00Z, 2026-03-01T10:58:00Z") in text
+    assert (
+        "#1 and #2 started and stopped together 2 time(s), 0.21 expected by chance "
+        "(p = 0.00042), for agents a, b, at 2026-03-02T07:12:00Z, 2026-03-01T10:58:00Z"
+    ) in text
     assert "#1 and #2 both name “host:db”" in text
 
 
 def test_group_evidence_stored_as_hourly_correlation_still_reads():
-    group = {"id": 7, "status": "confirmed", "signals": ["correlation"],
-             "patterns": [{"id": 1, "template": "a"}, {"id": 2, "template": "b"}],
-             "links": [{"patterns": [1, 2], "signal": "correlation", "correlation": 0.987,
-                        "agents": ["a", "b"], "windows": ["2026-03-01T10:00:00+00:00"],
-                        "window_count": 1}]}
+    group = {
+        "id": 7,
+        "status": "confirmed",
+        "signals": ["correlation"],
+        "patterns": [{"id": 1, "template": "a"}, {"id": 2, "template": "b"}],
+        "links": [
+            {
+                "patterns": [1, 2],
+                "signal": "correlation",
+                "correlation": 0.987,
+                "agents": ["a", "b"],
+                "windows": ["2026-03-01T10:00:00+00:00"],
+                "window_count": 1,
+            }
+        ],
+    }
     text = report_markdown({**EMPTY, "root_cause_groups": [group]})
-    assert ("#1 and #2 rise and fall together (r = 0.99) for agents a, b, "
-            "in hours 2026-03-01T10:00:00Z") in text
+    assert (
+        "#1 and #2 rise and fall together (r = 0.99) for agents a, b, "
+        "in hours 2026-03-01T10:00:00Z"
+    ) in text
 
 
 def test_each_regression_and_handled_recurrence_says_why_in_words():
-    lesson = {"id": "x", "error_pattern": "stripe_signature", "approved_at": "2026-02-27T00:00:00Z"}
-    judged = {"failures_since": 9, "failures_recent": 9, "failures_before": 4, "span_hours": 48.0,
-              "applications": 8, "worked": 5, "recent_applications": 5, "recent_worked": 2}
-    base = {"pattern": {"id": 3, "template": "Webhook signature mismatch"},
-            "kind": "lesson_approved", "fixed_at": "2026-02-27T00:00:00Z",
-            "since": "2026-02-28T10:00:00Z", "evidence": {"lessons": [lesson], **judged}}
-    text = report_markdown({**EMPTY, "regressions": [
-        {**base, "verdict": "failing"},
-        {**base, "verdict": "returned", "kind": "resolved", "evidence": {
-            **judged, "worked": 0, "resolved_failures": 4, "quiet_hours": 30.0}}],
-        "recurring_handled": [{**base, "verdict": "handled"}]})
+    lesson = {
+        "id": "x",
+        "error_pattern": "stripe_signature",
+        "approved_at": "2026-02-27T00:00:00Z",
+    }
+    judged = {
+        "failures_since": 9,
+        "failures_recent": 9,
+        "failures_before": 4,
+        "span_hours": 48.0,
+        "applications": 8,
+        "worked": 5,
+        "recent_applications": 5,
+        "recent_worked": 2,
+    }
+    base = {
+        "pattern": {"id": 3, "template": "Webhook signature mismatch"},
+        "kind": "lesson_approved",
+        "fixed_at": "2026-02-27T00:00:00Z",
+        "since": "2026-02-28T10:00:00Z",
+        "evidence": {"lessons": [lesson], **judged},
+    }
+    text = report_markdown(
+        {
+            **EMPTY,
+            "regressions": [
+                {**base, "verdict": "failing"},
+                {
+                    **base,
+                    "verdict": "returned",
+                    "kind": "resolved",
+                    "evidence": {
+                        **judged,
+                        "worked": 0,
+                        "resolved_failures": 4,
+                        "quiet_hours": 30.0,
+                    },
+                },
+            ],
+            "recurring_handled": [{**base, "verdict": "handled"}],
+        }
+    )
     fixed = "fixed by lesson approval (stripe_signature) from 2026-02-27T00:00:00Z"
     assert text.count("- #3 “Webhook signature mismatch”: ") == 3
-    assert ("its lesson stopped working: 2 of the latest 5 applications worked; back since "
-            f"2026-02-28T10:00:00Z, {fixed}") in text
-    assert ("back at its pre-fix rate with no application that worked: 9 failures in the last "
-            "48.0 h, 4 in as long before the fix; back since 2026-02-28T10:00:00Z, fixed when "
-            "all its failures were closed (4 resolved, quiet for 30.0 h) from "
-            "2026-02-27T00:00:00Z") in text
-    assert ("recurring, handled: 9 failures since the fix, its lesson worked in 5 of 8 "
-            f"applications; {fixed}") in text
+    assert (
+        "its lesson stopped working: 2 of the latest 5 applications worked; back since "
+        f"2026-02-28T10:00:00Z, {fixed}"
+    ) in text
+    assert (
+        "back at its pre-fix rate with no application that worked: 9 failures in the last "
+        "48.0 h, 4 in as long before the fix; back since 2026-02-28T10:00:00Z, fixed when "
+        "all its failures were closed (4 resolved, quiet for 30.0 h) from "
+        "2026-02-27T00:00:00Z"
+    ) in text
+    assert (
+        "recurring, handled: 9 failures since the fix, its lesson worked in 5 of 8 "
+        f"applications; {fixed}"
+    ) in text
     assert "regressions: 2 · recurring, handled: 1" in text
 
 
 # --- sections -------------------------------------------------------------------------------------
+
 
 def at(hours_ago: float):
     return timezone.now() - timedelta(hours=hours_ago)
@@ -103,8 +189,9 @@ def at(hours_ago: float):
 
 def burst(error: str, hours_ago: list[float], agent: str = "a") -> FailurePattern:
     """Failures of one message at these times (each its own task); return their pattern."""
-    failures_record_many(entries=[entry(agent, f"t-{i}-{error[:6]}", error, at(h))
-                                  for i, h in enumerate(hours_ago)])
+    failures_record_many(
+        entries=[entry(agent, f"t-{i}-{error[:6]}", error, at(h)) for i, h in enumerate(hours_ago)]
+    )
     return FailurePattern.objects.filter(failures__error=error).distinct().get()
 
 
@@ -116,21 +203,33 @@ def test_new_and_rising_patterns():
     data = pattern_report_build().data
     assert [p["id"] for p in data["new_patterns"]] == [new.pk]
     assert [(p["id"], p["current"], p["previous"]) for p in data["rising_patterns"]] == [
-        (old_rising.pk, 6, 1)]
+        (old_rising.pk, 6, 1)
+    ]
     assert steady.pk not in {p["id"] for p in data["rising_patterns"]}
 
 
 @pytest.mark.django_db
 def test_lessons_whose_effectiveness_fell_by_the_margin_or_were_flagged():
     LessonFactory(error_pattern="fell", effectiveness=0.5, effectiveness_previous=0.75)
-    LessonFactory(error_pattern="flagged", effectiveness=0.6, effectiveness_previous=0.6,
-                  flagged=True, flagged_reason="worked 1 time in 6")
+    LessonFactory(
+        error_pattern="flagged",
+        effectiveness=0.6,
+        effectiveness_previous=0.6,
+        flagged=True,
+        flagged_reason="worked 1 time in 6",
+    )
     LessonFactory(error_pattern="wobbled", effectiveness=0.7, effectiveness_previous=0.75)
-    LessonFactory(error_pattern="rejected", effectiveness=0.1, effectiveness_previous=0.9,
-                  status=Lesson.Status.REJECTED)
+    LessonFactory(
+        error_pattern="rejected",
+        effectiveness=0.1,
+        effectiveness_previous=0.9,
+        status=Lesson.Status.REJECTED,
+    )
     fell = pattern_report_build().data["lessons_fell"]
-    assert [(e["error_pattern"], e["flagged"]) for e in fell] == [("flagged", True),
-                                                                   ("fell", False)]
+    assert [(e["error_pattern"], e["flagged"]) for e in fell] == [
+        ("flagged", True),
+        ("fell", False),
+    ]
 
 
 @pytest.mark.django_db
@@ -168,6 +267,7 @@ def test_report_task_takes_iso_strings_and_a_rerun_rebuilds_the_same_report():
 
 # --- the scripted scenario ------------------------------------------------------------------------
 
+
 def scripted_scenario(now) -> dict:
     """Two faults spiking together across a, b, c; a lesson that keeps failing; a pattern back
     at its pre-fix rate after its lesson was approved, none of it handled; another back as
@@ -180,28 +280,42 @@ def scripted_scenario(now) -> dict:
     Application.objects.create(lesson=failing, worked=True, applied_at=now - timedelta(days=1))
     effectiveness_recompute(now=now - timedelta(days=1))
     for minutes in range(6):
-        Application.objects.create(lesson=failing, worked=False,
-                                   applied_at=now - timedelta(minutes=minutes))
+        Application.objects.create(
+            lesson=failing, worked=False, applied_at=now - timedelta(minutes=minutes)
+        )
     effectiveness_recompute(now=now)
     webhook = burst("Webhook signature mismatch for stripe events", [50])
     approved = LessonFactory(error_pattern="stripe_signature", status=Lesson.Status.APPROVED)
     approved.patterns.add(webhook)
     Lesson.objects.filter(pk=approved.pk).update(reviewed_at=at(48))
     for hours_ago in (3, 2, 1):
-        failure_record(agent="a", task=f"hook-{hours_ago}", occurred_at=at(hours_ago),
-                       error="Webhook signature mismatch for stripe events")
+        failure_record(
+            agent="a",
+            task=f"hook-{hours_ago}",
+            occurred_at=at(hours_ago),
+            error="Webhook signature mismatch for stripe events",
+        )
     limited = burst("Too many requests: search quota exceeded", [60, 55])
     backoff = LessonFactory(error_pattern="payments_backoff", status=Lesson.Status.APPROVED)
     backoff.patterns.add(limited)
     Lesson.objects.filter(pk=backoff.pk).update(reviewed_at=at(48))
     for hours_ago in (30, 20, 10):
-        failure = failure_record(agent="b", task=f"pay-{hours_ago}", occurred_at=at(hours_ago),
-                                 error="Too many requests: search quota exceeded")
-        Application.objects.create(lesson=backoff, worked=True, failure=failure,
-                                   applied_at=at(hours_ago - 0.1))
+        failure = failure_record(
+            agent="b",
+            task=f"pay-{hours_ago}",
+            occurred_at=at(hours_ago),
+            error="Too many requests: search quota exceeded",
+        )
+        Application.objects.create(
+            lesson=backoff, worked=True, failure=failure, applied_at=at(hours_ago - 0.1)
+        )
     for hours_ago in (3, 2, 1):
-        failure_record(agent="d", task="deploy", error="Disk quota exceeded on /var/lib/build",
-                       occurred_at=at(hours_ago))
+        failure_record(
+            agent="d",
+            task="deploy",
+            error="Disk quota exceeded on /var/lib/build",
+            occurred_at=at(hours_ago),
+        )
     return {**ids, "webhook": webhook.pk, "limited": limited.pk}
 
 
@@ -218,29 +332,42 @@ def test_scripted_scenario_report_has_the_group_regression_loop_lesson_and_queue
     assert group["signals"] == ["coincidence"] and group["agents"] == list(AGENTS)
     (regression,) = data["regressions"]
     assert (regression["pattern"]["id"], regression["kind"], regression["verdict"]) == (
-        ids["webhook"], "lesson_approved", "returned")
+        ids["webhook"],
+        "lesson_approved",
+        "returned",
+    )
     (handled,) = data["recurring_handled"]
     assert (handled["pattern"]["id"], handled["label"]) == (ids["limited"], "recurring, handled")
     (loop,) = data["loops"]
-    assert (loop["agent"], loop["task"], loop["kind"], loop["length"]) == ("d", "deploy",
-                                                                          "repeat", 3)
+    assert (loop["agent"], loop["task"], loop["kind"], loop["length"]) == (
+        "d",
+        "deploy",
+        "repeat",
+        3,
+    )
     (lesson,) = data["lessons_fell"]
     assert (lesson["error_pattern"], lesson["flagged"]) == ("payments_timeout_retry", True)
     queue = [entry["id"] for entry in data["curation_queue"]]
     assert queue[:3] == [ids["steady"], ids["refused"], ids["timeout"]]
     assert ids["webhook"] not in queue  # it has an approved lesson
-    for text in ("Connection refused to db-primary:<*>", TIMEOUT, STEADY[:20],
-                 "payments_timeout_retry", "d / deploy: repeat of 3",
-                 "back at its pre-fix rate with no application that worked: 3 failures in the "
-                 "last 48.0 h, 1 in as long before the fix",
-                 "fixed by lesson approval (stripe_signature)",
-                 "recurring, handled: 3 failures since the fix, its lesson worked in 3 of 3 "
-                 "applications; fixed by lesson approval (payments_backoff)"):
+    for text in (
+        "Connection refused to db-primary:<*>",
+        TIMEOUT,
+        STEADY[:20],
+        "payments_timeout_retry",
+        "d / deploy: repeat of 3",
+        "back at its pre-fix rate with no application that worked: 3 failures in the "
+        "last 48.0 h, 1 in as long before the fix",
+        "fixed by lesson approval (stripe_signature)",
+        "recurring, handled: 3 failures since the fix, its lesson worked in 3 of 3 "
+        "applications; fixed by lesson approval (payments_backoff)",
+    ):
         assert text in report.markdown.replace("\\", "")  # agent text is escaped
     assert REFUSED not in report.markdown  # patterns are shown by template, not raw message
 
 
 # --- pages, downloads, email, command -------------------------------------------------------------
+
 
 @pytest.fixture
 def report(db):
@@ -282,8 +409,9 @@ def test_staff_download_markdown_and_json(staff_client, report):
 
 
 @pytest.mark.django_db
-def test_the_report_is_mailed_to_admins_once_committed(settings,
-                                                       django_capture_on_commit_callbacks):
+def test_the_report_is_mailed_to_admins_once_committed(
+    settings, django_capture_on_commit_callbacks
+):
     settings.ADMINS = [("Ops", "ops@example.org")]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     until = timezone.now()
@@ -298,12 +426,16 @@ def test_the_report_is_mailed_to_admins_once_committed(settings,
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("admins, backend", [
-    ([("Ops", "ops@example.org")], None),  # Django's default backend, never chosen: no email
-    ([], "django.core.mail.backends.locmem.EmailBackend"),  # nobody to mail
-])
+@pytest.mark.parametrize(
+    "admins, backend",
+    [
+        ([("Ops", "ops@example.org")], None),  # Django's default backend, never chosen: no email
+        ([], "django.core.mail.backends.locmem.EmailBackend"),  # nobody to mail
+    ],
+)
 def test_no_email_unless_admins_and_a_backend_are_configured(
-        settings, django_capture_on_commit_callbacks, admins, backend):
+    settings, django_capture_on_commit_callbacks, admins, backend
+):
     settings.ADMINS = admins
     if backend:
         settings.EMAIL_BACKEND = backend
@@ -316,8 +448,9 @@ def test_no_email_unless_admins_and_a_backend_are_configured(
 def test_command_builds_stores_and_says_where():
     burst("Timeout reading from payments-api", [30])
     out = io.StringIO()
-    call_command("pattern_report", "--since", (timezone.now() - timedelta(days=2)).isoformat(),
-                 stdout=out)
+    call_command(
+        "pattern_report", "--since", (timezone.now() - timedelta(days=2)).isoformat(), stdout=out
+    )
     report = PatternReport.objects.get()
     assert report.data["new_patterns"][0]["template"] == "Timeout reading from payments-api"
     assert f"Pattern report {report.pk} stored" in out.getvalue()
@@ -341,11 +474,17 @@ def test_staff_read_every_section_of_the_scenario_as_html(db, staff_client):
     report = pattern_report_build()
     page = staff_client.get(f"/reports/{report.pk}/").content.decode()
     group = report.data["root_cause_groups"][0]["id"]
-    for text in (f"Group {group} (suggested: coincidence)", "started and stopped together 2",
-                 "<td>deploy</td>", "repeat of 3", "approved lesson stripe_signature",
-                 "payments_timeout_retry", "flagged: worked in 1.0 of 7.0 recent",
-                 "<code>KeyError: &#x27;user_id&#x27; in order serializer</code>",
-                 "regression: back at its pre-fix rate, no application worked",
-                 "<td>recurring, handled</td>",
-                 "3 failures; its lesson worked in 3 of 3 applications"):
+    for text in (
+        f"Group {group} (suggested: coincidence)",
+        "started and stopped together 2",
+        "<td>deploy</td>",
+        "repeat of 3",
+        "approved lesson stripe_signature",
+        "payments_timeout_retry",
+        "flagged: worked in 1.0 of 7.0 recent",
+        "<code>KeyError: &#x27;user_id&#x27; in order serializer</code>",
+        "regression: back at its pre-fix rate, no application worked",
+        "<td>recurring, handled</td>",
+        "3 failures; its lesson worked in 3 of 3 applications",
+    ):
         assert text in page

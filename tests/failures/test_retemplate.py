@@ -1,6 +1,7 @@
 """manage.py retemplate_patterns: patterns stored by an older engine, which kept a project's id
 literal, are brought up to the current engine: the patterns it joins are merged with their
 failures, lesson links, triage and counts; a second run changes nothing."""
+
 import io
 
 import pytest
@@ -15,21 +16,36 @@ from tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
-MESSAGES = ["quota exceeded for project alpha-7f3e9b2c", "quota exceeded for project beta-1a2b3c4d"]
+MESSAGES = [
+    "quota exceeded for project alpha-7f3e9b2c",
+    "quota exceeded for project beta-1a2b3c4d",
+]
 
 
 def old_engine_pattern(message: str, *, failures: int) -> FailurePattern:
     """A pattern as an engine that masked nothing stored it: the message is its template."""
     pattern = FailurePattern.objects.create(
-        fingerprint=fingerprint_of(message), template=message, error_type="QuotaError",
-        token_count=len(split(message)), head=pattern_head(split(message)),
-        event_count=failures, agent_count=1, task_count=failures)
-    FailureTemplate.objects.create(fingerprint=fingerprint_of(message), template=message,
-                                   pattern=pattern)
+        fingerprint=fingerprint_of(message),
+        template=message,
+        error_type="QuotaError",
+        token_count=len(split(message)),
+        head=pattern_head(split(message)),
+        event_count=failures,
+        agent_count=1,
+        task_count=failures,
+    )
+    FailureTemplate.objects.create(
+        fingerprint=fingerprint_of(message), template=message, pattern=pattern
+    )
     for n in range(failures):
-        Failure.objects.create(agent="a1", task=f"{message[-4:]}-{n}", error=message,
-                               error_type="QuotaError", pattern=pattern,
-                               occurred_at="2026-11-20T10:00:00Z")
+        Failure.objects.create(
+            agent="a1",
+            task=f"{message[-4:]}-{n}",
+            error=message,
+            error_type="QuotaError",
+            pattern=pattern,
+            occurred_at="2026-11-20T10:00:00Z",
+        )
     return pattern
 
 
@@ -64,14 +80,18 @@ def test_patterns_an_older_engine_kept_apart_are_merged_with_what_hangs_on_them(
     fingerprint = fingerprint_of(template_of("quota exceeded for project gamma-99aa88bb"))
     assert FailureTemplate.objects.get(fingerprint=fingerprint).pattern_id == big.pk
 
-    snapshot = (list(FailurePattern.objects.order_by("pk").values()),
-                list(FailureTemplate.objects.order_by("pk").values()),
-                list(Failure.objects.order_by("pk").values("pk", "pattern_id")))
+    snapshot = (
+        list(FailurePattern.objects.order_by("pk").values()),
+        list(FailureTemplate.objects.order_by("pk").values()),
+        list(Failure.objects.order_by("pk").values("pk", "pattern_id")),
+    )
     printed = run()
     assert "0 new shape(s) filed, 0 pattern(s) merged" in printed
-    assert snapshot == (list(FailurePattern.objects.order_by("pk").values()),
-                        list(FailureTemplate.objects.order_by("pk").values()),
-                        list(Failure.objects.order_by("pk").values("pk", "pattern_id")))
+    assert snapshot == (
+        list(FailurePattern.objects.order_by("pk").values()),
+        list(FailureTemplate.objects.order_by("pk").values()),
+        list(Failure.objects.order_by("pk").values("pk", "pattern_id")),
+    )
 
 
 def test_patterns_the_current_engine_keeps_apart_stay_apart():

@@ -1,6 +1,7 @@
 """The root-cause rule on a generated fleet (tests.failures.rootcause_corpus): every true incident
 is grouped, at once and within 15 minutes of its start, and independent faults stay apart, on a
 week-old fleet and on an install a few hours old."""
+
 from collections import defaultdict
 from datetime import timedelta
 
@@ -10,8 +11,13 @@ from failures.analysis.coincidence import burst_links, bursts_of, components
 from failures.models import Failure, FailurePattern, RootCauseGroup
 from failures.analysis.rootcauses import root_causes_detect
 from failures.records.services import failures_record_many
-from tests.failures.rootcause_corpus import (INCIDENT_MINUTES, WEEK, fresh_fleet, week_fleet,
-                                             young_fleet)
+from tests.failures.rootcause_corpus import (
+    INCIDENT_MINUTES,
+    WEEK,
+    fresh_fleet,
+    week_fleet,
+    young_fleet,
+)
 
 
 def record(fleet, *, until=None) -> dict[str, int]:
@@ -57,9 +63,11 @@ def test_every_incident_is_grouped_and_independent_faults_stay_apart():
     fresh_groups = group_of(ids)
     fresh_apart = [pair for pair in fresh.independent_pairs if together(fresh_groups, pair)]
 
-    print(f"\ntrue incidents grouped: {incidents} of {len(week.incidents)}; independent pairs "
-          f"grouped: {len(apart)} of {len(week.independent_pairs)} on the week-old fleet, "
-          f"{len(fresh_apart)} of {len(fresh.independent_pairs)} on the fresh install")
+    print(
+        f"\ntrue incidents grouped: {incidents} of {len(week.incidents)}; independent pairs "
+        f"grouped: {len(apart)} of {len(week.independent_pairs)} on the week-old fleet, "
+        f"{len(fresh_apart)} of {len(fresh.independent_pairs)} on the fresh install"
+    )
     assert incidents == len(week.incidents)
     assert apart == [] and fresh_apart == []
     assert not any(fresh_groups.values())
@@ -94,8 +102,9 @@ def test_a_first_outage_on_a_young_install_is_grouped_by_the_job():
     assert len({group for group in groups.values() if group}) == 1
     # Its evidence, which the admin and the reports show, says what chance expected.
     [group] = RootCauseGroup.objects.all()
-    assert group.evidence["links"] and all(0 < link["expected"] < 1 and link["p_value"] < 0.01
-                                          for link in group.evidence["links"])
+    assert group.evidence["links"] and all(
+        0 < link["expected"] < 1 and link["p_value"] < 0.01 for link in group.evidence["links"]
+    )
 
 
 DRAWS = 40
@@ -107,10 +116,16 @@ def groups_pure(fleet) -> dict[str, int]:
     for name, agent, at in sorted(fleet.failures, key=lambda f: f[2]):
         failures[name].append((at, agent))
     first = min(at for _, _, at in fleet.failures)
-    links = burst_links({name: bursts_of(rows) for name, rows in failures.items()},
-                        since=max(first, fleet.now - WEEK), until=fleet.now)
-    return {name: number for number, members in enumerate(components(
-        (link.a, link.b) for link in links)) for name in members}
+    links = burst_links(
+        {name: bursts_of(rows) for name, rows in failures.items()},
+        since=max(first, fleet.now - WEEK),
+        until=fleet.now,
+    )
+    return {
+        name: number
+        for number, members in enumerate(components((link.a, link.b) for link in links))
+        for name in members
+    }
 
 
 def test_over_many_draws_of_the_fleets():
@@ -124,8 +139,10 @@ def test_over_many_draws_of_the_fleets():
             total += len(fleet.incidents)
             independent += sum(together(groups, pair) for pair in fleet.independent_pairs)
             pairs += len(fleet.independent_pairs)
-    print(f"\n{DRAWS} draws: true incidents grouped {incidents} of {total}, independent pairs "
-          f"grouped {independent} of {pairs}")
+    print(
+        f"\n{DRAWS} draws: true incidents grouped {incidents} of {total}, independent pairs "
+        f"grouped {independent} of {pairs}"
+    )
     assert incidents >= 0.85 * total and independent == 0
 
 
@@ -140,6 +157,8 @@ def test_a_first_outage_on_a_young_install_over_many_draws():
         grouped += together(groups, fleet.incidents[0])
         independent += sum(together(groups, pair) for pair in fleet.independent_pairs)
         pairs += len(fleet.independent_pairs)
-    print(f"\n{DRAWS} young installs: first outages grouped within 15 minutes {grouped} of "
-          f"{DRAWS}, independent pairs grouped {independent} of {pairs}")
+    print(
+        f"\n{DRAWS} young installs: first outages grouped within 15 minutes {grouped} of "
+        f"{DRAWS}, independent pairs grouped {independent} of {pairs}"
+    )
     assert grouped >= 0.95 * DRAWS and independent == 0

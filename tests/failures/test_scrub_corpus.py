@@ -24,7 +24,9 @@ LOOKALIKES = LOOKALIKES_FIRST + LOOKALIKES_MORE
 
 # What may stand where a secret was: markers, and the quotes, commas and blanks between an id
 # and its secret when both are redacted ("[REDACTED:a]', '[REDACTED:b]").
-_REDACTED_SPAN = re.compile(r"(?:\[REDACTED:[a-z0-9_]+\]|[\s'\",:;|])*\[REDACTED:[a-z0-9_]+\][\s'\",:;|]*")
+_REDACTED_SPAN = re.compile(
+    r"(?:\[REDACTED:[a-z0-9_]+\]|[\s'\",:;|])*\[REDACTED:[a-z0-9_]+\][\s'\",:;|]*"
+)
 # Pieces of a secret that must not survive: runs of 6+ characters of its alphabet.
 _PIECE = re.compile(r"[A-Za-z0-9+/_\-.~%]{6,}")
 
@@ -46,7 +48,7 @@ def _kept(before: str, after: str, out: str) -> bool:
     before, after = normalise(before), normalise(after)
     if not (out.startswith(before) and out.endswith(after)) or len(out) < len(before) + len(after):
         return False
-    return _REDACTED_SPAN.fullmatch(out[len(before):len(out) - len(after)]) is not None
+    return _REDACTED_SPAN.fullmatch(out[len(before) : len(out) - len(after)]) is not None
 
 
 def test_corpus_sizes_and_names() -> None:
@@ -66,10 +68,15 @@ def test_formats_caught_and_look_alikes_kept() -> None:
                 not_kept.append((name, out))
         else:
             missed.append(name)
-    touched = [(name, scrub_text(text)) for name, text in LOOKALIKES
-               if scrub_text(text) != normalise(text)]
+    touched = [
+        (name, scrub_text(text))
+        for name, text in LOOKALIKES
+        if scrub_text(text) != normalise(text)
+    ]
     share = 100 * len(caught) / len(FORMATS)  # formats caught as text
-    print(f"\ncaught {len(caught)}/{len(FORMATS)} ({share:.1f}%); missed: {', '.join(missed) or 'none'}")
+    print(
+        f"\ncaught {len(caught)}/{len(FORMATS)} ({share:.1f}%); missed: {', '.join(missed) or 'none'}"
+    )
     print(f"false positives {len(touched)}/{len(LOOKALIKES)}: {touched or 'none'}")
     assert share >= 95
     assert len(touched) <= 1
@@ -89,8 +96,11 @@ def _fields(text: str) -> dict:
 
 
 def _shown(field: str, scrubbed: dict) -> str:
-    return {"value": lambda: scrubbed["note"], "key": lambda: next(iter(scrubbed)),
-            "list": lambda: scrubbed["lines"][1]}[field]()
+    return {
+        "value": lambda: scrubbed["note"],
+        "key": lambda: next(iter(scrubbed)),
+        "list": lambda: scrubbed["lines"][1],
+    }[field]()
 
 
 def test_formats_caught_in_every_field_of_a_json_object() -> None:
@@ -101,13 +111,21 @@ def test_formats_caught_in_every_field_of_a_json_object() -> None:
                 missed.setdefault(field, []).append(name)
     for field in _fields(""):
         caught = len(FORMATS) - len(missed.get(field, []))
-        print(f"\n{field:5}: caught {caught}/{len(FORMATS)}; missed: {missed.get(field) or 'none'}")
+        print(
+            f"\n{field:5}: caught {caught}/{len(FORMATS)}; missed: {missed.get(field) or 'none'}"
+        )
         assert 100 * caught / len(FORMATS) >= 95
     assert set(missed.get("value", [])) == KNOWN_MISSES
 
 
 def test_look_alikes_kept_in_every_field_of_a_json_object() -> None:
-    touched = [(name, field) for name, text in LOOKALIKES for field, value in _fields(text).items()
-               if _shown(field, scrub_value(value)) != normalise(text)]
-    print(f"\nfalse positives in JSON fields {len(touched)}/{len(LOOKALIKES) * 3}: {touched or 'none'}")
+    touched = [
+        (name, field)
+        for name, text in LOOKALIKES
+        for field, value in _fields(text).items()
+        if _shown(field, scrub_value(value)) != normalise(text)
+    ]
+    print(
+        f"\nfalse positives in JSON fields {len(touched)}/{len(LOOKALIKES) * 3}: {touched or 'none'}"
+    )
     assert len(touched) <= 1

@@ -16,15 +16,27 @@ BULK = "/api/v1/outcomes/bulk"
 
 def _outcome(name: str, text: str) -> dict:
     return {
-        "agent": "corpus", "task_id": name, "task_type": "scrub", "outcome": "failure",
-        "context": {"error_type": "leak", "error_message": text, "detail": text, text: "as a key",
-                    "lines": ["first", text], "checkpoint": {"state": text}},
+        "agent": "corpus",
+        "task_id": name,
+        "task_type": "scrub",
+        "outcome": "failure",
+        "context": {
+            "error_type": "leak",
+            "error_message": text,
+            "detail": text,
+            text: "as a key",
+            "lines": ["first", text],
+            "checkpoint": {"state": text},
+        },
     }
 
 
 def _missed(shown: dict[str, str]) -> list[str]:
-    return [name for name, before, secret, after in FORMATS
-            if not _caught(before, secret, after, shown[name])]
+    return [
+        name
+        for name, before, secret, after in FORMATS
+        if not _caught(before, secret, after, shown[name])
+    ]
 
 
 def test_corpus_is_scrubbed_on_the_rest_write_path(api, read_api):
@@ -32,16 +44,23 @@ def test_corpus_is_scrubbed_on_the_rest_write_path(api, read_api):
     response = api.post(BULK, {"outcomes": outcomes}, format="json")
     assert response.status_code == 200 and response.json()["created"] == len(FORMATS)
 
-    stored = {row.task_id: json.dumps(row.context, ensure_ascii=False)
-              for row in Outcome.objects.filter(agent="corpus")}
-    failures = {row.task: row.error + json.dumps(row.checkpoint, ensure_ascii=False)
-                for row in Failure.objects.filter(agent="corpus")}
+    stored = {
+        row.task_id: json.dumps(row.context, ensure_ascii=False)
+        for row in Outcome.objects.filter(agent="corpus")
+    }
+    failures = {
+        row.task: row.error + json.dumps(row.checkpoint, ensure_ascii=False)
+        for row in Failure.objects.filter(agent="corpus")
+    }
     listed = read_api.get("/api/v1/failures", {"agent": "corpus", "limit": 500}).json()["failures"]
     answered = {item["task"]: json.dumps(item, ensure_ascii=False) for item in listed}
     assert len(stored) == len(failures) == len(answered) == len(FORMATS)
 
-    for place, shown in (("outcome context (DB)", stored), ("failure record (DB)", failures),
-                         ("failures list (API JSON)", answered)):
+    for place, shown in (
+        ("outcome context (DB)", stored),
+        ("failure record (DB)", failures),
+        ("failures list (API JSON)", answered),
+    ):
         missed = _missed(shown)
         caught = len(FORMATS) - len(missed)
         print(f"\n{place}: caught {caught}/{len(FORMATS)}; missed: {missed or 'none'}")

@@ -30,28 +30,39 @@ from tests.failures import secrets_blind_corpus, secrets_blind_corpus_2
 KNOWN_MISSES_1 = {
     # An API key in a query parameter or header whose name no rule knows (appid=, code=,
     # X-Honeycomb-Team:), and a DSN's key before the "@".
-    "api_key_query_parameter", "azure_function_key_query", "honeycomb_api_key_header",
+    "api_key_query_parameter",
+    "azure_function_key_query",
+    "honeycomb_api_key_header",
     "sentry_dsn_with_key",
     # Passwords after flags no rule knows (ldapsearch -w, plink -pw, wpa_supplicant's psk=,
     # PowerShell's ConvertTo-SecureString -String).
-    "ldapsearch_w_flag", "plink_pw_flag", "wpa_supplicant_psk", "powershell_securestring_plaintext",
+    "ldapsearch_w_flag",
+    "plink_pw_flag",
+    "wpa_supplicant_psk",
+    "powershell_securestring_plaintext",
     # Framework settings named SECRET_KEY written as code (app.config[...] = "..."), and a
     # Vault token of the legacy s. form given to a command.
-    "flask_secret_key", "vault_legacy_token_login",
+    "flask_secret_key",
+    "vault_legacy_token_login",
     # A value split over lines: a Java properties continuation, a YAML folded scalar.
-    "properties_value_continued_next_line", "stripe_key_split_in_yaml_folded_scalar",
+    "properties_value_continued_next_line",
+    "stripe_key_split_in_yaml_folded_scalar",
 }
 KNOWN_MISSES_2 = {
     # A key passed positionally to a client, with no prefix of its own and no name beside it
     # (Cohere's 40 characters, Rollbar's 32 hex), or after a short flag many tools use for
     # other things (codecov's -t).
-    "cohere_key_positional_client_v2", "rollbar_token_positional_init", "codecov_token_cli_flag",
+    "cohere_key_positional_client_v2",
+    "rollbar_token_positional_init",
+    "codecov_token_cli_flag",
     # A secret named only by the structure around it: a Terraform variable block's default,
     # a command's output on the next line (argocd admin initial-password, cat master.key), a
     # column of sf's table, a list of accounts holding a 64-hex Ethereum key (shaped as a
     # transaction hash, which is a look-alike).
-    "terraform_variable_default_password", "argocd_initial_admin_password_output",
-    "rails_master_key_cat", "salesforce_access_token_sf_org_display",
+    "terraform_variable_default_password",
+    "argocd_initial_admin_password_output",
+    "rails_master_key_cat",
+    "salesforce_access_token_sf_org_display",
     "ethereum_private_key_hardhat_accounts",
     # A namespaced XML element with attributes (<wsse:Password Type="...">).
     "soap_wsse_password_text",
@@ -72,7 +83,7 @@ PIECE_CHARS = 8
 def _pieces(secret: str) -> list[str]:
     """The secret, or for one written over several lines each of its lines, trimmed of the
     quotes, commas and escapes that join them."""
-    lines = [line.strip(" \t\",\\") for line in secret.splitlines()]
+    lines = [line.strip(' \t",\\') for line in secret.splitlines()]
     return [line for line in lines if len(line) >= PIECE_CHARS] or [secret]
 
 
@@ -98,9 +109,11 @@ def test_blind_corpus_caught_and_look_alikes_kept(name: str) -> None:
     missed = sorted(secret for secret, _, text in corpus.SECRETS if _left(corpus, text, secret))
     touched = sorted(look for look, text in corpus.LOOKALIKES if scrub_text(text) != text)
     caught = len(corpus.SECRETS) - len(missed)
-    print(f"\n{name} blind corpus: caught {caught}/{len(corpus.SECRETS)} "
-          f"({100 * caught / len(corpus.SECRETS):.1f}%); false positives "
-          f"{len(touched)}/{len(corpus.LOOKALIKES)}")
+    print(
+        f"\n{name} blind corpus: caught {caught}/{len(corpus.SECRETS)} "
+        f"({100 * caught / len(corpus.SECRETS):.1f}%); false positives "
+        f"{len(touched)}/{len(corpus.LOOKALIKES)}"
+    )
     print(f"missed: {', '.join(missed) or 'none'}\ntouched: {', '.join(touched) or 'none'}")
     assert set(missed) == misses
     assert set(touched) == false_positives

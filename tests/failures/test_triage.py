@@ -1,6 +1,7 @@
 """A curator's triage of patterns (failures.store.triage) and what respects it: the curation queues,
 the boot briefing's recent failures, the failure write (a resolved pattern reopens), and the
 lesson check (unchanged: triage is about what humans look at)."""
+
 from datetime import timedelta
 
 import pytest
@@ -18,14 +19,23 @@ from tests.factories import LessonFactory
 pytestmark = pytest.mark.django_db
 
 NOW = timezone.now()
-MESSAGES = {"open": "payment gateway timed out", "resolved": "invoice renderer out of memory",
-            "ignored": "cache node evicted keys", "snoozed": "mailer queue overflowed",
-            "snooze_over": "thumbnail worker crashed"}
+MESSAGES = {
+    "open": "payment gateway timed out",
+    "resolved": "invoice renderer out of memory",
+    "ignored": "cache node evicted keys",
+    "snoozed": "mailer queue overflowed",
+    "snooze_over": "thumbnail worker crashed",
+}
 
 
 def record(error: str, agent: str = "a1", minutes_ago: int = 10) -> FailurePattern:
-    return failure_record(agent=agent, task=f"t-{error[:6]}", error=error, task_type="sync",
-                          occurred_at=NOW - timedelta(minutes=minutes_ago)).pattern
+    return failure_record(
+        agent=agent,
+        task=f"t-{error[:6]}",
+        error=error,
+        task_type="sync",
+        occurred_at=NOW - timedelta(minutes=minutes_ago),
+    ).pattern
 
 
 def triaged(django_user_model) -> dict[str, FailurePattern]:
@@ -34,10 +44,15 @@ def triaged(django_user_model) -> dict[str, FailurePattern]:
     patterns = {state: record(message) for state, message in MESSAGES.items()}
     pattern_triage(pattern=patterns["resolved"], status="resolved", user=curator)
     pattern_triage(pattern=patterns["ignored"], status="ignored", user=curator)
-    pattern_triage(pattern=patterns["snoozed"], status="snoozed", user=curator,
-                   until=timezone.now() + timedelta(days=1))
+    pattern_triage(
+        pattern=patterns["snoozed"],
+        status="snoozed",
+        user=curator,
+        until=timezone.now() + timedelta(days=1),
+    )
     FailurePattern.objects.filter(pk=patterns["snooze_over"].pk).update(
-        status="snoozed", snoozed_until=NOW - timedelta(minutes=1))
+        status="snoozed", snoozed_until=NOW - timedelta(minutes=1)
+    )
     return {state: FailurePattern.objects.get(pk=p.pk) for state, p in patterns.items()}
 
 
@@ -45,8 +60,12 @@ def test_triage_records_who_and_when_and_refuses_a_bad_snooze(django_user_model)
     curator = django_user_model.objects.create_user("cur", is_staff=True)
     pattern = record(MESSAGES["open"])
     with pytest.raises(ValueError, match="future"):
-        pattern_triage(pattern=pattern, status="snoozed", user=curator,
-                       until=timezone.now() - timedelta(minutes=1))
+        pattern_triage(
+            pattern=pattern,
+            status="snoozed",
+            user=curator,
+            until=timezone.now() - timedelta(minutes=1),
+        )
     with pytest.raises(ValueError, match="future"):
         pattern_triage(pattern=pattern, status="snoozed", user=curator)
     with pytest.raises(ValueError, match="unknown status"):
@@ -55,8 +74,11 @@ def test_triage_records_who_and_when_and_refuses_a_bad_snooze(django_user_model)
     assert (pattern.status, pattern.triaged_by) == ("open", None)
     until = timezone.now() + timedelta(hours=3)
     pattern = pattern_triage(pattern=pattern, status="snoozed", user=curator, until=until)
-    assert (pattern.status, pattern.snoozed_until, pattern.triaged_by) == ("snoozed", until,
-                                                                           curator)
+    assert (pattern.status, pattern.snoozed_until, pattern.triaged_by) == (
+        "snoozed",
+        until,
+        curator,
+    )
     assert pattern_triage(pattern=pattern, status="open", user=curator).snoozed_until is None
     alias = record(MESSAGES["resolved"])
     FailurePattern.objects.filter(pk=alias.pk).update(merged_into=pattern)
@@ -69,20 +91,29 @@ def test_muted_means_ignored_or_snoozed_until_a_time_still_ahead(django_user_mod
     muted = {state for state, p in patterns.items() if pattern_is_muted(p, now=NOW)}
     assert muted == {"ignored", "snoozed"}
     assert set(FailurePattern.objects.filter(muted_q(now=NOW)).values_list("pk", flat=True)) == {
-        patterns["ignored"].pk, patterns["snoozed"].pk}
+        patterns["ignored"].pk,
+        patterns["snoozed"].pk,
+    }
     with connection.cursor() as cursor:  # the raw spelling boot uses (failures.queries) agrees
-        cursor.execute(f"SELECT id FROM failures_failurepattern p WHERE "
-                       f"{muted_sql(alias='p', now='now')}", {"now": NOW})
-        assert {pk for (pk,) in cursor.fetchall()} == {patterns["ignored"].pk,
-                                                       patterns["snoozed"].pk}
+        cursor.execute(
+            f"SELECT id FROM failures_failurepattern p WHERE {muted_sql(alias='p', now='now')}",
+            {"now": NOW},
+        )
+        assert {pk for (pk,) in cursor.fetchall()} == {
+            patterns["ignored"].pk,
+            patterns["snoozed"].pk,
+        }
 
 
 def test_a_resolved_pattern_that_fails_again_reopens_an_ignored_one_stays(django_user_model):
     patterns = triaged(django_user_model)
     for state in ("resolved", "ignored", "snoozed"):
         record(MESSAGES[state], agent="a2", minutes_ago=1)
-    states = dict(FailurePattern.objects.filter(pk__in=[p.pk for p in patterns.values()])
-                  .values_list("pk", "status"))
+    states = dict(
+        FailurePattern.objects.filter(pk__in=[p.pk for p in patterns.values()]).values_list(
+            "pk", "status"
+        )
+    )
     assert states[patterns["resolved"].pk] == "open"
     reopened = FailurePattern.objects.get(pk=patterns["resolved"].pk)
     assert (reopened.triaged_by, reopened.triaged_at) == (None, reopened.last_seen)
@@ -101,22 +132,30 @@ def test_boot_leaves_muted_patterns_out_of_recent_failures(django_user_model):
     patterns = triaged(django_user_model)
     recent = boot_context_build(agent="a1", now=NOW)["recent_failures"]
     assert {f["pattern_id"] for f in recent} == {
-        patterns[state].pk for state in ("open", "resolved", "snooze_over")}
+        patterns[state].pk for state in ("open", "resolved", "snooze_over")
+    }
 
 
-def test_the_check_still_answers_with_an_ignored_patterns_lessons(django_user_model, read_api,
-                                                                  api):
+def test_the_check_still_answers_with_an_ignored_patterns_lessons(
+    django_user_model, read_api, api
+):
     """Ignoring is a curator's triage: an agent meeting the error still gets what is known,
     from the check and in the answer to the failure it posts."""
     patterns = triaged(django_user_model)
-    LessonFactory(error_pattern="evictions", error_type="cache", status="approved",
-                  resolution="Raise the cache's memory limit").patterns.add(patterns["ignored"])
-    answer = read_api.get("/api/v1/lessons/check",
-                          {"error_message": MESSAGES["ignored"]}).json()
+    LessonFactory(
+        error_pattern="evictions",
+        error_type="cache",
+        status="approved",
+        resolution="Raise the cache's memory limit",
+    ).patterns.add(patterns["ignored"])
+    answer = read_api.get("/api/v1/lessons/check", {"error_message": MESSAGES["ignored"]}).json()
     assert [lesson["error_pattern"] for lesson in answer["lessons"]] == ["evictions"]
     assert answer["has_approved_resolution"] is True
-    posted = api.post("/api/v1/failures", {"agent": "a3", "task": "warm-cache",
-                                           "error": MESSAGES["ignored"]}, format="json").json()
+    posted = api.post(
+        "/api/v1/failures",
+        {"agent": "a3", "task": "warm-cache", "error": MESSAGES["ignored"]},
+        format="json",
+    ).json()
     assert posted["pattern"]["id"] == patterns["ignored"].pk
     assert [lesson["error_pattern"] for lesson in posted["lessons"]] == ["evictions"]
     assert FailurePattern.objects.get(pk=patterns["ignored"].pk).status == "ignored"
@@ -128,4 +167,5 @@ def test_boots_fleet_view_leaves_muted_patterns_out(django_user_model):
         record(message, agent="a2")
     fleet = boot_context_build(agent="a1", scope="fleet", now=NOW)["fleet"]
     assert {entry["pattern"]["id"] for entry in fleet} == {
-        patterns[state].pk for state in ("open", "resolved", "snooze_over")}
+        patterns[state].pk for state in ("open", "resolved", "snooze_over")
+    }

@@ -7,6 +7,7 @@ The figures are printed, the first contact's held as floors: a change that makes
 fails. Failures are recorded as agents record them (failures_record_many), each message under an
 agent and task of its own; "together" means every message of a group ends on the same live
 pattern (after merges)."""
+
 from datetime import timedelta
 
 import pytest
@@ -28,14 +29,19 @@ FLOORS = {"together_at_write": 0.70, "together_after_job": 0.74, "apart": 0.98}
 
 
 def record(messages: list[str], tag: str) -> list[Failure]:
-    return failures_record_many(entries=[
-        {"agent": f"agent-{tag}-{i}", "task": f"task-{tag}-{i}", "error": message}
-        for i, message in enumerate(messages)])
+    return failures_record_many(
+        entries=[
+            {"agent": f"agent-{tag}-{i}", "task": f"task-{tag}-{i}", "error": message}
+            for i, message in enumerate(messages)
+        ]
+    )
 
 
 def live_patterns(failures: list[Failure]) -> set[int]:
-    return {live_of(Failure.objects.select_related("pattern").get(pk=f.pk).pattern).pk
-            for f in failures}
+    return {
+        live_of(Failure.objects.select_related("pattern").get(pk=f.pk).pattern).pk
+        for f in failures
+    }
 
 
 def job() -> None:
@@ -46,11 +52,16 @@ def test_a_wordings_variants_land_on_one_pattern():
     groups = [(group, record(group["messages"], str(n))) for n, group in enumerate(SAME)]
     at_write = [group for group, failures in groups if len(live_patterns(failures)) == 1]
     job()
-    split = [(group, len(live_patterns(failures))) for group, failures in groups
-             if len(live_patterns(failures)) > 1]
+    split = [
+        (group, len(live_patterns(failures)))
+        for group, failures in groups
+        if len(live_patterns(failures)) > 1
+    ]
     together = (len(SAME) - len(split)) / len(SAME)
-    print(f"\none wording, 4 variants each: {len(at_write)} of {len(SAME)} groups on one pattern "
-          f"as written, {len(SAME) - len(split)} after the pattern job ({together:.3f})")
+    print(
+        f"\none wording, 4 variants each: {len(at_write)} of {len(SAME)} groups on one pattern "
+        f"as written, {len(SAME) - len(split)} after the pattern job ({together:.3f})"
+    )
     for group, patterns in split:
         print(f"  split over {patterns}: {group['library']}: {group['fault']}")
     assert len(at_write) / len(SAME) >= FLOORS["together_at_write"]
@@ -62,8 +73,10 @@ def test_two_faults_worded_alike_stay_apart():
     job()
     joined = [pair for pair, failures in pairs if len(live_patterns(failures)) == 1]
     apart = (len(APART) - len(joined)) / len(APART)
-    print(f"\ntwo faults worded alike: {len(APART) - len(joined)} of {len(APART)} pairs kept "
-          f"apart after the pattern job ({apart:.3f})")
+    print(
+        f"\ntwo faults worded alike: {len(APART) - len(joined)} of {len(APART)} pairs kept "
+        f"apart after the pattern job ({apart:.3f})"
+    )
     for pair in joined:
         print(f"  joined: {pair['library']}: {pair['why']}")
     assert apart >= FLOORS["apart"]

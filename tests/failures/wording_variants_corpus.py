@@ -225,10 +225,10 @@ SAME = [
         "library": "django",
         "fault": "unhandled exception in order detail view (500)",
         "messages": [
-            "Internal Server Error: /api/orders/8812/\nTraceback (most recent call last):\n  File \"/srv/app/orders/views.py\", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero",
-            "Internal Server Error: /api/orders/41/\nTraceback (most recent call last):\n  File \"/srv/app/orders/views.py\", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero",
-            "Internal Server Error: /api/orders/120045/\nTraceback (most recent call last):\n  File \"/srv/app/orders/views.py\", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero",
-            "Internal Server Error: /api/orders/3/\nTraceback (most recent call last):\n  File \"/srv/app/orders/views.py\", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero",
+            'Internal Server Error: /api/orders/8812/\nTraceback (most recent call last):\n  File "/srv/app/orders/views.py", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero',
+            'Internal Server Error: /api/orders/41/\nTraceback (most recent call last):\n  File "/srv/app/orders/views.py", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero',
+            'Internal Server Error: /api/orders/120045/\nTraceback (most recent call last):\n  File "/srv/app/orders/views.py", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero',
+            'Internal Server Error: /api/orders/3/\nTraceback (most recent call last):\n  File "/srv/app/orders/views.py", line 57, in retrieve\n    total = order.total / order.item_count\nZeroDivisionError: division by zero',
         ],
     },
     {
@@ -674,10 +674,10 @@ SAME = [
         "library": "npm",
         "fault": "peer dependency conflict on react",
         "messages": [
-            "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: web-app@1.4.0\nnpm ERR! Found: react@18.2.0\nnpm ERR! node_modules/react\nnpm ERR!   react@\"^18.2.0\" from the root project",
-            "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: web-app@1.4.1\nnpm ERR! Found: react@18.2.0\nnpm ERR! node_modules/react\nnpm ERR!   react@\"^18.2.0\" from the root project",
-            "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: admin-dashboard@0.9.12\nnpm ERR! Found: react@18.3.1\nnpm ERR! node_modules/react\nnpm ERR!   react@\"^18.3.1\" from the root project",
-            "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: web-app@1.5.0-beta.2\nnpm ERR! Found: react@18.2.0\nnpm ERR! node_modules/react\nnpm ERR!   react@\"18.2.0\" from the root project",
+            'npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: web-app@1.4.0\nnpm ERR! Found: react@18.2.0\nnpm ERR! node_modules/react\nnpm ERR!   react@"^18.2.0" from the root project',
+            'npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: web-app@1.4.1\nnpm ERR! Found: react@18.2.0\nnpm ERR! node_modules/react\nnpm ERR!   react@"^18.2.0" from the root project',
+            'npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: admin-dashboard@0.9.12\nnpm ERR! Found: react@18.3.1\nnpm ERR! node_modules/react\nnpm ERR!   react@"^18.3.1" from the root project',
+            'npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! \nnpm ERR! While resolving: web-app@1.5.0-beta.2\nnpm ERR! Found: react@18.2.0\nnpm ERR! node_modules/react\nnpm ERR!   react@"18.2.0" from the root project',
         ],
     },
     {
@@ -1208,30 +1208,30 @@ SAME = [
         "library": "terraform",
         "fault": "state lock held by another run",
         "messages": [
-            "Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        8c1e2f3a-4b5c-6d7e-8f9a-0b1c2d3e4f5a\n  Path:      acme-tf-state/prod/terraform.tfstate\n  Operation: OperationTypeApply\n  Who:       runner@ip-10-0-1-23\n  Version:   1.7.4\n  Created:   2024-03-02 10:14:55.123456789 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the \"-lock=false\"\nflag, but this is not recommended.",
-            "Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d\n  Path:      acme-tf-state/prod/terraform.tfstate\n  Operation: OperationTypePlan\n  Who:       ana@ana-laptop\n  Version:   1.7.4\n  Created:   2024-03-04 08:02:17.000918273 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the \"-lock=false\"\nflag, but this is not recommended.",
-            "Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        f9e8d7c6-b5a4-9382-7160-5f4e3d2c1b0a\n  Path:      acme-tf-state/staging/terraform.tfstate\n  Operation: OperationTypeApply\n  Who:       runner@ip-10-0-1-57\n  Version:   1.6.6\n  Created:   2024-03-05 23:41:09.554433221 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the \"-lock=false\"\nflag, but this is not recommended.",
-            "Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        0b1c2d3e-4f5a-6b7c-8d9e-0f1a2b3c4d5e\n  Path:      acme-tf-state/prod/terraform.tfstate\n  Operation: OperationTypeApply\n  Who:       runner@ip-10-0-1-23\n  Version:   1.7.5\n  Created:   2024-03-11 16:20:05.101010101 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the \"-lock=false\"\nflag, but this is not recommended.",
+            'Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        8c1e2f3a-4b5c-6d7e-8f9a-0b1c2d3e4f5a\n  Path:      acme-tf-state/prod/terraform.tfstate\n  Operation: OperationTypeApply\n  Who:       runner@ip-10-0-1-23\n  Version:   1.7.4\n  Created:   2024-03-02 10:14:55.123456789 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the "-lock=false"\nflag, but this is not recommended.',
+            'Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d\n  Path:      acme-tf-state/prod/terraform.tfstate\n  Operation: OperationTypePlan\n  Who:       ana@ana-laptop\n  Version:   1.7.4\n  Created:   2024-03-04 08:02:17.000918273 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the "-lock=false"\nflag, but this is not recommended.',
+            'Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        f9e8d7c6-b5a4-9382-7160-5f4e3d2c1b0a\n  Path:      acme-tf-state/staging/terraform.tfstate\n  Operation: OperationTypeApply\n  Who:       runner@ip-10-0-1-57\n  Version:   1.6.6\n  Created:   2024-03-05 23:41:09.554433221 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the "-lock=false"\nflag, but this is not recommended.',
+            'Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException: The conditional request failed\nLock Info:\n  ID:        0b1c2d3e-4f5a-6b7c-8d9e-0f1a2b3c4d5e\n  Path:      acme-tf-state/prod/terraform.tfstate\n  Operation: OperationTypeApply\n  Who:       runner@ip-10-0-1-23\n  Version:   1.7.5\n  Created:   2024-03-11 16:20:05.101010101 +0000 UTC\n  Info:      \n\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the "-lock=false"\nflag, but this is not recommended.',
         ],
     },
     {
         "library": "terraform",
         "fault": "S3 bucket name already taken globally",
         "messages": [
-            "Error: creating S3 Bucket (acme-logs-prod): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: 8FJ2K7QX3M9TB1RD, HostID: r7Yq2c9mXv3L0a1s8dKp5Z+Wn4Hb6Tg2Jf1Ue0Oi9Qy=, BucketAlreadyExists: \n\n  with aws_s3_bucket.logs,\n  on s3.tf line 1, in resource \"aws_s3_bucket\" \"logs\":\n   1: resource \"aws_s3_bucket\" \"logs\" {",
-            "Error: creating S3 Bucket (acme-logs-prod): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: Q1W2E3R4T5Y6U7I8, HostID: a9Bc8De7Fg6Hi5Jk4Lm3No2Pq1Rs0Tu9Vw8Xy7Za6Bc=, BucketAlreadyExists: \n\n  with aws_s3_bucket.logs,\n  on s3.tf line 1, in resource \"aws_s3_bucket\" \"logs\":\n   1: resource \"aws_s3_bucket\" \"logs\" {",
-            "Error: creating S3 Bucket (acme-assets-staging): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: ZP0K3N8V2C4X6B1M, HostID: Kx2Lm9Pq7Rs5Tu3Vw1Xy0Za8Bc6De4Fg2Hi0Jk8Lm6N=, BucketAlreadyExists: \n\n  with aws_s3_bucket.assets,\n  on s3.tf line 14, in resource \"aws_s3_bucket\" \"assets\":\n  14: resource \"aws_s3_bucket\" \"assets\" {",
-            "Error: creating S3 Bucket (data-exports): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: 7HD0S2FJ4KL6QW8E, HostID: Ui4Yt7Re2Wq9Po1Lk3Jh5Gf8Ds0Az6Xc2Vb4Nm7Ql9O=, BucketAlreadyExists: \n\n  with aws_s3_bucket.exports,\n  on storage.tf line 3, in resource \"aws_s3_bucket\" \"exports\":\n   3: resource \"aws_s3_bucket\" \"exports\" {",
+            'Error: creating S3 Bucket (acme-logs-prod): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: 8FJ2K7QX3M9TB1RD, HostID: r7Yq2c9mXv3L0a1s8dKp5Z+Wn4Hb6Tg2Jf1Ue0Oi9Qy=, BucketAlreadyExists: \n\n  with aws_s3_bucket.logs,\n  on s3.tf line 1, in resource "aws_s3_bucket" "logs":\n   1: resource "aws_s3_bucket" "logs" {',
+            'Error: creating S3 Bucket (acme-logs-prod): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: Q1W2E3R4T5Y6U7I8, HostID: a9Bc8De7Fg6Hi5Jk4Lm3No2Pq1Rs0Tu9Vw8Xy7Za6Bc=, BucketAlreadyExists: \n\n  with aws_s3_bucket.logs,\n  on s3.tf line 1, in resource "aws_s3_bucket" "logs":\n   1: resource "aws_s3_bucket" "logs" {',
+            'Error: creating S3 Bucket (acme-assets-staging): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: ZP0K3N8V2C4X6B1M, HostID: Kx2Lm9Pq7Rs5Tu3Vw1Xy0Za8Bc6De4Fg2Hi0Jk8Lm6N=, BucketAlreadyExists: \n\n  with aws_s3_bucket.assets,\n  on s3.tf line 14, in resource "aws_s3_bucket" "assets":\n  14: resource "aws_s3_bucket" "assets" {',
+            'Error: creating S3 Bucket (data-exports): operation error S3: CreateBucket, https response error StatusCode: 409, RequestID: 7HD0S2FJ4KL6QW8E, HostID: Ui4Yt7Re2Wq9Po1Lk3Jh5Gf8Ds0Az6Xc2Vb4Nm7Ql9O=, BucketAlreadyExists: \n\n  with aws_s3_bucket.exports,\n  on storage.tf line 3, in resource "aws_s3_bucket" "exports":\n   3: resource "aws_s3_bucket" "exports" {',
         ],
     },
     {
         "library": "terraform",
         "fault": "misspelled argument 'defualt' in variable block",
         "messages": [
-            "Error: Unsupported argument\n\n  on variables.tf line 12, in variable \"region\":\n  12:   defualt = \"us-east-1\"\n\nAn argument named \"defualt\" is not expected here.",
-            "Error: Unsupported argument\n\n  on variables.tf line 3, in variable \"environment\":\n   3:   defualt = \"prod\"\n\nAn argument named \"defualt\" is not expected here.",
-            "Error: Unsupported argument\n\n  on modules/db/variables.tf line 27, in variable \"instance_class\":\n  27:   defualt = \"db.t3.medium\"\n\nAn argument named \"defualt\" is not expected here.",
-            "Error: Unsupported argument\n\n  on variables.tf line 40, in variable \"replicas\":\n  40:   defualt = 3\n\nAn argument named \"defualt\" is not expected here.",
+            'Error: Unsupported argument\n\n  on variables.tf line 12, in variable "region":\n  12:   defualt = "us-east-1"\n\nAn argument named "defualt" is not expected here.',
+            'Error: Unsupported argument\n\n  on variables.tf line 3, in variable "environment":\n   3:   defualt = "prod"\n\nAn argument named "defualt" is not expected here.',
+            'Error: Unsupported argument\n\n  on modules/db/variables.tf line 27, in variable "instance_class":\n  27:   defualt = "db.t3.medium"\n\nAn argument named "defualt" is not expected here.',
+            'Error: Unsupported argument\n\n  on variables.tf line 40, in variable "replicas":\n  40:   defualt = 3\n\nAn argument named "defualt" is not expected here.',
         ],
     },
     # ------------------------------------------------------------- kafka-python
@@ -1454,20 +1454,20 @@ SAME = [
         "library": "python",
         "fault": "empty response body parsed as JSON",
         "messages": [
-            "Traceback (most recent call last):\n  File \"/srv/app/sync/client.py\", line 88, in fetch_page\n    return resp.json()\n  File \"/usr/lib/python3.11/json/__init__.py\", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
-            "Traceback (most recent call last):\n  File \"/srv/app/sync/client.py\", line 88, in fetch_page\n    return resp.json()\n  File \"/usr/local/lib/python3.12/json/__init__.py\", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
-            "Traceback (most recent call last):\n  File \"/home/ana/code/app/sync/client.py\", line 88, in fetch_page\n    return resp.json()\n  File \"/usr/lib/python3.11/json/__init__.py\", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
-            "Traceback (most recent call last):\n  File \"/app/sync/client.py\", line 88, in fetch_page\n    return resp.json()\n  File \"/usr/local/lib/python3.11/json/__init__.py\", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+            'Traceback (most recent call last):\n  File "/srv/app/sync/client.py", line 88, in fetch_page\n    return resp.json()\n  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
+            'Traceback (most recent call last):\n  File "/srv/app/sync/client.py", line 88, in fetch_page\n    return resp.json()\n  File "/usr/local/lib/python3.12/json/__init__.py", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
+            'Traceback (most recent call last):\n  File "/home/ana/code/app/sync/client.py", line 88, in fetch_page\n    return resp.json()\n  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
+            'Traceback (most recent call last):\n  File "/app/sync/client.py", line 88, in fetch_page\n    return resp.json()\n  File "/usr/local/lib/python3.11/json/__init__.py", line 346, in loads\n    return _default_decoder.decode(s)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
         ],
     },
     {
         "library": "python",
         "fault": "webhook payload missing customer_id key",
         "messages": [
-            "Traceback (most recent call last):\n  File \"/srv/app/hooks/handlers.py\", line 31, in on_payment\n    customer_id = payload[\"customer_id\"]\nKeyError: 'customer_id'",
-            "Traceback (most recent call last):\n  File \"/srv/app/hooks/handlers.py\", line 31, in on_payment\n    customer_id = payload[\"customer_id\"]\nKeyError: 'customer_id'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"/srv/app/hooks/views.py\", line 12, in receive\n    handle(event_id=\"evt_3OqK2fL8aB9cD0eF\")",
-            "Traceback (most recent call last):\n  File \"/app/hooks/handlers.py\", line 31, in on_payment\n    customer_id = payload[\"customer_id\"]\nKeyError: 'customer_id'",
-            "Traceback (most recent call last):\n  File \"/srv/releases/20240302-1014/hooks/handlers.py\", line 31, in on_payment\n    customer_id = payload[\"customer_id\"]\nKeyError: 'customer_id'",
+            'Traceback (most recent call last):\n  File "/srv/app/hooks/handlers.py", line 31, in on_payment\n    customer_id = payload["customer_id"]\nKeyError: \'customer_id\'',
+            'Traceback (most recent call last):\n  File "/srv/app/hooks/handlers.py", line 31, in on_payment\n    customer_id = payload["customer_id"]\nKeyError: \'customer_id\'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File "/srv/app/hooks/views.py", line 12, in receive\n    handle(event_id="evt_3OqK2fL8aB9cD0eF")',
+            'Traceback (most recent call last):\n  File "/app/hooks/handlers.py", line 31, in on_payment\n    customer_id = payload["customer_id"]\nKeyError: \'customer_id\'',
+            'Traceback (most recent call last):\n  File "/srv/releases/20240302-1014/hooks/handlers.py", line 31, in on_payment\n    customer_id = payload["customer_id"]\nKeyError: \'customer_id\'',
         ],
     },
     # -------------------------------------------------------------------- nginx
@@ -1781,7 +1781,7 @@ APART = [
     {
         "library": "docker",
         "a": "Error response from daemon: manifest for registry.example.com/web:8f3c2a1e not found: manifest unknown: manifest unknown",
-        "b": "Error response from daemon: Head \"https://registry.example.com/v2/web/manifests/8f3c2a1e\": unauthorized: authentication required",
+        "b": 'Error response from daemon: Head "https://registry.example.com/v2/web/manifests/8f3c2a1e": unauthorized: authentication required',
         "why": "an unpushed tag versus missing registry login",
     },
     {
@@ -1949,7 +1949,7 @@ APART = [
     {
         "library": "sqlalchemy",
         "a": "(psycopg2.OperationalError) server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally\n\tbefore or while processing the request.\n\n(Background on this error at: https://sqlalche.me/e/20/e3q8)",
-        "b": "(psycopg2.OperationalError) connection to server at \"10.0.3.7\", port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?\n\n(Background on this error at: https://sqlalche.me/e/20/e3q8)",
+        "b": '(psycopg2.OperationalError) connection to server at "10.0.3.7", port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?\n\n(Background on this error at: https://sqlalche.me/e/20/e3q8)',
         "why": "a stale pooled connection (needs pool_pre_ping) versus the database being down",
     },
     {
@@ -1996,8 +1996,8 @@ APART = [
     },
     {
         "library": "terraform",
-        "a": "Error: Unsupported argument\n\n  on variables.tf line 12, in variable \"region\":\n  12:   defualt = \"us-east-1\"\n\nAn argument named \"defualt\" is not expected here.",
-        "b": "Error: Missing required argument\n\n  on main.tf line 12, in resource \"aws_instance\" \"web\":\n  12: resource \"aws_instance\" \"web\" {\n\nThe argument \"ami\" is required, but no definition was found.",
+        "a": 'Error: Unsupported argument\n\n  on variables.tf line 12, in variable "region":\n  12:   defualt = "us-east-1"\n\nAn argument named "defualt" is not expected here.',
+        "b": 'Error: Missing required argument\n\n  on main.tf line 12, in resource "aws_instance" "web":\n  12: resource "aws_instance" "web" {\n\nThe argument "ami" is required, but no definition was found.',
         "why": "an unknown argument to remove/rename versus a required argument to add",
     },
     {

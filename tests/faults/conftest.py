@@ -4,6 +4,7 @@ Each one runs from its own temporary folder on a free loopback port and is stopp
 removed, when the test ends, passed or not; the machine's shared servers are never touched. A
 missing server binary skips the test, except under CI where it fails the run.
 """
+
 import os
 import shutil
 import signal
@@ -25,8 +26,10 @@ def _postgres_bin() -> Path:
     /usr/lib/postgresql/<version>/bin, else the folder of an initdb on PATH."""
     if os.environ.get("HINDSIGHT_FAULTS_PG_BIN"):
         return Path(os.environ["HINDSIGHT_FAULTS_PG_BIN"])
-    debian = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
-                    key=lambda found: int(found.parts[-3]) if found.parts[-3].isdigit() else 0)
+    debian = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda found: int(found.parts[-3]) if found.parts[-3].isdigit() else 0,
+    )
     if debian:
         return debian[-1].parent
     on_path = shutil.which("initdb")
@@ -77,9 +80,22 @@ class ThrowawayRedis:
         self.starts += 1
         log = self.directory / f"redis-{self.starts}.log"
         self.process = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.directory)],
-            stdout=log.open("w"), stderr=subprocess.STDOUT)
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
         if not until(self._answers, START_SECONDS):
             self.kill()
             pytest.fail(f"throwaway Redis did not start:\n{log.read_text()}")
@@ -134,14 +150,36 @@ class ThrowawayPostgres:
         return psycopg.connect(self.url(name), autocommit=True, connect_timeout=5)
 
     def init(self) -> None:
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync",
-                  "--no-instructions")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+            "--no-instructions",
+        )
 
     def start(self) -> None:
-        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
-                   "-c full_page_writes=off")
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
-                  "-t", str(START_SECONDS), "start")
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
+            "-c full_page_writes=off"
+        )
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            str(START_SECONDS),
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
         """``pg_ctl stop -m fast`` ends sessions cleanly; ``immediate`` is a crash."""
@@ -163,8 +201,9 @@ class ThrowawayPostgres:
             command = ["runuser", "-u", "postgres", "--", *command]
         done = subprocess.run(command, capture_output=True, text=True, timeout=120)
         if done.returncode:
-            raise subprocess.CalledProcessError(done.returncode, command, done.stdout,
-                                                f"{done.stderr}\n{self._log_tail()}")
+            raise subprocess.CalledProcessError(
+                done.returncode, command, done.stdout, f"{done.stderr}\n{self._log_tail()}"
+            )
 
     def _log_tail(self) -> str:
         return self.log.read_text()[-4000:] if self.log.exists() else ""
@@ -192,8 +231,14 @@ def throwaway_postgres():
 
 def manage(database_url: str, *args: str) -> str:
     """Run ``manage.py`` on another database; return what it printed."""
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "DATABASE_URL": database_url})
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "DATABASE_URL": database_url},
+    )
     if done.returncode:
         pytest.fail(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
     return done.stdout
@@ -206,8 +251,12 @@ def gunicorn_on(tmp_path):
     started = []
 
     def start(database_url: str, workers: int = 2, **extra_env) -> str:
-        env = {**os.environ, "DATABASE_URL": database_url, "HINDSIGHT_VAR_DIR": str(tmp_path),
-               **extra_env}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "HINDSIGHT_VAR_DIR": str(tmp_path),
+            **extra_env,
+        }
         server, base = gunicorn_start(env, tmp_path, workers=workers, threads=2)
         started.append(server)
         return base
@@ -223,12 +272,30 @@ def celery_on(transactional_db, tmp_path):
     started = []
 
     def start(broker_url: str, *args: str, **extra_env) -> subprocess.Popen:
-        env = {**os.environ, "DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path),
-               "CELERY_BROKER_URL": broker_url, **extra_env}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "HINDSIGHT_VAR_DIR": str(tmp_path),
+            "CELERY_BROKER_URL": broker_url,
+            **extra_env,
+        }
         log = (tmp_path / f"celery-{args[0]}.log").open("w")
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config.celery_app", *args,
-             "--loglevel", "INFO"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config.celery_app",
+                *args,
+                "--loglevel",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         started.append(process)
         return process
 
@@ -238,5 +305,6 @@ def celery_on(transactional_db, tmp_path):
 
 def logs(tmp_path) -> str:
     """The tails of the test's server logs, to explain a failure."""
-    return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}"
-                     for log in sorted(tmp_path.glob("*.log")))
+    return "\n".join(
+        f"--- {log.name}\n{log.read_text()[-3000:]}" for log in sorted(tmp_path.glob("*.log"))
+    )

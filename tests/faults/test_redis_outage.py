@@ -1,5 +1,6 @@
 """Redis (the cache and the broker) killed under a load of reads and writes, then started again:
 no request fails, every acknowledged write is stored once, and caching comes back on its own."""
+
 import itertools
 import threading
 import uuid
@@ -72,9 +73,16 @@ class Load:
 
         def outcome():
             phase = self.phase
-            response = http.post("/api/v1/outcomes", json={
-                "event_id": outcome_id, "agent": agent, "task_id": task, "task_type": "sync",
-                "outcome": "success"})
+            response = http.post(
+                "/api/v1/outcomes",
+                json={
+                    "event_id": outcome_id,
+                    "agent": agent,
+                    "task_id": task,
+                    "task_type": "sync",
+                    "outcome": "success",
+                },
+            )
             if response.status_code == 201:
                 with self._lock:
                     self.outcomes.append((phase, outcome_id))
@@ -82,10 +90,18 @@ class Load:
 
         def failure():
             # Applying a lesson publishes its rescoring job: the broker is the same Redis.
-            response = http.post("/api/v1/failures", json={
-                "event_id": failure_id, "agent": agent, "task": f"failed-{tag}",
-                "task_type": "sync", "error": message, "error_type": "timeout",
-                "applied_lesson": self.lesson})
+            response = http.post(
+                "/api/v1/failures",
+                json={
+                    "event_id": failure_id,
+                    "agent": agent,
+                    "task": f"failed-{tag}",
+                    "task_type": "sync",
+                    "error": message,
+                    "error_type": "timeout",
+                    "applied_lesson": self.lesson,
+                },
+            )
             if response.status_code == 201:
                 with self._lock:
                     self.failures.append((failure_id, f"failed-{tag}"))
@@ -96,22 +112,32 @@ class Load:
             ("failure", failure),
             ("boot", lambda: http.get("/api/v1/boot", params={"agent": agent})),
             ("history", lambda: http.get("/api/v1/outcomes/history", params={"agent": agent})),
-            ("check", lambda: http.get("/api/v1/lessons/check", params={
-                "error_type": "timeout", "error_message": message})),
+            (
+                "check",
+                lambda: http.get(
+                    "/api/v1/lessons/check",
+                    params={"error_type": "timeout", "error_message": message},
+                ),
+            ),
         ]
 
 
 def _history_cached(base: str, key: str) -> bool:
     """Whether the history of an agent that writes nothing is served from the cache."""
-    response = httpx.get(f"{base}/api/v1/outcomes/history", params={"agent": "probe"},
-                         headers={"Authorization": f"Bearer {key}"}, timeout=30)
+    response = httpx.get(
+        f"{base}/api/v1/outcomes/history",
+        params={"agent": "probe"},
+        headers={"Authorization": f"Bearer {key}"},
+        timeout=30,
+    )
     assert response.status_code == 200, response.text
     return response.json()["metadata"]["cached"] is True
 
 
 @pytest.mark.django_db(transaction=True)
-def test_redis_killed_under_load_fails_nothing_and_caching_resumes(throwaway_redis,
-                                                                  start_gunicorn):
+def test_redis_killed_under_load_fails_nothing_and_caching_resumes(
+    throwaway_redis, start_gunicorn
+):
     redis_ = throwaway_redis
     base = start_gunicorn(REDIS_URL=redis_.url, CELERY_BROKER_URL=redis_.url)
     key = api_key_create(name="load", scope="write").raw
@@ -140,14 +166,22 @@ def test_redis_killed_under_load_fails_nothing_and_caching_resumes(throwaway_red
     assert redis_.client().keys("hindsight:*")
     # Every acknowledged write is stored once.
     acknowledged = [event for _, event in load.outcomes]
-    stored = Counter(str(e) for e in Outcome.objects.filter(
-        event_id__in=acknowledged).values_list("event_id", flat=True))
+    stored = Counter(
+        str(e)
+        for e in Outcome.objects.filter(event_id__in=acknowledged).values_list(
+            "event_id", flat=True
+        )
+    )
     assert stored == Counter(acknowledged)
-    tasks = Counter(Failure.objects.filter(
-        task__in=[task for _, task in load.failures]).values_list("task", flat=True))
+    tasks = Counter(
+        Failure.objects.filter(task__in=[task for _, task in load.failures]).values_list(
+            "task", flat=True
+        )
+    )
     assert tasks == Counter(task for _, task in load.failures)
     assert IdempotencyRecord.objects.filter(
-        event_id__in=[event for event, _ in load.failures]).count() == len(load.failures)
+        event_id__in=[event for event, _ in load.failures]
+    ).count() == len(load.failures)
     # Writes acknowledged while Redis was down are replayed, not repeated, when sent again.
     for event_id in [event for phase, event in load.outcomes if phase == "down"][:3]:
         _assert_replayed(base, key, event_id)
@@ -156,9 +190,16 @@ def test_redis_killed_under_load_fails_nothing_and_caching_resumes(throwaway_red
 
 def _assert_replayed(base: str, key: str, event_id: str) -> None:
     [event] = Outcome.objects.filter(event_id=event_id).values("event_id", "agent", "task_id")
-    response = httpx.post(f"{base}/api/v1/outcomes", headers={"Authorization": f"Bearer {key}"},
-                          timeout=30, json={
-                              "event_id": str(event["event_id"]), "agent": event["agent"],
-                              "task_id": event["task_id"], "task_type": "sync",
-                              "outcome": "success"})
+    response = httpx.post(
+        f"{base}/api/v1/outcomes",
+        headers={"Authorization": f"Bearer {key}"},
+        timeout=30,
+        json={
+            "event_id": str(event["event_id"]),
+            "agent": event["agent"],
+            "task_id": event["task_id"],
+            "task_type": "sync",
+            "outcome": "success",
+        },
+    )
     assert response.status_code == 201 and response.headers[REPLAY_HEADER] == "true"

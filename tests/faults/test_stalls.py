@@ -1,6 +1,7 @@
 """Redis stalled (SIGSTOP: its port accepts connections, nothing answers) and resumed, as the
 cache and as the Celery broker: no answer stays stale, the worker resumes on its own, and a write
 is not held up by a stalled or dead broker."""
+
 import statistics
 import time
 import uuid
@@ -41,9 +42,21 @@ def _history(http: httpx.Client, agent: str) -> dict:
 
 def _record(http: httpx.Client, agent: str, approach: str) -> float:
     """Record a success of ``agent``; the seconds the write took."""
-    return _timed(lambda: _created(http.post("/api/v1/outcomes", json={
-        "event_id": str(uuid.uuid4()), "agent": agent, "task_id": approach,
-        "task_type": "sync", "outcome": "success", "result": {"approach": approach}})))
+    return _timed(
+        lambda: _created(
+            http.post(
+                "/api/v1/outcomes",
+                json={
+                    "event_id": str(uuid.uuid4()),
+                    "agent": agent,
+                    "task_id": approach,
+                    "task_type": "sync",
+                    "outcome": "success",
+                    "result": {"approach": approach},
+                },
+            )
+        )
+    )
 
 
 def _created(response: httpx.Response) -> None:
@@ -61,17 +74,20 @@ def _ms(seconds: list[float]) -> str:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_outcome_recorded_while_the_cache_stalls_shows_once_it_is_back(throwaway_redis,
-                                                                          start_gunicorn):
+def test_an_outcome_recorded_while_the_cache_stalls_shows_once_it_is_back(
+    throwaway_redis, start_gunicorn
+):
     redis_ = throwaway_redis
     base = start_gunicorn(REDIS_URL=redis_.url, CELERY_BROKER_URL=redis_.url)
     key = api_key_create(name="stall", scope="write").raw
-    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"},
-                      timeout=30) as http:
+    with httpx.Client(
+        base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30
+    ) as http:
         _record(http, "staller", "before the stall")
         # Each gunicorn process has its own breaker: read until both serve the cached answer.
-        assert until(lambda: all(_history(http, "staller")["metadata"]["cached"]
-                                 for _ in range(4)), 30)
+        assert until(
+            lambda: all(_history(http, "staller")["metadata"]["cached"] for _ in range(4)), 30
+        )
         redis_.pause()
         try:
             # Reads first, as in a real stall: each process finds Redis silent and stops asking
@@ -81,8 +97,11 @@ def test_an_outcome_recorded_while_the_cache_stalls_shows_once_it_is_back(throwa
         finally:
             redis_.resume()
         print(f"\ncache stalled: reads took {_ms(reads)}, the write {_ms([took])}")
-        assert until(lambda: "during the stall" in _history(http, "staller")["historyContext"],
-                     FRESH_SECONDS, 0.1)
+        assert until(
+            lambda: "during the stall" in _history(http, "staller")["historyContext"],
+            FRESH_SECONDS,
+            0.1,
+        )
         # And it stays current once caching has resumed.
         assert until(lambda: _history(http, "staller")["metadata"]["cached"], 30)
         assert "during the stall" in _history(http, "staller")["historyContext"]
@@ -91,9 +110,14 @@ def test_an_outcome_recorded_while_the_cache_stalls_shows_once_it_is_back(throwa
 def _apply(http: httpx.Client, lesson: Lesson) -> float:
     """Report that ``lesson`` was applied (a write that sends its rescoring job); the seconds
     the write took."""
-    return _timed(lambda: _created(http.post(
-        f"/api/v1/lessons/{lesson.pk}/applications",
-        json={"worked": False, "event_id": str(uuid.uuid4())})))
+    return _timed(
+        lambda: _created(
+            http.post(
+                f"/api/v1/lessons/{lesson.pk}/applications",
+                json={"worked": False, "event_id": str(uuid.uuid4())},
+            )
+        )
+    )
 
 
 def _first_writes(http: httpx.Client, lesson: Lesson) -> list[float]:
@@ -113,8 +137,9 @@ def test_a_write_waits_little_on_a_stalled_or_dead_broker(throwaway_redis, gunic
     base = gunicorn_on(database_url(), workers=1, CELERY_BROKER_URL=broker.url)
     key = api_key_create(name="writer", scope="write").raw
     lesson = LessonFactory()
-    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"},
-                      timeout=30) as http:
+    with httpx.Client(
+        base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30
+    ) as http:
         up = [_apply(http, lesson) for _ in range(WRITES_UP)]
         broker.pause()
         try:
@@ -124,33 +149,42 @@ def test_a_write_waits_little_on_a_stalled_or_dead_broker(throwaway_redis, gunic
         broker.kill()
         dead = _first_writes(http, lesson)
     usual = statistics.median(up)
-    print(f"\nwrites, broker up: {_ms(up)}\nbroker stalled: {_ms(stalled)}\n"
-          f"broker dead: {_ms(dead)}")
+    print(
+        f"\nwrites, broker up: {_ms(up)}\nbroker stalled: {_ms(stalled)}\nbroker dead: {_ms(dead)}"
+    )
     for state, waits in (("stalled", stalled), ("dead", dead)):
         # The median of the trials: a machine busy for a moment does not decide it, a wait the
         # broker causes shows in every trial.
         added = statistics.median(waits) - usual
-        assert added < WRITE_WAIT_BOUND, f"broker {state}: a write waited {added * 1000:.0f} ms more"
+        assert added < WRITE_WAIT_BOUND, (
+            f"broker {state}: a write waited {added * 1000:.0f} ms more"
+        )
 
 
 def _send(broker_url: str, lessons: list[Lesson]) -> None:
     """Queue one rescoring job per lesson on the given broker."""
     with app.connection_for_write(broker_url) as connection:
         for lesson in lessons:
-            effectiveness_recompute_task.apply_async(kwargs={"lesson_ids": [str(lesson.pk)]},
-                                                     connection=connection)
+            effectiveness_recompute_task.apply_async(
+                kwargs={"lesson_ids": [str(lesson.pk)]}, connection=connection
+            )
 
 
 def _unscored(lessons: list[Lesson]) -> int:
-    return Lesson.objects.filter(pk__in=[lesson.pk for lesson in lessons],
-                                 scored_at__isnull=True).count()
+    return Lesson.objects.filter(
+        pk__in=[lesson.pk for lesson in lessons], scored_at__isnull=True
+    ).count()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_takes_jobs_again_after_a_broker_stall(throwaway_redis, celery_on, tmp_path):
     broker = throwaway_redis
     celery_on(broker.url, "worker", "--pool", "solo", "--concurrency", "1")
-    first, queued, later = LessonFactory(), LessonFactory.create_batch(QUEUED_JOBS), LessonFactory()
+    first, queued, later = (
+        LessonFactory(),
+        LessonFactory.create_batch(QUEUED_JOBS),
+        LessonFactory(),
+    )
     _send(broker.url, [first])
     assert until(lambda: not _unscored([first]), WORKER_START_SECONDS), logs(tmp_path)
 

@@ -1,4 +1,5 @@
 """Fixtures of the schema fuzzing: the API called in process through the WSGI application."""
+
 import pytest
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections

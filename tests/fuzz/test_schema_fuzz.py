@@ -6,6 +6,7 @@ invalid, with a write key, in process through the WSGI application. Every answer
 error and must match the schema: a documented status, a documented content type, a body of the
 documented shape and the documented headers. Generation is derandomized, so a run is repeatable.
 """
+
 from collections import Counter
 
 import schemathesis
@@ -13,24 +14,36 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance,
-                                               response_headers_conformance,
-                                               response_schema_conformance,
-                                               status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from config.api.services import api_key_create
 from config.wsgi import application
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance, response_headers_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
 # Generated cases per operation and mode, on top of the coverage cases; with 15 operations a
 # run sends over 5,000 requests in all. MIN_CASES keeps the run from shrinking unnoticed.
 EXAMPLES = 140
 MIN_CASES = 5000
 MIN_CASES_PER_OPERATION = 50
-FUZZ_SETTINGS = settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
-                         suppress_health_check=list(HealthCheck))
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 class Fuzz:
@@ -48,16 +61,20 @@ class Fuzz:
         except (AssertionError, BaseExceptionGroup) as exc:
             report = str(exc)
             # One entry per operation and kind of failure ("- ST101 Server error" lines).
-            kind = (case.operation.label,
-                    *sorted(line for line in report.splitlines() if line.startswith("- ST")))
+            kind = (
+                case.operation.label,
+                *sorted(line for line in report.splitlines() if line.startswith("- ST")),
+            )
             self.failures.setdefault(kind, report)
 
     def operation(self, schema, operation) -> None:
         coverage = schema.config.generation_for(operation=operation, phase="coverage")
-        for case in schema.iter_coverage_cases(operation, generation_modes=MODES,
-                                               generation_config=coverage):
+        for case in schema.iter_coverage_cases(
+            operation, generation_modes=MODES, generation_config=coverage
+        ):
             self.send(case)
         for mode in MODES:
+
             @FUZZ_SETTINGS
             @given(case=operation.as_strategy(generation_mode=mode))
             def generated(case):
@@ -87,7 +104,8 @@ def test_every_operation_answers_within_its_schema(transactional_db, in_process)
     total = sum(fuzz.sent.values())
     assert not fuzz.failures, (
         f"{len(fuzz.failures)} kinds of failure in {total} cases:\n\n"
-        + "\n\n".join(fuzz.failures.values()))
+        + "\n\n".join(fuzz.failures.values())
+    )
     for operation in operations:
         # An operation without parameters or body has only a handful of distinct requests.
         floor = MIN_CASES_PER_OPERATION if any(operation.iter_parameters()) else 1

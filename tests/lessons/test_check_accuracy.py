@@ -11,6 +11,7 @@ The lessons are recorded through the API as an agent records them, the approved 
 as a curator does; every case is then checked through the API. ``lessons`` in the answer are
 the matched lessons (``related`` ones share only the type and are not counted).
 """
+
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,8 +82,11 @@ def record_lessons(api, curator, lessons: list[dict]) -> dict:
     answer {lesson id: key}."""
     keys = {}
     for lesson in lessons:
-        body = {name: lesson[name] for name in ("error_pattern", "error_type", "resolution",
-                                                "skill_name") if lesson.get(name)}
+        body = {
+            name: lesson[name]
+            for name in ("error_pattern", "error_type", "resolution", "skill_name")
+            if lesson.get(name)
+        }
         body["error_message"] = lesson["samples"][0]
         body["error_messages"] = lesson["samples"]
         response = api.post("/api/v1/lessons", body, format="json")
@@ -105,8 +109,12 @@ def check_cases(api, cases: list[dict], keys: dict, approved: set) -> Tally:
         answer = response.json()
         named = [keys[lesson["id"]] for lesson in answer["lessons"]]
         right = case["lesson"]
-        shown = (case["message"][:SHOWN].replace("\n", " | "), case["error_type"], right,
-                 named[:3])
+        shown = (
+            case["message"][:SHOWN].replace("\n", " | "),
+            case["error_type"],
+            right,
+            named[:3],
+        )
         if right is None:
             tally.without += 1
             if answer["has_resolution"]:
@@ -138,18 +146,28 @@ def report(tally: Tally, lessons: int) -> None:
         for message, error_type, right, named in rows:
             print(f"  {message!r} | {error_type} | {right} | {named}")
 
-    print(f"\nlabelled set: {lessons} lessons, {tally.with_lesson + tally.without} messages "
-          f"({tally.with_lesson} with a right lesson, {tally.without} without; "
-          f"{tally.other_wordings} in another wording)")
-    print(f"{'has_resolution precision':<34}{tally.precision():.3f}  "
-          f"({tally.found} right, {len(tally.false_found)} for a message with no right lesson)")
-    print(f"{'has_resolution recall':<34}{tally.recall():.3f}  "
-          f"({tally.found} of {tally.with_lesson})")
-    print(f"{'first lesson is the right one':<34}{tally.top1():.3f}  "
-          f"({tally.first_right} of {tally.with_lesson}; other wordings "
-          f"{tally.other_wordings_found} of {tally.other_wordings})")
-    print(f"{'has_approved_resolution precision':<34}{tally.approved_precision():.3f}  "
-          f"({tally.approved_right} right, {len(tally.approved_wrong)} wrong)")
+    print(
+        f"\nlabelled set: {lessons} lessons, {tally.with_lesson + tally.without} messages "
+        f"({tally.with_lesson} with a right lesson, {tally.without} without; "
+        f"{tally.other_wordings} in another wording)"
+    )
+    print(
+        f"{'has_resolution precision':<34}{tally.precision():.3f}  "
+        f"({tally.found} right, {len(tally.false_found)} for a message with no right lesson)"
+    )
+    print(
+        f"{'has_resolution recall':<34}{tally.recall():.3f}  "
+        f"({tally.found} of {tally.with_lesson})"
+    )
+    print(
+        f"{'first lesson is the right one':<34}{tally.top1():.3f}  "
+        f"({tally.first_right} of {tally.with_lesson}; other wordings "
+        f"{tally.other_wordings_found} of {tally.other_wordings})"
+    )
+    print(
+        f"{'has_approved_resolution precision':<34}{tally.approved_precision():.3f}  "
+        f"({tally.approved_right} right, {len(tally.approved_wrong)} wrong)"
+    )
     listing("resolution said known, none is right", tally.false_found)
     listing("right lesson not found", tally.missed)
     listing("another lesson first", [row for row in tally.first_wrong if row[3]])
@@ -193,8 +211,10 @@ def test_the_check_on_cases_written_blind(api, admin_user):
     """The blind cases' figures apart, then over the whole labelled set."""
     lessons = labelled("lessons.json")
     blind, known = labelled("cases_blind.json"), labelled("cases.json")
-    assert all(case["lesson"] in {lesson["key"] for lesson in lessons} or case["lesson"] is None
-               for case in blind)
+    assert all(
+        case["lesson"] in {lesson["key"] for lesson in lessons} or case["lesson"] is None
+        for case in blind
+    )
     keys = record_lessons(api, admin_user, lessons)
     approved = {lesson["key"] for lesson in lessons if lesson["status"] == "approved"}
     print("\n--- written blind ---")
@@ -204,8 +224,10 @@ def test_the_check_on_cases_written_blind(api, admin_user):
     whole = check_cases(api, known + blind, keys, approved)
     report(whole, len(lessons))
     reachable = [case for case in known + blind if not beyond_text(case)]
-    print(f"\n--- the whole set but the {len(known) + len(blind) - len(reachable)} cases marked "
-          "by their writer as beyond the text (counted above, not here) ---")
+    print(
+        f"\n--- the whole set but the {len(known) + len(blind) - len(reachable)} cases marked "
+        "by their writer as beyond the text (counted above, not here) ---"
+    )
     report(check_cases(api, reachable, keys, approved), len(lessons))
     for tally, floors in ((blind_tally, BLIND_FLOORS), (whole, WHOLE_FLOORS)):
         assert tally.precision() >= floors["precision"]

@@ -1,5 +1,6 @@
 """The message check against a reference that fits every lesson one by one and sorts by the
 documented ranking, and the check endpoint's JSON against CheckedLessonOutputSerializer."""
+
 import itertools
 import json
 import random
@@ -33,16 +34,28 @@ MESSAGES = [
     "nothing known looks like this message",
 ]
 PATTERNS = [
-    "litellm timeout after <*> seconds", "litellm timeout", "timeout calling model",
-    "model timeout", "api_429_rate_limit", "rate limit reached", "http 429",
-    "connection refused", "db host connection refused", "refused port 5432", "timeout",
-    "calling model failed", "openai rate limit", "seconds timeout après délai", "验证 timeout",
+    "litellm timeout after <*> seconds",
+    "litellm timeout",
+    "timeout calling model",
+    "model timeout",
+    "api_429_rate_limit",
+    "rate limit reached",
+    "http 429",
+    "connection refused",
+    "db host connection refused",
+    "refused port 5432",
+    "timeout",
+    "calling model failed",
+    "openai rate limit",
+    "seconds timeout après délai",
+    "验证 timeout",
 ]
 FIT_ORDER = {"pattern": 3, "template": 2, "words": 1}
 
 
-def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
-                    approved_only=False):
+def reference_check(
+    *, error_type=None, skill_name=None, error_message, limit=5, approved_only=False
+):
     """The check as documented, lesson by lesson: linked to the message's pattern (the names of
     its error_pattern in the message), or fitting it (across error classes only by a template
     with a distinctive word or three words). Unverified lessons found by their own error_pattern
@@ -56,39 +69,63 @@ def reference_check(*, error_type=None, skill_name=None, error_message, limit=5,
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
     everyone = list(Lesson.objects.exclude(status=Lesson.Status.REJECTED))
     pattern = pattern_of_message(message=error_message)
-    linked = set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) \
-        if pattern else set()
+    linked = (
+        set(candidates.filter(patterns=pattern).values_list("pk", flat=True)) if pattern else set()
+    )
     matched, typed = [], []
     message = prepare_message(error_message)
     for lesson in candidates:
         compiled = compile_pattern(lesson.error_pattern)
         fitted = fit(compiled, message)
-        same = not error_type or not lesson.error_type or (
-            lesson.error_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
+        same = (
+            not error_type
+            or not lesson.error_type
+            or (lesson.error_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
+        )
         strong = compiled.sequence or len(compiled.words) >= 3
         if fitted and not same and not (fitted.kind == TEMPLATE and strong):
             fitted = None
-        if fitted and fitted.kind == WORDS and fitted.score < 1 and told_apart(
-                lesson.error_pattern, [other.error_pattern for other in everyone
-                                       if other.pk != lesson.pk], error_message):
+        if (
+            fitted
+            and fitted.kind == WORDS
+            and fitted.score < 1
+            and told_apart(
+                lesson.error_pattern,
+                [other.error_pattern for other in everyone if other.pk != lesson.pk],
+                error_message,
+            )
+        ):
             fitted = None
         if lesson.pk in linked and names_held(compiled, message):
             matched.append(CheckedLesson(lesson, "pattern", 1.0))
         elif fitted:
-            matched.append(CheckedLesson(lesson, fitted.kind, fitted.score, fitted.size,
-                                         own_words=lesson.status != Lesson.Status.APPROVED))
+            matched.append(
+                CheckedLesson(
+                    lesson,
+                    fitted.kind,
+                    fitted.score,
+                    fitted.size,
+                    own_words=lesson.status != Lesson.Status.APPROVED,
+                )
+            )
         elif error_type and lesson.error_type == error_type:
             typed.append(CheckedLesson(lesson, "type", 0.0))
 
     def rank(c):
-        return (c.lesson.status == Lesson.Status.APPROVED,
-                bool(skill_name) and c.lesson.skill_name == skill_name,
-                c.lesson.rank_score, c.lesson.occurrences, c.lesson.last_occurred)
+        return (
+            c.lesson.status == Lesson.Status.APPROVED,
+            bool(skill_name) and c.lesson.skill_name == skill_name,
+            c.lesson.rank_score,
+            c.lesson.occurrences,
+            c.lesson.last_occurred,
+        )
+
     for found in (matched, typed):
         found.sort(key=lambda c: c.lesson.pk)
         found.sort(key=rank, reverse=True)
-    matched.sort(key=lambda c: (not c.own_words, FIT_ORDER[c.match], c.score, c.fit_size),
-                 reverse=True)
+    matched.sort(
+        key=lambda c: (not c.own_words, FIT_ORDER[c.match], c.score, c.fit_size), reverse=True
+    )
     return matched[:limit], typed[:limit]
 
 
@@ -108,13 +145,17 @@ def varied():
     draw = random.Random(7)
     lessons = []
     for i, text in enumerate(PATTERNS * 3):
-        lessons.append(LessonFactory(
-            error_pattern=f"{text} {i // len(PATTERNS)}" if i >= len(PATTERNS) else text,
-            error_type=draw.choice(["timeout", "rate_limit"]),
-            skill_name=draw.choice([None, None, "alpha", "beta"]),
-            status=draw.choice(["unverified", "unverified", "approved", "rejected"]),
-            rank_score=draw.choice([0.1, 0.5, 0.9]), occurrences=draw.choice([1, 3]),
-            last_occurred=BASE + timedelta(minutes=i)))
+        lessons.append(
+            LessonFactory(
+                error_pattern=f"{text} {i // len(PATTERNS)}" if i >= len(PATTERNS) else text,
+                error_type=draw.choice(["timeout", "rate_limit"]),
+                skill_name=draw.choice([None, None, "alpha", "beta"]),
+                status=draw.choice(["unverified", "unverified", "approved", "rejected"]),
+                rank_score=draw.choice([0.1, 0.5, 0.9]),
+                occurrences=draw.choice([1, 3]),
+                last_occurred=BASE + timedelta(minutes=i),
+            )
+        )
     timeout = pattern_for_message(message=MESSAGES[0])
     refused = pattern_for_message(message=MESSAGES[2])
     rate = pattern_for_message(message=MESSAGES[1])
@@ -133,11 +174,17 @@ def varied():
 
 @pytest.mark.parametrize("message", MESSAGES)
 def test_message_check_answers_as_the_reference(varied, message):
-    combos = itertools.product([None, "timeout", "rate_limit"], [None, "alpha"],
-                               [False, True], [1, 3, 5, 50])
+    combos = itertools.product(
+        [None, "timeout", "rate_limit"], [None, "alpha"], [False, True], [1, 3, 5, 50]
+    )
     for error_type, skill_name, approved_only, limit in combos:
-        asked = dict(error_type=error_type, skill_name=skill_name, error_message=message,
-                     limit=limit, approved_only=approved_only)
+        asked = dict(
+            error_type=error_type,
+            skill_name=skill_name,
+            error_message=message,
+            limit=limit,
+            approved_only=approved_only,
+        )
         assert answer(lesson_check(**asked)) == answer(reference_check(**asked)), asked
 
 
@@ -151,14 +198,17 @@ def test_varied_answers_hold_every_kind_of_match(varied):
 
 def test_a_lesson_found_every_way_keeps_the_pattern_link_and_its_score():
     pattern = pattern_for_message(message="litellm timeout after 600 seconds")
-    both = LessonFactory(error_pattern="litellm timeout after <*> seconds", error_type="timeout",
-                         rank_score=0.1)
+    both = LessonFactory(
+        error_pattern="litellm timeout after <*> seconds", error_type="timeout", rank_score=0.1
+    )
     both.patterns.add(pattern)
     matched = LessonFactory(error_pattern="litellm timeout", error_type="timeout", rank_score=0.9)
     typed = LessonFactory(error_pattern="disk full", error_type="timeout", rank_score=0.95)
     found = lesson_check(error_type="timeout", error_message="litellm timeout after 600 seconds")
     assert [(entry.lesson.pk, entry.match) for entry in found.lessons] == [
-        (both.pk, "pattern"), (matched.pk, "template")]
+        (both.pk, "pattern"),
+        (matched.pk, "template"),
+    ]
     assert [(entry.lesson.pk, entry.match) for entry in found.related] == [(typed.pk, "type")]
     assert found.lessons[0].score == 1.0
 
@@ -172,8 +222,10 @@ SAME = dict(error_type="timeout", rank_score=0.5, occurrences=2, last_occurred=B
 
 
 def test_full_ties_come_in_primary_key_order():
-    tied = [LessonFactory(id=pk, error_pattern=f"queue stalled <*> {word}", **SAME)
-            for pk, word in zip(descending_ids(4), ("alpha", "beta", "gamma", "delta"))]
+    tied = [
+        LessonFactory(id=pk, error_pattern=f"queue stalled <*> {word}", **SAME)
+        for pk, word in zip(descending_ids(4), ("alpha", "beta", "gamma", "delta"))
+    ]
     message = "queue stalled on alpha beta gamma delta"
     found = lesson_check(error_message=message, limit=3)
     assert answer(found) == answer(reference_check(error_message=message, limit=3))
@@ -192,16 +244,23 @@ def test_type_ties_beyond_the_limit_stay_out_as_the_type_ranking_leaves_them():
 def test_skill_filter_and_approved_only_apply_to_every_source():
     pattern = pattern_for_message(message="worker crashed with signal 9")
     kept = LessonFactory(error_pattern="worker crashed", skill_name="alpha", status="approved")
-    other = LessonFactory(error_pattern="worker crashed with signal", skill_name="beta",
-                          status="approved")
+    other = LessonFactory(
+        error_pattern="worker crashed with signal", skill_name="beta", status="approved"
+    )
     unverified = LessonFactory(error_pattern="crashed with signal", status="unverified")
     rejected = LessonFactory(error_pattern="signal 9 crash", status="rejected")
     for lesson in (kept, other, unverified, rejected):
         lesson.patterns.add(pattern)
-    LessonFactory(error_pattern="worker crashed with signal <*>", skill_name="beta",
-                  status="approved")
-    found = lesson_check(error_type="timeout", skill_name="alpha", approved_only=True,
-                         error_message="worker crashed with signal 9", limit=10)
+    LessonFactory(
+        error_pattern="worker crashed with signal <*>", skill_name="beta", status="approved"
+    )
+    found = lesson_check(
+        error_type="timeout",
+        skill_name="alpha",
+        approved_only=True,
+        error_message="worker crashed with signal 9",
+        limit=10,
+    )
     assert [entry.lesson.pk for entry in found.lessons] == [kept.pk] and found.related == []
 
 
@@ -218,8 +277,12 @@ def test_a_message_check_reads_few_statements_and_whole_lessons(django_assert_ma
     message = "litellm timeout after 600 seconds calling model"
     pattern = pattern_for_message(message=message)
     for i in range(30):
-        lesson = LessonFactory(error_pattern=f"litellm timeout {i}", error_type="timeout",
-                               rank_score=i / 30, context={"n": i})
+        lesson = LessonFactory(
+            error_pattern=f"litellm timeout {i}",
+            error_type="timeout",
+            rank_score=i / 30,
+            context={"n": i},
+        )
         if i % 3 == 0:
             lesson.patterns.add(pattern)
     lesson_check(error_type="timeout", error_message=message)  # builds the match index
@@ -229,8 +292,9 @@ def test_a_message_check_reads_few_statements_and_whole_lessons(django_assert_ma
     assert {entry.match for entry in found.lessons} == {"pattern"} and len(found.lessons) == 5
     for entry in found.lessons:  # whole, as the ORM reads them
         stored = Lesson.objects.get(pk=entry.lesson.pk)
-        assert {f.attname: getattr(entry.lesson, f.attname) for f in Lesson._meta.concrete_fields} \
-            == {f.attname: getattr(stored, f.attname) for f in Lesson._meta.concrete_fields}
+        assert {
+            f.attname: getattr(entry.lesson, f.attname) for f in Lesson._meta.concrete_fields
+        } == {f.attname: getattr(stored, f.attname) for f in Lesson._meta.concrete_fields}
 
 
 def test_no_candidate_answers_nothing():
@@ -244,8 +308,9 @@ def test_a_message_of_a_template_not_stored_finds_the_lessons_of_a_pattern_cover
 
     first = pattern_for_message(message="quota exceeded for project alpha")
     second = pattern_for_message(message="quota exceeded for project beta")
-    survivor, _ = patterns_merge(pattern_ids={first.pk, second.pk},
-                                  template="quota exceeded for project <*>")
+    survivor, _ = patterns_merge(
+        pattern_ids={first.pk, second.pk}, template="quota exceeded for project <*>"
+    )
     lesson = LessonFactory(error_pattern="no words in common here", error_type="quota")
     lesson.patterns.add(survivor)
     assert pattern_of_message(message="quota exceeded for project gamma").pk == survivor.pk
@@ -266,29 +331,65 @@ def test_the_check_follows_a_template_to_the_pattern_it_was_merged_into():
 
 # --- the check endpoint's JSON ---------------------------------------------------------------
 
+
 def unsaved(**fields):
     """A lesson as a model instance with any values, saved or not."""
-    values = dict(id=uuid.uuid4(), error_pattern="p", error_type="t", skill_name=None,
-                  context={}, resolution="r", resolution_code=None, occurrences=1,
-                  last_occurred=BASE, effectiveness=0.5, created_at=BASE,
-                  status="unverified", source="agent", rank_score=0.0945,
-                  applications_count=0, flagged=False)
+    values = dict(
+        id=uuid.uuid4(),
+        error_pattern="p",
+        error_type="t",
+        skill_name=None,
+        context={},
+        resolution="r",
+        resolution_code=None,
+        occurrences=1,
+        last_occurred=BASE,
+        effectiveness=0.5,
+        created_at=BASE,
+        status="unverified",
+        source="agent",
+        rank_score=0.0945,
+        applications_count=0,
+        flagged=False,
+    )
     values.update(fields)
     return Lesson(**values)
 
 
 VARIED_LESSONS = [
     unsaved(),
-    unsaved(skill_name="alpha", status=Lesson.Status.APPROVED, source=Lesson.Source.HUMAN,
-            effectiveness=1, rank_score=0.75, occurrences=12, applications_count=7, flagged=True,
-            resolution_code="retry()\n", context={"nested": {"list": [1, 2.5, None]}}),
-    unsaved(error_pattern="délai dépassé 验证 ⚠", resolution="Réessayer — 再试",
-            context={"clé": "valeur ✓"}, effectiveness=None, last_occurred=None),
-    unsaved(last_occurred=datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=dt_timezone.utc),
-            created_at=datetime(2026, 6, 1, 8, 0, tzinfo=ZoneInfo("America/New_York"))),
+    unsaved(
+        skill_name="alpha",
+        status=Lesson.Status.APPROVED,
+        source=Lesson.Source.HUMAN,
+        effectiveness=1,
+        rank_score=0.75,
+        occurrences=12,
+        applications_count=7,
+        flagged=True,
+        resolution_code="retry()\n",
+        context={"nested": {"list": [1, 2.5, None]}},
+    ),
+    unsaved(
+        error_pattern="délai dépassé 验证 ⚠",
+        resolution="Réessayer — 再试",
+        context={"clé": "valeur ✓"},
+        effectiveness=None,
+        last_occurred=None,
+    ),
+    unsaved(
+        last_occurred=datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=dt_timezone.utc),
+        created_at=datetime(2026, 6, 1, 8, 0, tzinfo=ZoneInfo("America/New_York")),
+    ),
     unsaved(last_occurred=datetime(2026, 1, 2, 3, 4, 5), status="odd", source=""),
-    unsaved(id="not-a-uuid-text", occurrences="4", rank_score="0.25", flagged=0, context=None,
-            last_occurred="2026-01-01T00:00:00Z"),
+    unsaved(
+        id="not-a-uuid-text",
+        occurrences="4",
+        rank_score="0.25",
+        flagged=0,
+        context=None,
+        last_occurred="2026-01-01T00:00:00Z",
+    ),
 ]
 
 
@@ -296,8 +397,10 @@ VARIED_LESSONS = [
 def test_fast_json_equals_the_serializer(zone):
     matches = ["pattern", "template", "type", "words", "words", "template"]
     scores = [1.0, 0.6666666666666666, 0.0, 0, 1, None]
-    found = [CheckedLesson(lesson, match, score)
-             for lesson, match, score in zip(VARIED_LESSONS, matches, scores)]
+    found = [
+        CheckedLesson(lesson, match, score)
+        for lesson, match, score in zip(VARIED_LESSONS, matches, scores)
+    ]
     with timezone.override(zone):
         expected = CheckedLessonOutputSerializer(found, many=True).data
         fast = checked_lessons_json(found)
@@ -320,6 +423,9 @@ def test_check_endpoint_answers_the_serializer_json(api, varied):
     body = json.loads(api.get("/api/v1/lessons/check", query).content)
     found = lesson_check(error_type="timeout", error_message=MESSAGES[0], limit=50)
     for part in ("lessons", "related"):
-        expected = json.loads(JSONRenderer().render(
-            CheckedLessonOutputSerializer(getattr(found, part), many=True).data))
+        expected = json.loads(
+            JSONRenderer().render(
+                CheckedLessonOutputSerializer(getattr(found, part), many=True).data
+            )
+        )
         assert body[part] == expected and expected

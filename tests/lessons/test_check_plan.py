@@ -1,6 +1,7 @@
 """Every statement of a check reads lessons through an index, bounded, whatever the message,
 type or skill: the plans PostgreSQL makes for them (tests.plans.custom_plan) over enough lessons
 for the planner to care."""
+
 import pytest
 
 from failures.models import FailurePattern
@@ -36,22 +37,42 @@ SELECT id, (%(others)s::bigint[])[1 + abs(hashtext(id::text)) %% 3000] FROM less
 @pytest.fixture
 def lessons():
     pattern = pattern_for_message(message=MESSAGE)
-    others = [p.pk for p in FailurePattern.objects.bulk_create(
-        FailurePattern(fingerprint=f"other-{n}", template=f"other error {n}",
-                       error_type="other", token_count=3, head="other") for n in range(3000))]
+    others = [
+        p.pk
+        for p in FailurePattern.objects.bulk_create(
+            FailurePattern(
+                fingerprint=f"other-{n}",
+                template=f"other error {n}",
+                error_type="other",
+                token_count=3,
+                head="other",
+            )
+            for n in range(3000)
+        )
+    ]
     # Five lessons of the message's pattern, and every lesson linked to one of 3,000 others.
-    fill(GENERATE + LINKS, {"rows": ROWS, "pattern": pattern.pk, "others": others},
-         "lessons_lesson", "lessons_lesson_patterns")
-    Lesson.objects.create(error_pattern="stripe_timeout", error_type="timeout",
-                          resolution="Retry with a longer timeout.")
+    fill(
+        GENERATE + LINKS,
+        {"rows": ROWS, "pattern": pattern.pk, "others": others},
+        "lessons_lesson",
+        "lessons_lesson_patterns",
+    )
+    Lesson.objects.create(
+        error_pattern="stripe_timeout",
+        error_type="timeout",
+        resolution="Retry with a longer timeout.",
+    )
 
 
 CHECKS = [
     {"error_message": MESSAGE},
     {"error_message": MESSAGE, "error_type": "type-7"},
     {"error_message": MESSAGE, "error_type": "type-7", "skill_name": "skill-3"},
-    {"error_message": "a message of no stored pattern", "error_type": "type-9",
-     "approved_only": True},
+    {
+        "error_message": "a message of no stored pattern",
+        "error_type": "type-9",
+        "approved_only": True,
+    },
 ]
 
 
@@ -66,8 +87,9 @@ def test_the_plans_of_a_check_read_only_through_indexes(lessons, check):
         nodes = custom_plan(sql, params)
         scans = [n for n in nodes if n.get("Relation Name", "").startswith("lessons_")]
         assert scans, sql
-        assert all(n["Node Type"] in ("Index Scan", "Index Only Scan", "Bitmap Heap Scan")
-                   for n in scans), [(n["Node Type"], n.get("Relation Name")) for n in nodes]
+        assert all(
+            n["Node Type"] in ("Index Scan", "Index Only Scan", "Bitmap Heap Scan") for n in scans
+        ), [(n["Node Type"], n.get("Relation Name")) for n in nodes]
         # No sort of more rows than a part keeps (each part reads up to the check's limit).
         sorts = [n for n in nodes if n["Node Type"] == "Sort"]
         assert all(n["Plan Rows"] <= 1000 for n in sorts), sorts

@@ -3,6 +3,7 @@
 Eight client processes send to a multi-process gunicorn, so the increments really race on
 separate database connections.
 """
+
 import multiprocessing
 import uuid
 from collections import Counter
@@ -36,8 +37,12 @@ def test_parallel_records_of_one_pattern_count_exactly(gunicorn_server):
 def test_parallel_replays_of_one_event_count_once(gunicorn_server):
     key = api_key_create(name="load", scope="write").raw
     url = f"{gunicorn_server}/api/v1/lessons"
-    body = {"error_pattern": "replayed", "error_type": "t", "resolution": "r",
-            "event_id": str(uuid.uuid4())}
+    body = {
+        "error_pattern": "replayed",
+        "error_type": "t",
+        "resolution": "r",
+        "event_id": str(uuid.uuid4()),
+    }
     jobs = [(url, key, [body] * 25, THREADS_PER_PROCESS)] * 4
     with multiprocessing.get_context("spawn").Pool(4) as pool:
         statuses = Counter(code for codes in pool.starmap(send_many, jobs) for code in codes)

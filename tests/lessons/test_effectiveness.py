@@ -1,5 +1,6 @@
 """Measured effectiveness: what the set-based job stores, checked against numbers computed by
 hand from the formulas (lessons.effectiveness), and check ranking by its score."""
+
 from datetime import timedelta
 
 import pytest
@@ -14,8 +15,9 @@ from tests.factories import LessonFactory
 
 def apply(lesson, worked: bool, days_ago: float = 0, now=None):
     now = now or timezone.now()
-    return Application.objects.create(lesson=lesson, worked=worked,
-                                      applied_at=now - timedelta(days=days_ago))
+    return Application.objects.create(
+        lesson=lesson, worked=worked, applied_at=now - timedelta(days=days_ago)
+    )
 
 
 def scored(lesson) -> Lesson:
@@ -102,7 +104,8 @@ def test_a_flag_needs_evidence_and_a_low_rate():
     assert (scored(works).flagged, works.flagged_reason) == (False, "")
     # (0 + 1) / (5 + 2) = 0.1428571: below 0.35 with 5 applications of evidence.
     assert scored(fails).flagged and fails.flagged_reason == (
-        "worked in 0.0 of 5.0 recent (decay-weighted) applications; effectiveness 0.14")
+        "worked in 0.0 of 5.0 recent (decay-weighted) applications; effectiveness 0.14"
+    )
 
 
 @pytest.mark.django_db
@@ -112,7 +115,10 @@ def test_never_applied_lessons_keep_the_prior_and_a_lesson_can_return_to_it():
     effectiveness_recompute()
     quiet.refresh_from_db()
     assert (quiet.effectiveness, quiet.rank_score, quiet.applications_count) == (
-        EFFECTIVENESS_PRIOR, pytest.approx(RANK_SCORE_PRIOR, abs=1e-4), 0)
+        EFFECTIVENESS_PRIOR,
+        pytest.approx(RANK_SCORE_PRIOR, abs=1e-4),
+        0,
+    )
     Application.objects.all().delete()
     effectiveness_recompute()
     applied.refresh_from_db()

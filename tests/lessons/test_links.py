@@ -2,6 +2,7 @@
 pattern it is not linked to become a candidate link, confirmed by enough evidence from more than
 one agent and more than one API key, or by a curator; a curator's removal stands. Wordings sent
 with a lesson link it at once when its writer sent them, and count keys when others do."""
+
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,26 +26,42 @@ MYSQL = "Deadlock found when trying to get lock; try restarting transaction (thr
 
 @pytest.fixture
 def lesson(api):
-    body = api.post("/api/v1/lessons", {
-        "error_pattern": "deadlock detected", "error_type": "deadlock",
-        "resolution": "Retry the transaction after a short random pause.",
-        "error_message": POSTGRES.format(4121, 99120)}, format="json").json()
+    body = api.post(
+        "/api/v1/lessons",
+        {
+            "error_pattern": "deadlock detected",
+            "error_type": "deadlock",
+            "resolution": "Retry the transaction after a short random pause.",
+            "error_message": POSTGRES.format(4121, 99120),
+        },
+        format="json",
+    ).json()
     return Lesson.objects.get(pk=body["id"])
 
 
 def fail(api, agent: str, thread: int = 1, task: str | None = None) -> int:
     """An agent's MySQL deadlock, as it records it; the failure's id."""
-    response = api.post("/api/v1/failures", {
-        "agent": agent, "task": task or f"t-{uuid.uuid4().hex[:8]}",
-        "error": MYSQL.format(thread), "error_type": "OperationalError"}, format="json")
+    response = api.post(
+        "/api/v1/failures",
+        {
+            "agent": agent,
+            "task": task or f"t-{uuid.uuid4().hex[:8]}",
+            "error": MYSQL.format(thread),
+            "error_type": "OperationalError",
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     return response.json()["id"]
 
 
 def worked(api, lesson, agent: str, *, works: bool = True, **extra):
     failure_id = fail(api, agent)
-    return api.post(f"/api/v1/lessons/{lesson.pk}/applications", {
-        "worked": works, "agent": agent, "failure_id": failure_id, **extra}, format="json")
+    return api.post(
+        f"/api/v1/lessons/{lesson.pk}/applications",
+        {"worked": works, "agent": agent, "failure_id": failure_id, **extra},
+        format="json",
+    )
 
 
 def pattern_matches(api, message: str) -> list[str]:
@@ -70,7 +87,8 @@ def curator(db):
 
 
 def test_worked_three_times_for_two_agents_of_two_keys_is_found_until_a_curator_removes_it(
-        api, other_api, lesson, curator):
+    api, other_api, lesson, curator
+):
     for client, agent in ((api, "agent-a"), (api, "agent-a"), (other_api, "agent-b")):
         assert worked(client, lesson, agent).status_code == 201
     link = the_link(lesson)
@@ -122,13 +140,29 @@ def test_a_failed_application_never_links_nor_counts(api, lesson):
     for agent in ("agent-a", "agent-b", "agent-c"):
         assert worked(api, lesson, agent, works=False).status_code == 201
     # A failure naming the lesson it applied reports that it did not work.
-    api.post("/api/v1/failures", {"agent": "agent-d", "task": "t-d", "error": MYSQL.format(8),
-                                  "applied_lesson": str(lesson.pk)}, format="json")
+    api.post(
+        "/api/v1/failures",
+        {
+            "agent": "agent-d",
+            "task": "t-d",
+            "error": MYSQL.format(8),
+            "applied_lesson": str(lesson.pk),
+        },
+        format="json",
+    )
     # So does a failed outcome naming it.
-    api.post("/api/v1/outcomes", {
-        "task_id": "t-e", "agent": "agent-e", "task_type": "sync", "outcome": "failure",
-        "context": {"error_message": MYSQL.format(9)}, "applied_lesson": str(lesson.pk)},
-        format="json")
+    api.post(
+        "/api/v1/outcomes",
+        {
+            "task_id": "t-e",
+            "agent": "agent-e",
+            "task_type": "sync",
+            "outcome": "failure",
+            "context": {"error_message": MYSQL.format(9)},
+            "applied_lesson": str(lesson.pk),
+        },
+        format="json",
+    )
     assert lesson.applications.filter(worked=False).count() == 5
     assert not PatternLink.objects.filter(lesson=lesson).exclude(state="sampled").exists()
 
@@ -137,22 +171,32 @@ def test_a_replayed_application_counts_once(api, lesson):
     body = {"event_id": str(uuid.uuid4())}
     first = worked(api, lesson, "agent-a", **body)
     failure_id = first.json()["failure_id"]
-    again = api.post(f"/api/v1/lessons/{lesson.pk}/applications", {
-        "worked": True, "agent": "agent-a", "failure_id": failure_id, **body}, format="json")
+    again = api.post(
+        f"/api/v1/lessons/{lesson.pk}/applications",
+        {"worked": True, "agent": "agent-a", "failure_id": failure_id, **body},
+        format="json",
+    )
     assert again[REPLAY_HEADER] == "true"
     assert the_link(lesson).successes == 1
 
 
 def test_a_success_naming_the_lesson_is_evidence_for_the_failures_it_closed(
-        api, other_api, lesson):
+    api, other_api, lesson
+):
     """An agent that records its failure, applies the lesson and records the task's success
     (the client's usual path) reports the lesson worked for that failure's pattern; a replay of
     the success counts once."""
     for client, agent in ((api, "agent-a"), (other_api, "agent-b"), (other_api, "agent-b")):
         task = f"t-{uuid.uuid4().hex[:8]}"
         fail(client, agent, task=task)
-        success = {"task_id": task, "agent": agent, "task_type": "sync", "outcome": "success",
-                   "applied_lesson": str(lesson.pk), "event_id": str(uuid.uuid4())}
+        success = {
+            "task_id": task,
+            "agent": agent,
+            "task_type": "sync",
+            "outcome": "success",
+            "applied_lesson": str(lesson.pk),
+            "event_id": str(uuid.uuid4()),
+        }
         assert client.post("/api/v1/outcomes", success, format="json").status_code == 201
         replay = client.post("/api/v1/outcomes", success, format="json")
         assert replay.status_code in (200, 201) and replay[REPLAY_HEADER] == "true"
@@ -163,9 +207,16 @@ def test_a_success_naming_the_lesson_is_evidence_for_the_failures_it_closed(
 
 def test_a_failure_and_its_success_in_one_request_are_evidence(api, lesson):
     base = {"agent": "agent-a", "task_type": "sync", "task_id": "t-bulk"}
-    response = api.post("/api/v1/outcomes/bulk", {"outcomes": [
-        {**base, "outcome": "failure", "context": {"error_message": MYSQL.format(3)}},
-        {**base, "outcome": "success", "applied_lesson": str(lesson.pk)}]}, format="json")
+    response = api.post(
+        "/api/v1/outcomes/bulk",
+        {
+            "outcomes": [
+                {**base, "outcome": "failure", "context": {"error_message": MYSQL.format(3)}},
+                {**base, "outcome": "success", "applied_lesson": str(lesson.pk)},
+            ]
+        },
+        format="json",
+    )
     assert response.status_code in (200, 201, 207), response.json()
     assert the_link(lesson).successes == 1
 
@@ -180,9 +231,16 @@ def test_a_removed_candidate_stays_removed_until_a_curator_links_it(api, lesson,
     assert (link.state, link.successes) == ("removed", 1)
     assert pattern_matches(api, MYSQL.format(5)) == []
     # Nor does an agent's sample message of that wording bring it back.
-    api.post("/api/v1/lessons", {"error_pattern": "deadlock detected", "error_type": "deadlock",
-                                 "resolution": lesson.resolution,
-                                 "error_message": MYSQL.format(6)}, format="json")
+    api.post(
+        "/api/v1/lessons",
+        {
+            "error_pattern": "deadlock detected",
+            "error_type": "deadlock",
+            "resolution": lesson.resolution,
+            "error_message": MYSQL.format(6),
+        },
+        format="json",
+    )
     assert pattern_matches(api, MYSQL.format(5)) == []
 
     pattern_link_confirm(link=link, user=curator)
@@ -200,8 +258,11 @@ def test_a_curator_may_confirm_a_candidate_early(api, lesson, curator):
 
 def test_a_pattern_the_lesson_already_answers_needs_no_candidate(api, lesson):
     own = failure_record(agent="agent-a", task="t-own", error=POSTGRES.format(1, 2))
-    api.post(f"/api/v1/lessons/{lesson.pk}/applications",
-             {"worked": True, "agent": "agent-a", "failure_id": own.pk}, format="json")
+    api.post(
+        f"/api/v1/lessons/{lesson.pk}/applications",
+        {"worked": True, "agent": "agent-a", "failure_id": own.pk},
+        format="json",
+    )
     # The writer's own wording's link, which the report counts towards confirming.
     [link] = PatternLink.objects.filter(lesson=lesson)
     assert (link.pattern_id, link.state, link.successes) == (own.pattern_id, "sampled", 1)
@@ -228,27 +289,41 @@ def test_merging_lessons_carries_their_candidates(api, other_api, lesson, curato
 MYSQL_DRIVER = "(1213, 'Deadlock found when trying to get lock; try restarting transaction')"
 
 
-def test_evidence_on_patterns_a_merge_joins_adds_up_on_the_survivor(api, other_api, lesson,
-                                                                     curator):
+def test_evidence_on_patterns_a_merge_joins_adds_up_on_the_survivor(
+    api, other_api, lesson, curator
+):
     """Reports of one lesson that landed on two patterns the engine later finds one fault:
     neither link had enough evidence alone; together on the survivor they do."""
     from failures.store.mining import patterns_merge
 
     worked(api, lesson, "agent-a")
     worked(api, lesson, "agent-a")
-    failure_id = api.post("/api/v1/failures", {
-        "agent": "agent-b", "task": "t-driver", "error": MYSQL_DRIVER,
-        "error_type": "OperationalError"}, format="json").json()["id"]
-    assert other_api.post(f"/api/v1/lessons/{lesson.pk}/applications", {
-        "worked": True, "agent": "agent-b", "failure_id": failure_id},
-        format="json").status_code == 201
+    failure_id = api.post(
+        "/api/v1/failures",
+        {
+            "agent": "agent-b",
+            "task": "t-driver",
+            "error": MYSQL_DRIVER,
+            "error_type": "OperationalError",
+        },
+        format="json",
+    ).json()["id"]
+    assert (
+        other_api.post(
+            f"/api/v1/lessons/{lesson.pk}/applications",
+            {"worked": True, "agent": "agent-b", "failure_id": failure_id},
+            format="json",
+        ).status_code
+        == 201
+    )
     links = PatternLink.objects.filter(lesson=lesson, state="candidate")
     assert sorted(link.successes for link in links) == [1, 2]
     mysql, driver = sorted(links, key=lambda link: -link.successes)
     assert pattern_matches(api, MYSQL.format(9)) == []
 
-    survivor, folded = patterns_merge(pattern_ids={mysql.pattern_id, driver.pattern_id},
-                                      template=mysql.pattern.template)
+    survivor, folded = patterns_merge(
+        pattern_ids={mysql.pattern_id, driver.pattern_id}, template=mysql.pattern.template
+    )
     assert folded == 1
     [link] = PatternLink.objects.filter(lesson=lesson, pattern=survivor)
     assert (link.state, link.successes, link.agents, link.keys) == ("confirmed", 3, 2, 2)
@@ -295,26 +370,38 @@ WORDINGS = [
 
 
 def test_error_messages_link_each_wording(api):
-    response = api.post("/api/v1/lessons", {
-        "error_pattern": "tool call without its result", "error_type": "invalid_request",
-        "resolution": "Send every tool result right after the call that asked for it.",
-        "error_messages": WORDINGS}, format="json")
+    response = api.post(
+        "/api/v1/lessons",
+        {
+            "error_pattern": "tool call without its result",
+            "error_type": "invalid_request",
+            "resolution": "Send every tool result right after the call that asked for it.",
+            "error_messages": WORDINGS,
+        },
+        format="json",
+    )
     assert response.status_code == 201
     lesson_id = response.json()["id"]
     assert Lesson.objects.get(pk=lesson_id).patterns.count() == 3
     for message in WORDINGS:
-        fresh = message.replace("01AbC9", "01ZzY7").replace("8f2kQ93", "77xTq1").replace(
-            "[4]", "[9]")
+        fresh = (
+            message.replace("01AbC9", "01ZzY7").replace("8f2kQ93", "77xTq1").replace("[4]", "[9]")
+        )
         assert pattern_matches(api, fresh) == [lesson_id], message
 
 
 def test_another_keys_wording_is_a_candidate_until_a_second_key_sends_it(
-        api, other_api, make_key, lesson):
+    api, other_api, make_key, lesson
+):
     """The writer's wording links at once (sampled); another key's waits, counted once per key,
     until a second key other than the writer sends it too."""
     assert PatternLink.objects.get(lesson=lesson).state == "sampled"
-    record = {"error_pattern": "deadlock detected", "error_type": "deadlock",
-              "resolution": lesson.resolution, "error_messages": [MYSQL.format(1)]}
+    record = {
+        "error_pattern": "deadlock detected",
+        "error_type": "deadlock",
+        "resolution": lesson.resolution,
+        "error_messages": [MYSQL.format(1)],
+    }
     for _ in range(2):
         other_api.post("/api/v1/lessons", record, format="json")
     link = the_link(lesson)
@@ -328,23 +415,40 @@ def test_another_keys_wording_is_a_candidate_until_a_second_key_sends_it(
 def test_error_messages_are_scrubbed(api):
     # Letters only: the pattern engine alone would keep it literal in the template.
     secret = "abcdefghijklmnopqrstuvwxyzABCDEFGH"
-    response = api.post("/api/v1/lessons", {
-        "error_pattern": "bad key", "error_type": "auth", "resolution": "Rotate the key.",
-        "error_messages": [f"Authorization: Bearer {secret} rejected"]}, format="json")
+    response = api.post(
+        "/api/v1/lessons",
+        {
+            "error_pattern": "bad key",
+            "error_type": "auth",
+            "resolution": "Rotate the key.",
+            "error_messages": [f"Authorization: Bearer {secret} rejected"],
+        },
+        format="json",
+    )
     assert response.status_code == 201
     templates = Lesson.objects.get(pk=response.json()["id"]).patterns.values_list(
-        "template", flat=True)
+        "template", flat=True
+    )
     assert len(templates) == 1 and secret not in templates[0]
 
 
-@pytest.mark.parametrize("messages, field", [
-    (["boom"] * 11, "error_messages"), ("boom", "error_messages"),
-    (["boom", 7], "error_messages.1"), ([None], "error_messages.0"),
-    (["nul \x00 byte"], "error_messages.0"), (["x" * 20_001], "error_messages.0")])
+@pytest.mark.parametrize(
+    "messages, field",
+    [
+        (["boom"] * 11, "error_messages"),
+        ("boom", "error_messages"),
+        (["boom", 7], "error_messages.1"),
+        ([None], "error_messages.0"),
+        (["nul \x00 byte"], "error_messages.0"),
+        (["x" * 20_001], "error_messages.0"),
+    ],
+)
 def test_bad_error_messages_are_400_naming_the_field(api, messages, field):
-    response = api.post("/api/v1/lessons", {
-        "error_pattern": "p", "error_type": "t", "resolution": "r",
-        "error_messages": messages}, format="json")
+    response = api.post(
+        "/api/v1/lessons",
+        {"error_pattern": "p", "error_type": "t", "resolution": "r", "error_messages": messages},
+        format="json",
+    )
     assert response.status_code == 400
     assert list(response.json()["fields"]) == [field]
     assert not Lesson.objects.exists()
@@ -352,21 +456,36 @@ def test_bad_error_messages_are_400_naming_the_field(api, messages, field):
 
 # --- counting under concurrency -----------------------------------------------------------------
 
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_reports_count_each_exactly_once():
     lesson = LessonFactory(error_pattern="deadlock detected", error_type="deadlock")
     keys = [api_key_create(name=f"fleet-{n}", scope="write").key for n in range(3)]
-    failures = [failure_record(agent=f"agent-{i % 4}", task=f"t-{i}", error=MYSQL.format(i))
-                for i in range(24)]
+    failures = [
+        failure_record(agent=f"agent-{i % 4}", task=f"t-{i}", error=MYSQL.format(i))
+        for i in range(24)
+    ]
 
     def report(numbered):
         n, failure = numbered
         try:
             run_idempotent(  # as the view runs it, each with its own event id
-                operation="application_record", event_id=uuid.uuid4(), payload={},
-                action=lambda: (201, {"id": application_report(
-                    lesson=lesson, worked=True, agent=failure.agent, failure=failure,
-                    api_key=keys[n % 3]).pk}))
+                operation="application_record",
+                event_id=uuid.uuid4(),
+                payload={},
+                action=lambda: (
+                    201,
+                    {
+                        "id": application_report(
+                            lesson=lesson,
+                            worked=True,
+                            agent=failure.agent,
+                            failure=failure,
+                            api_key=keys[n % 3],
+                        ).pk
+                    },
+                ),
+            )
         finally:
             connection.close()
 
@@ -382,9 +501,16 @@ def test_a_link_taken_off_the_lessons_patterns_is_not_relinked_by_evidence(api, 
     stays off whatever the fleet reports later; linked again by hand, it is back."""
     from lessons.curation import lesson_patterns_set
 
-    response = api.post("/api/v1/lessons", {
-        "error_pattern": "deadlock detected", "error_type": "deadlock", "resolution": "Retry.",
-        "error_message": MYSQL.format(1)}, format="json")
+    response = api.post(
+        "/api/v1/lessons",
+        {
+            "error_pattern": "deadlock detected",
+            "error_type": "deadlock",
+            "resolution": "Retry.",
+            "error_message": MYSQL.format(1),
+        },
+        format="json",
+    )
     lesson = Lesson.objects.get(pk=response.json()["id"])
     [pattern] = lesson.patterns.all()
     lesson_patterns_set(lesson=lesson, patterns=[], user=curator)

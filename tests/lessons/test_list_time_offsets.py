@@ -3,6 +3,7 @@
 PostgreSQL refuses offsets beyond ±15:59 that Python parses (up to ±23:59); such a value used to
 reach the query as written and answer a 500.
 """
+
 from lessons.models import Lesson
 from tests.factories import LessonFactory
 

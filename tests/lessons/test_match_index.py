@@ -1,5 +1,6 @@
 """The lesson match index finds exactly what fitting every lesson would find, and follows the
 lessons written by any process."""
+
 import random
 from collections import Counter
 
@@ -17,10 +18,36 @@ pytestmark = pytest.mark.django_db
 
 # Few words, some generic and some inside others ("limit" in "limiting"), quoted names, numbers
 # and identifiers, so patterns share words heavily and the index's filing is put to the test.
-VOCABULARY = ["error", "error", "failed", "timeout", "statement", "lock", "api", "rate",
-              "limit", "limiting", "db", "refused", "token", "expired", "quota", "429", "503",
-              "stripe", "'cv2'", "'yaml'", "read_url", "url", "12345", "for", "connection",
-              "ExpiredToken", "ExpiredTokenException", "ValidationError"]
+VOCABULARY = [
+    "error",
+    "error",
+    "failed",
+    "timeout",
+    "statement",
+    "lock",
+    "api",
+    "rate",
+    "limit",
+    "limiting",
+    "db",
+    "refused",
+    "token",
+    "expired",
+    "quota",
+    "429",
+    "503",
+    "stripe",
+    "'cv2'",
+    "'yaml'",
+    "read_url",
+    "url",
+    "12345",
+    "for",
+    "connection",
+    "ExpiredToken",
+    "ExpiredTokenException",
+    "ValidationError",
+]
 TYPES = ["timeout", "quota", "", "acme.Timeout"]
 
 
@@ -30,12 +57,24 @@ def brute_force(lessons, message, error_type):
     found = {}
     for pk, (pattern, lesson_type) in lessons.items():
         fitted = match_fit(pattern, message)
-        if fitted and fitted.kind == WORDS and fitted.score < 1 and told_apart(
-                pattern, [other for other_pk, (other, _type) in lessons.items()
-                          if other_pk != pk], message):
+        if (
+            fitted
+            and fitted.kind == WORDS
+            and fitted.score < 1
+            and told_apart(
+                pattern,
+                [other for other_pk, (other, _type) in lessons.items() if other_pk != pk],
+                message,
+            )
+        ):
             fitted = None
-        same = not error_type or not lesson_type or (  # the class, without its module
-            lesson_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
+        same = (
+            not error_type
+            or not lesson_type
+            or (  # the class, without its module
+                lesson_type.split(".")[-1].lower() == error_type.split(".")[-1].lower()
+            )
+        )
         compiled = compile_pattern(pattern)  # across types: a template of a distinctive word or 3
         strong = compiled.sequence or len(compiled.words) >= 3
         if fitted and (same or (fitted.kind == TEMPLATE and strong)):
@@ -53,7 +92,9 @@ def test_index_fits_equal_fitting_every_pattern():
     for pattern in patterns:
         lesson_type = rng.choice(TYPES)
         lessons[LessonFactory(error_pattern=pattern, error_type=lesson_type).pk] = (
-            pattern, lesson_type)
+            pattern,
+            lesson_type,
+        )
     index = match_index()
     matched = 0
     for _ in range(300):
@@ -72,8 +113,19 @@ def keys(pattern: str, frequency: Counter):
 
 
 def test_keys_are_required_words_or_the_rarest_ones():
-    frequency = Counter({"module": 9, "named": 9, "cv2": 1, "stripe": 1, "card": 2,
-                         "declined": 2, "webhook": 3, "token": 5, "expired": 5})
+    frequency = Counter(
+        {
+            "module": 9,
+            "named": 9,
+            "cv2": 1,
+            "stripe": 1,
+            "card": 2,
+            "declined": 2,
+            "webhook": 3,
+            "token": 5,
+            "expired": 5,
+        }
+    )
     assert keys("No module named 'cv2'", frequency) == {"cv2"}
     # Two of three distinctive words make a words fit: one of the two rarest is in any message.
     assert keys("stripe card declined", frequency) == {"stripe", "card"}
@@ -87,9 +139,12 @@ def test_keys_are_required_words_or_the_rarest_ones():
 
 def test_a_lesson_named_by_its_class_is_found_by_the_longer_class():
     named = LessonFactory(error_pattern="ExpiredToken", error_type="ClientError")
-    found = match_index().fits("ExpiredTokenException: The security token included in the "
-                               "request is expired", error_type=None, skill_name=None,
-                               approved_only=False)
+    found = match_index().fits(
+        "ExpiredTokenException: The security token included in the request is expired",
+        error_type=None,
+        skill_name=None,
+        approved_only=False,
+    )
     assert list(found) == [named.pk]
 
 
@@ -98,8 +153,9 @@ def test_a_rebuild_compiles_only_the_new_patterns(monkeypatch):
     held = match_index()
     compiled = []
     original = compile_pattern.__wrapped__
-    monkeypatch.setattr(compile_pattern, "__wrapped__",
-                        lambda text: compiled.append(text) or original(text))
+    monkeypatch.setattr(
+        compile_pattern, "__wrapped__", lambda text: compiled.append(text) or original(text)
+    )
     LessonFactory(error_pattern="card declined by issuer")  # the factory bumps
     rebuilt = match_index()
     assert rebuilt is not held and compiled == ["card declined by issuer"]
@@ -108,12 +164,14 @@ def test_a_rebuild_compiles_only_the_new_patterns(monkeypatch):
 def test_rejected_lessons_are_not_indexed_and_a_bump_rebuilds():
     kept = LessonFactory(error_pattern="stripe card declined")
     LessonFactory(error_pattern="stripe card expired", status="rejected")
-    fits = match_index().fits("stripe card declined", error_type=None, skill_name=None,
-                              approved_only=False)
+    fits = match_index().fits(
+        "stripe card declined", error_type=None, skill_name=None, approved_only=False
+    )
     assert list(fits) == [kept.pk]
     newer = LessonFactory(error_pattern="card declined by issuer")  # the factory bumps
-    assert newer.pk in match_index().fits("card declined by issuer", error_type=None,
-                                          skill_name=None, approved_only=False)
+    assert newer.pk in match_index().fits(
+        "card declined by issuer", error_type=None, skill_name=None, approved_only=False
+    )
 
 
 @pytest.fixture
@@ -123,7 +181,8 @@ def lessons():
 
 
 def test_a_worker_builds_the_index_at_start_and_a_database_error_does_not_stop_it(
-        transactional_db, monkeypatch):
+    transactional_db, monkeypatch
+):
     from django.db import OperationalError
 
     from config import wsgi
@@ -131,8 +190,9 @@ def test_a_worker_builds_the_index_at_start_and_a_database_error_does_not_stop_i
     lesson = LessonFactory(error_pattern="stripe card declined")
     wsgi._warm_up()
     built = match_index_module._state["index"]
-    assert list(built.fits("stripe card declined", error_type=None, skill_name=None,
-                           approved_only=False)) == [lesson.pk]
+    assert list(
+        built.fits("stripe card declined", error_type=None, skill_name=None, approved_only=False)
+    ) == [lesson.pk]
     assert match_index() is built  # the first check reuses it
 
     def unreachable():
@@ -142,8 +202,7 @@ def test_a_worker_builds_the_index_at_start_and_a_database_error_does_not_stop_i
     wsgi._warm_up()  # logged; the worker goes on and the first check builds it
 
 
-def test_a_check_with_a_current_index_does_not_rebuild_it_nor_ask_the_cache(
-        lessons, monkeypatch):
+def test_a_check_with_a_current_index_does_not_rebuild_it_nor_ask_the_cache(lessons, monkeypatch):
     from django.core.cache import cache
 
     lesson_check(error_message="api rate limit hit")  # builds the index
@@ -159,8 +218,15 @@ def test_a_lesson_written_by_another_process_is_found_by_the_next_check(lessons)
     lesson_check(error_message="api rate limit hit")
     held = match_index_module._state["index"]
     # Another process writes a lesson and a new token; this process's index knows neither.
-    Lesson.objects.bulk_create([Lesson(error_pattern="quota exhausted for tenant",
-                                       error_type="quota", resolution="Wait for the reset.")])
+    Lesson.objects.bulk_create(
+        [
+            Lesson(
+                error_pattern="quota exhausted for tenant",
+                error_type="quota",
+                resolution="Wait for the reset.",
+            )
+        ]
+    )
     MatchIndexVersion.objects.update(token="written-elsewhere")
     found = lesson_check(error_message="quota exhausted for tenant acme").lessons
     assert "quota exhausted for tenant" in [entry.lesson.error_pattern for entry in found]
@@ -169,7 +235,8 @@ def test_a_lesson_written_by_another_process_is_found_by_the_next_check(lessons)
 
 
 def test_with_the_cache_unreachable_a_lesson_written_is_found_by_the_next_check(
-        lessons, redis_down):
+    lessons, redis_down
+):
     lesson_check(error_message="api rate limit hit")
     redis_down()
     LessonFactory(error_pattern="written while the cache is down")

@@ -1,4 +1,5 @@
 """Merging duplicate lessons (service and admin), accepting proposals, band filter, prefill."""
+
 from datetime import timedelta
 
 import pytest
@@ -16,10 +17,10 @@ CHANGELIST = "/admin/lessons/lesson/"
 
 def applied(lesson, worked: int, failed: int = 0) -> None:
     now = timezone.now()
-    applications_record(entries=[dict(lesson_id=lesson.pk, worked=True, applied_at=now)
-                         for _ in range(worked)]
-                        + [dict(lesson_id=lesson.pk, worked=False, applied_at=now)
-                           for _ in range(failed)])
+    applications_record(
+        entries=[dict(lesson_id=lesson.pk, worked=True, applied_at=now) for _ in range(worked)]
+        + [dict(lesson_id=lesson.pk, worked=False, applied_at=now) for _ in range(failed)]
+    )
 
 
 @pytest.mark.django_db
@@ -28,11 +29,17 @@ def test_merge_carries_occurrences_applications_links_and_proposals(admin_user):
     timeout = pattern_for_message(message="read timed out after 30 s")
     survivor = LessonFactory(error_pattern="db_refused", occurrences=4, resolution="restart db")
     survivor.patterns.add(refused)
-    dup = LessonFactory(error_pattern="db_refused_again", occurrences=6, resolution="wait",
-                        status="approved", last_occurred=timezone.now() + timedelta(hours=1))
+    dup = LessonFactory(
+        error_pattern="db_refused_again",
+        occurrences=6,
+        resolution="wait",
+        status="approved",
+        last_occurred=timezone.now() + timedelta(hours=1),
+    )
     dup.patterns.add(refused, timeout)
-    LessonProposal.objects.create(lesson=dup, resolution="page oncall", digest="d1",
-                                  times_proposed=3)
+    LessonProposal.objects.create(
+        lesson=dup, resolution="page oncall", digest="d1", times_proposed=3
+    )
     applied(dup, worked=5)
     assert Lesson.objects.get(pk=survivor.pk).applications_count == 0
 
@@ -57,11 +64,16 @@ def test_a_duplicates_link_on_its_writers_wording_stays_so_on_the_survivor(admin
     """A merge vouches for no link: the survivor, unverified, matches that wording after an
     approved lesson that fits it, as the duplicate did."""
     message = "quota of workspace 7 exhausted for the nightly export"
-    recorded = lesson_record(error_pattern="export_budget_cap", error_type="quota",
-                             resolution="Split the export.", error_message=message)
+    recorded = lesson_record(
+        error_pattern="export_budget_cap",
+        error_type="quota",
+        resolution="Split the export.",
+        error_message=message,
+    )
     survivor = LessonFactory(error_pattern="export_budget", error_type="quota")
-    approved = LessonFactory(error_pattern="workspace quota exhausted", error_type="quota",
-                             status="approved")
+    approved = LessonFactory(
+        error_pattern="workspace quota exhausted", error_type="quota", status="approved"
+    )
     lessons_merge(survivor=survivor, duplicates=[recorded.lesson], user=admin_user)
     found = lesson_check(error_message=message.replace("7", "9"))
     assert [entry.lesson.pk for entry in found.lessons] == [approved.pk, survivor.pk]
@@ -95,8 +107,10 @@ def test_admin_merge_offers_the_most_used_then_merges_into_the_chosen_one(admin_
     page = admin_client.post(CHANGELIST, {"action": "merge", "_selected_action": ids})
     assert page.status_code == 200
     assert page.context["survivor"].pk == used.pk  # most applications first
-    response = admin_client.post(CHANGELIST, {"action": "merge", "_selected_action": ids,
-                                              "post": "yes", "survivor": str(small.pk)})
+    response = admin_client.post(
+        CHANGELIST,
+        {"action": "merge", "_selected_action": ids, "post": "yes", "survivor": str(small.pk)},
+    )
     assert response.status_code == 302
     (left,) = Lesson.objects.all()
     assert (left.pk, left.occurrences, left.applications_count) == (small.pk, 3, 2)
@@ -115,8 +129,9 @@ def test_admin_accepts_the_most_proposed_resolution(admin_client, admin_user):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("band, expected", [("low", {"bad"}), ("mid", {"new"}),
-                                            ("high", {"good"})])
+@pytest.mark.parametrize(
+    "band, expected", [("low", {"bad"}), ("mid", {"new"}), ("high", {"good"})]
+)
 def test_effectiveness_band_filter(admin_client, band, expected):
     for name, value in (("bad", 0.2), ("new", 0.5), ("good", 0.9)):
         LessonFactory(error_pattern=name, effectiveness=value)
@@ -135,20 +150,32 @@ def test_flagged_filter(admin_client):
 
 @pytest.mark.django_db
 def test_add_form_is_prefilled_and_links_the_pattern_through_the_service(admin_client):
-    pattern = pattern_for_message(message="connection refused to 10.0.0.1:5432",
-                                  error_type="connection")
-    query = {"error_pattern": pattern.template, "error_type": "connection",
-             "patterns": pattern.pk}
+    pattern = pattern_for_message(
+        message="connection refused to 10.0.0.1:5432", error_type="connection"
+    )
+    query = {"error_pattern": pattern.template, "error_type": "connection", "patterns": pattern.pk}
     form = admin_client.get(f"{CHANGELIST}add/", query).context["adminform"].form
     assert form.initial["error_pattern"] == pattern.template
     assert [str(v) for v in form.initial["patterns"]] == [str(pattern.pk)]
-    response = admin_client.post(f"{CHANGELIST}add/", {
-        "error_pattern": pattern.template, "error_type": "connection", "skill_name": "",
-        "resolution": "Check the database is up", "resolution_code": "", "context": "{}",
-        "patterns": [pattern.pk], "status": "unverified",
-        "pattern_links-TOTAL_FORMS": 0, "pattern_links-INITIAL_FORMS": 0,
-        "proposals-TOTAL_FORMS": 0, "proposals-INITIAL_FORMS": 0,
-        "curations-TOTAL_FORMS": 0, "curations-INITIAL_FORMS": 0})
+    response = admin_client.post(
+        f"{CHANGELIST}add/",
+        {
+            "error_pattern": pattern.template,
+            "error_type": "connection",
+            "skill_name": "",
+            "resolution": "Check the database is up",
+            "resolution_code": "",
+            "context": "{}",
+            "patterns": [pattern.pk],
+            "status": "unverified",
+            "pattern_links-TOTAL_FORMS": 0,
+            "pattern_links-INITIAL_FORMS": 0,
+            "proposals-TOTAL_FORMS": 0,
+            "proposals-INITIAL_FORMS": 0,
+            "curations-TOTAL_FORMS": 0,
+            "curations-INITIAL_FORMS": 0,
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     lesson = Lesson.objects.get(error_pattern=pattern.template)
     assert lesson.source == "human" and list(lesson.patterns.all()) == [pattern]

@@ -1,6 +1,7 @@
 """One ranking (lessons.ranking): its Python sort key and its SQL ordering agree, and the five
 answers that rank lessons (the check, the failure answer, boot hints, history and insights) put
 one set of lessons in the same order."""
+
 import random
 import uuid
 from datetime import timedelta
@@ -23,13 +24,23 @@ NOW = timezone.now()
 def test_the_sort_key_and_the_sql_ordering_agree(skill_name):
     rng = random.Random(11)
     for n in range(60):
-        LessonFactory(error_pattern=f"p{n}", status=rng.choice(["approved", "unverified"]),
-                      skill_name=rng.choice([None, "fetch", "email"]),
-                      rank_score=rng.choice([0.1, 0.5]), occurrences=rng.choice([1, 2]),
-                      last_occurred=NOW - timedelta(minutes=rng.choice([0, 5])))
-    in_python = sorted((CheckedLesson(lesson, "type", 0.0, own_skill=bool(skill_name) and
-                                      lesson.skill_name == skill_name)
-                        for lesson in Lesson.objects.all()), key=rank_key)
+        LessonFactory(
+            error_pattern=f"p{n}",
+            status=rng.choice(["approved", "unverified"]),
+            skill_name=rng.choice([None, "fetch", "email"]),
+            rank_score=rng.choice([0.1, 0.5]),
+            occurrences=rng.choice([1, 2]),
+            last_occurred=NOW - timedelta(minutes=rng.choice([0, 5])),
+        )
+    in_python = sorted(
+        (
+            CheckedLesson(
+                lesson, "type", 0.0, own_skill=bool(skill_name) and lesson.skill_name == skill_name
+            )
+            for lesson in Lesson.objects.all()
+        ),
+        key=rank_key,
+    )
     in_sql = lessons_ranked(Lesson.objects.all(), skill_name=skill_name)
     assert [entry.lesson.pk for entry in in_python] == [lesson.pk for lesson in in_sql]
 
@@ -38,24 +49,39 @@ def test_the_sort_key_and_the_sql_ordering_agree_on_linked_rows(api):
     """Rows of Lesson.patterns, as history and insights rank them: an unverified lesson linked
     by its writer's own wording comes after the other unverified ones; approved ones are never
     held back by it."""
-    pattern_id = api.post("/api/v1/failures", {"agent": "a1", "task": "sync-1",
-                                               "error": MESSAGE}, format="json").json()[
-        "pattern"]["id"]
+    pattern_id = api.post(
+        "/api/v1/failures", {"agent": "a1", "task": "sync-1", "error": MESSAGE}, format="json"
+    ).json()["pattern"]["id"]
     rng = random.Random(5)
     sampled = set()
     for n in range(40):
-        lesson = LessonFactory(error_pattern=f"p{n}", rank_score=rng.choice([0.1, 0.5]),
-                               status=rng.choice(["approved", "unverified"]),
-                               occurrences=rng.choice([1, 2]))
+        lesson = LessonFactory(
+            error_pattern=f"p{n}",
+            rank_score=rng.choice([0.1, 0.5]),
+            status=rng.choice(["approved", "unverified"]),
+            occurrences=rng.choice([1, 2]),
+        )
         lesson.patterns.add(pattern_id)
         if rng.random() < 0.5:
             PatternLink.objects.create(lesson=lesson, pattern_id=pattern_id, state="sampled")
             sampled.add(lesson.pk)
-    in_python = sorted((CheckedLesson(lesson, "pattern", 1.0, own_words=lesson.pk in sampled and
-                                      lesson.status == "unverified")
-                        for lesson in Lesson.objects.all()), key=rank_key)
-    in_sql = lessons_ranked(Lesson.patterns.through.objects.filter(failurepattern_id=pattern_id),
-                            prefix="lesson__", pattern_field="failurepattern_id")
+    in_python = sorted(
+        (
+            CheckedLesson(
+                lesson,
+                "pattern",
+                1.0,
+                own_words=lesson.pk in sampled and lesson.status == "unverified",
+            )
+            for lesson in Lesson.objects.all()
+        ),
+        key=rank_key,
+    )
+    in_sql = lessons_ranked(
+        Lesson.patterns.through.objects.filter(failurepattern_id=pattern_id),
+        prefix="lesson__",
+        pattern_field="failurepattern_id",
+    )
     assert [entry.lesson.pk for entry in in_python] == [row.lesson_id for row in in_sql]
     assert any(entry.own_words for entry in in_python)
     statuses = [entry.lesson.status for entry in in_python]
@@ -65,16 +91,23 @@ def test_the_sort_key_and_the_sql_ordering_agree_on_linked_rows(api):
 def test_a_writers_own_pattern_never_ranks_its_unverified_lesson_above_an_approved_one():
     lesson = LessonFactory(status="approved", rank_score=0.0)
     other = LessonFactory(status="unverified", rank_score=1.0)
-    ranked = sorted([CheckedLesson(other, "template", 1.0, 9.0, own_words=True),
-                     CheckedLesson(lesson, "words", 0.5, 1.0)], key=rank_key)
+    ranked = sorted(
+        [
+            CheckedLesson(other, "template", 1.0, 9.0, own_words=True),
+            CheckedLesson(lesson, "words", 0.5, 1.0),
+        ],
+        key=rank_key,
+    )
     assert [entry.lesson.pk for entry in ranked] == [lesson.pk, other.pk]
 
 
 def test_the_fit_keys_come_before_approval_once_the_fleet_confirmed_a_link():
     lesson = LessonFactory(status="approved", rank_score=1.0)
     other = LessonFactory(status="unverified", rank_score=0.0)
-    ranked = sorted([CheckedLesson(lesson, "words", 1.0, 9.0),
-                     CheckedLesson(other, "pattern", 1.0)], key=rank_key)
+    ranked = sorted(
+        [CheckedLesson(lesson, "words", 1.0, 9.0), CheckedLesson(other, "pattern", 1.0)],
+        key=rank_key,
+    )
     assert [entry.lesson.pk for entry in ranked] == [other.pk, lesson.pk]
 
 
@@ -83,36 +116,61 @@ def ranked_lessons(api):
     """A failure's pattern and lessons linked to it, in their expected order: approval, then
     ranking score, occurrences, recency and primary key, whatever their effectiveness; last,
     an unverified lesson linked only by its writer's own wording, however high its scores."""
-    body = api.post("/api/v1/failures", {"agent": "a1", "task": "sync-1", "task_type": "sync",
-                                         "error": MESSAGE, "error_type": "sync"},
-                    format="json").json()
+    body = api.post(
+        "/api/v1/failures",
+        {
+            "agent": "a1",
+            "task": "sync-1",
+            "task_type": "sync",
+            "error": MESSAGE,
+            "error_type": "sync",
+        },
+        format="json",
+    ).json()
     pattern_id = body["pattern"]["id"]
     low, high = sorted(uuid.uuid4() for _ in range(2))
     rows = [  # (fields), in the expected order
         dict(status="approved", rank_score=0.9, occurrences=1, effectiveness=0.2),
         dict(status="approved", rank_score=0.5, occurrences=9, effectiveness=0.99),
-        dict(status="approved", rank_score=0.5, occurrences=3, effectiveness=0.7,
-             last_occurred=NOW),
-        dict(id=low, status="approved", rank_score=0.5, occurrences=3, effectiveness=0.8,
-             last_occurred=NOW - timedelta(hours=1)),
-        dict(id=high, status="approved", rank_score=0.5, occurrences=3, effectiveness=0.9,
-             last_occurred=NOW - timedelta(hours=1)),
+        dict(
+            status="approved", rank_score=0.5, occurrences=3, effectiveness=0.7, last_occurred=NOW
+        ),
+        dict(
+            id=low,
+            status="approved",
+            rank_score=0.5,
+            occurrences=3,
+            effectiveness=0.8,
+            last_occurred=NOW - timedelta(hours=1),
+        ),
+        dict(
+            id=high,
+            status="approved",
+            rank_score=0.5,
+            occurrences=3,
+            effectiveness=0.9,
+            last_occurred=NOW - timedelta(hours=1),
+        ),
         dict(status="unverified", rank_score=1.0, occurrences=50, effectiveness=1.0),
-        dict(status="unverified", rank_score=1.0, occurrences=99, effectiveness=1.0,
-             sampled=True),
+        dict(status="unverified", rank_score=1.0, occurrences=99, effectiveness=1.0, sampled=True),
     ]
     lessons = []
     for n, fields in enumerate(reversed(rows)):  # written in the other order
         fields.setdefault("last_occurred", NOW - timedelta(days=1))
         sampled = fields.pop("sampled", False)
-        lesson = LessonFactory(error_pattern=f"fix {n}", error_type="sync",
-                               resolution=f"resolution {len(rows) - 1 - n}", **fields)
+        lesson = LessonFactory(
+            error_pattern=f"fix {n}",
+            error_type="sync",
+            resolution=f"resolution {len(rows) - 1 - n}",
+            **fields,
+        )
         lesson.patterns.add(pattern_id)
         if sampled:
             PatternLink.objects.create(lesson=lesson, pattern_id=pattern_id, state="sampled")
         lessons.append(lesson)
     LessonFactory(error_pattern="rejected fix", status="rejected", rank_score=1.0).patterns.add(
-        pattern_id)
+        pattern_id
+    )
     return [str(lesson.pk) for lesson in reversed(lessons)]
 
 
@@ -123,9 +181,17 @@ def test_every_answer_ranks_one_set_of_lessons_alike(api, ranked_lessons):
     checked = lesson_check(error_message=MESSAGE, error_type="sync", limit=10)
     assert [str(entry.lesson.pk) for entry in checked.lessons] == order
 
-    answer = api.post("/api/v1/failures", {"agent": "a1", "task": "sync-2", "task_type": "sync",
-                                           "error": MESSAGE, "error_type": "sync"},
-                      format="json").json()
+    answer = api.post(
+        "/api/v1/failures",
+        {
+            "agent": "a1",
+            "task": "sync-2",
+            "task_type": "sync",
+            "error": MESSAGE,
+            "error_type": "sync",
+        },
+        format="json",
+    ).json()
     assert [lesson["id"] for lesson in answer["lessons"]] == order[:5]
 
     hints = api.get("/api/v1/boot", {"agent": "a1"}).json()["hints"]
@@ -133,9 +199,17 @@ def test_every_answer_ranks_one_set_of_lessons_alike(api, ranked_lessons):
     for entry in hints:
         assert [lesson["id"] for lesson in entry["lessons"]] == approved[:3]
 
-    api.post("/api/v1/outcomes", {"agent": "a1", "task_id": "sync-3", "task_type": "sync",
-                                  "outcome": "failure", "context": {"error_message": MESSAGE}},
-             format="json")
+    api.post(
+        "/api/v1/outcomes",
+        {
+            "agent": "a1",
+            "task_id": "sync-3",
+            "task_type": "sync",
+            "outcome": "failure",
+            "context": {"error_message": MESSAGE},
+        },
+        format="json",
+    )
     best = Lesson.objects.get(pk=order[0]).resolution
     history = api.get("/api/v1/outcomes/history", {"agent": "a1"}).json()["historyContext"]
     assert f"Known fix (approved lesson): {best}" in history

@@ -1,4 +1,5 @@
 """lessons.selectors: what check returns and in which order, and the filtered list."""
+
 import uuid
 from datetime import timedelta
 
@@ -50,7 +51,8 @@ def test_a_match_across_error_types_needs_a_template_fit():
     message = "HTTP 429 from api.openai.com: rate limit reached"
     found = lesson_check(error_type="http_error", error_message=message).lessons
     assert [(entry.lesson.error_pattern, entry.match) for entry in found] == [
-        ("HTTP 429 from <*>: rate limit reached", "template")]
+        ("HTTP 429 from <*>: rate limit reached", "template")
+    ]
     found = lesson_check(error_type="rate_limit", error_message=message).lessons
     assert [entry.match for entry in found] == ["template", "words"]
 
@@ -67,13 +69,15 @@ def test_error_message_normalises_numbers_and_ids():
 def test_status_codes_are_not_normalised_away():
     LessonFactory(error_pattern="http 401 unauthorized", error_type="auth")
     assert patterns(lesson_check(error_message="HTTP 401 Unauthorized").lessons) == [
-        "http 401 unauthorized"]
+        "http 401 unauthorized"
+    ]
     assert not lesson_check(error_message="HTTP 403 Forbidden").has_resolution
 
 
 def test_type_only_lessons_are_related_never_the_resolution():
-    LessonFactory(error_pattern="generic", error_type="timeout", effectiveness=1.0,
-                  status="approved")
+    LessonFactory(
+        error_pattern="generic", error_type="timeout", effectiveness=1.0, status="approved"
+    )
     LessonFactory(error_pattern="litellm_timeout", error_type="timeout", effectiveness=0.1)
     answer = lesson_check(error_type="timeout", error_message="litellm timeout after 600s")
     assert patterns(answer.lessons) == ["litellm_timeout"]
@@ -88,29 +92,40 @@ def test_the_fit_ranks_before_approval_and_effectiveness():
     for an unverified lesson; but an unverified lesson found only by its writer's own pattern
     after every approved one, however tightly it fits."""
     pattern = pattern_for_message(message="worker pool exhausted: 64 of 64 busy")
-    words = LessonFactory(error_pattern="busy pool exhausted", status="approved",
-                          rank_score=0.9)
-    exact = LessonFactory(error_pattern="worker pool exhausted: <*> of <*> busy",
-                          status="approved", rank_score=0.1)
+    words = LessonFactory(error_pattern="busy pool exhausted", status="approved", rank_score=0.9)
+    exact = LessonFactory(
+        error_pattern="worker pool exhausted: <*> of <*> busy", status="approved", rank_score=0.1
+    )
     own = LessonFactory(error_pattern="worker pool exhausted: <*> of 64 busy", rank_score=1.0)
     linked = LessonFactory(error_pattern="no words in common here", rank_score=0.0)
     linked.patterns.add(pattern)
     found = lesson_check(error_message="worker pool exhausted: 12 of 64 busy").lessons
     assert [(entry.lesson.pk, entry.match) for entry in found] == [
-        (linked.pk, "pattern"), (exact.pk, "template"), (words.pk, "words"),
-        (own.pk, "template")]
+        (linked.pk, "pattern"),
+        (exact.pk, "template"),
+        (words.pk, "words"),
+        (own.pk, "template"),
+    ]
 
 
 def test_words_that_fit_two_faults_alike_are_no_resolution():
     """A words fit that misses the word telling its fault from another lesson's: related, not
     a resolution; the other lesson, which fits, is the answer."""
-    down = LessonFactory(error_pattern="Cannot connect to the Docker daemon at <*>. Is the docker "
-                         "daemon running?", error_type="DockerException", status="approved")
-    socket = LessonFactory(error_pattern="permission denied while trying to connect to the Docker "
-                           "daemon socket at <*>", error_type="DockerException")
-    message = ("permission denied while trying to connect to the Docker daemon socket at "
-               "unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/"
-               "version\": dial unix /var/run/docker.sock: connect: permission denied")
+    down = LessonFactory(
+        error_pattern="Cannot connect to the Docker daemon at <*>. Is the docker daemon running?",
+        error_type="DockerException",
+        status="approved",
+    )
+    socket = LessonFactory(
+        error_pattern="permission denied while trying to connect to the Docker "
+        "daemon socket at <*>",
+        error_type="DockerException",
+    )
+    message = (
+        "permission denied while trying to connect to the Docker daemon socket at "
+        'unix:///var/run/docker.sock: Get "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/'
+        'version": dial unix /var/run/docker.sock: connect: permission denied'
+    )
     found = lesson_check(error_message=message, error_type="DockerException")
     assert [(entry.lesson.pk, entry.match) for entry in found.lessons] == [(socket.pk, "template")]
     assert [entry.lesson.pk for entry in found.related] == [down.pk]
@@ -123,8 +138,7 @@ def test_words_that_fit_two_faults_alike_are_no_resolution():
 
 def test_a_more_specific_template_ranks_first():
     LessonFactory(error_pattern="connection refused", status="approved", rank_score=0.9)
-    LessonFactory(error_pattern="redis <*> connection refused", status="approved",
-                  rank_score=0.1)
+    LessonFactory(error_pattern="redis <*> connection refused", status="approved", rank_score=0.1)
     found = lesson_check(error_message="redis 10.0.0.7:6379 connection refused")
     assert patterns(found.lessons) == ["redis <*> connection refused", "connection refused"]
 
@@ -133,8 +147,9 @@ def test_a_matched_lesson_beyond_the_limit_is_not_related():
     for n in range(4):
         LessonFactory(error_pattern=f"queue stalled <*> {n}", error_type="queue")
     LessonFactory(error_pattern="disk full", error_type="queue")
-    answer = lesson_check(error_type="queue", error_message="queue stalled on shard 0 1 2 3",
-                          limit=2)
+    answer = lesson_check(
+        error_type="queue", error_message="queue stalled on shard 0 1 2 3", limit=2
+    )
     assert len(answer.lessons) == 2 and patterns(answer.related) == ["disk full"]
 
 
@@ -148,7 +163,9 @@ def test_skill_filter_keeps_generic_lessons_and_prefers_the_skill():
     LessonFactory(error_pattern="mine", skill_name="fetch")
     LessonFactory(error_pattern="other", skill_name="email")
     assert patterns(lesson_check(error_type="timeout", skill_name="fetch").related) == [
-        "mine", "generic"]
+        "mine",
+        "generic",
+    ]
     LessonFactory(error_pattern="socket hang up", skill_name="email")
     LessonFactory(error_pattern="socket hang up while reading", skill_name=None)
     found = lesson_check(error_message="socket hang up while reading", skill_name="fetch")
@@ -163,10 +180,14 @@ def test_limit():
 
 def test_list_filters():
     LessonFactory(error_pattern="a", error_type="auth", status="approved", effectiveness=0.9)
-    LessonFactory(error_pattern="b", error_type="auth", effectiveness=0.3,
-                  resolution="rotate the token")
+    LessonFactory(
+        error_pattern="b", error_type="auth", effectiveness=0.3, resolution="rotate the token"
+    )
     LessonFactory(error_pattern="c", error_type="timeout", skill_name="fetch", effectiveness=0.4)
-    assert sorted(l.error_pattern for l in lesson_list(filters={"error_type": "auth"})) == ["a", "b"]
+    assert sorted(l.error_pattern for l in lesson_list(filters={"error_type": "auth"})) == [
+        "a",
+        "b",
+    ]
     assert [l.error_pattern for l in lesson_list(filters={"status": "approved"})] == ["a"]
     assert [l.error_pattern for l in lesson_list(filters={"min_effectiveness": "0.5"})] == ["a"]
     assert [l.error_pattern for l in lesson_list(filters={"q": "TOKEN"})] == ["b"]
@@ -186,23 +207,39 @@ def test_type_ranking_read_in_parts_equals_one_full_sort(skill, asked, approved_
 
     rng = random.Random(5)
     for n in range(80):
-        LessonFactory(error_pattern=f"p{n}", error_type=rng.choice(["timeout", "lib.timeout"]),
-                      status=rng.choice(["approved", "unverified", "rejected"]),
-                      skill_name=rng.choice([None, "fetch", "email"]),
-                      rank_score=rng.choice([0.1, 0.5, 0.9]), occurrences=rng.randint(1, 4))
+        LessonFactory(
+            error_pattern=f"p{n}",
+            error_type=rng.choice(["timeout", "lib.timeout"]),
+            status=rng.choice(["approved", "unverified", "rejected"]),
+            skill_name=rng.choice([None, "fetch", "email"]),
+            rank_score=rng.choice([0.1, 0.5, 0.9]),
+            occurrences=rng.randint(1, 4),
+        )
     LessonFactory(error_pattern="other-type", error_type="auth", status="approved", rank_score=1)
     types = {asked, "timeout"}
     statuses = {"approved"} if approved_only else {"approved", "unverified"}
-    allowed = [lesson for lesson in Lesson.objects.filter(error_type__in=types)
-               if lesson.status in statuses and (skill is None or lesson.skill_name in (skill, None))]
+    allowed = [
+        lesson
+        for lesson in Lesson.objects.filter(error_type__in=types)
+        if lesson.status in statuses and (skill is None or lesson.skill_name in (skill, None))
+    ]
     own = lambda l: bool(skill) and l.skill_name == skill  # noqa: E731
-    expected = sorted(allowed, key=lambda l: (l.status == "approved", own(l),
-                                              l.rank_score, l.occurrences, l.last_occurred),
-                      reverse=True)
+    expected = sorted(
+        allowed,
+        key=lambda l: (
+            l.status == "approved",
+            own(l),
+            l.rank_score,
+            l.occurrences,
+            l.last_occurred,
+        ),
+        reverse=True,
+    )
 
     for limit in (1, 5, 12):
-        found = lesson_check(error_type=asked, skill_name=skill, limit=limit,
-                             approved_only=approved_only).related
+        found = lesson_check(
+            error_type=asked, skill_name=skill, limit=limit, approved_only=approved_only
+        ).related
         key = lambda l: (l.status, own(l), l.rank_score, l.occurrences)  # noqa: E731
         assert [key(e.lesson) for e in found] == [key(l) for l in expected[:limit]]
         assert {e.match for e in found} == {"type"}
@@ -217,14 +254,24 @@ def test_best_lesson_per_pattern_breaks_ties_as_the_check_ranks_them():
     ids = sorted(uuid.uuid4() for _ in range(3))
     # Created highest id first, so the table's order is not the tie order.
     for pk, fix in zip(ids[::-1], ["third", "second", "first"]):
-        LessonFactory(id=pk, resolution=fix, rank_score=0.5, occurrences=2,
-                      last_occurred=when).patterns.add(pattern)
+        LessonFactory(
+            id=pk, resolution=fix, rank_score=0.5, occurrences=2, last_occurred=when
+        ).patterns.add(pattern)
     assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("first", False)}
-    LessonFactory(resolution="newer", rank_score=0.5, occurrences=2,
-                  last_occurred=when + timedelta(minutes=1)).patterns.add(pattern)
+    LessonFactory(
+        resolution="newer",
+        rank_score=0.5,
+        occurrences=2,
+        last_occurred=when + timedelta(minutes=1),
+    ).patterns.add(pattern)
     assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("newer", False)}
-    LessonFactory(resolution="approved", status="approved", rank_score=0.1, occurrences=1,
-                  last_occurred=when - timedelta(days=1)).patterns.add(pattern)
+    LessonFactory(
+        resolution="approved",
+        status="approved",
+        rank_score=0.1,
+        occurrences=1,
+        last_occurred=when - timedelta(days=1),
+    ).patterns.add(pattern)
     assert lessons_best_by_pattern([pattern.pk]) == {pattern.pk: ("approved", True)}
 
 
@@ -234,33 +281,46 @@ def test_a_pattern_link_counts_only_when_the_message_names_what_the_lesson_names
 
     recorded = lesson_record(
         error_pattern="401 Client Error: Unauthorized for url: https://api.crm.acme.io/<*>",
-        error_type="HTTPError", resolution="Refresh the CRM token",
+        error_type="HTTPError",
+        resolution="Refresh the CRM token",
         error_message="401 Client Error: Unauthorized for url: "
-                      "https://api.crm.acme.io/v2/contacts/5")
+        "https://api.crm.acme.io/v2/contacts/5",
+    )
     # Approved: its writer's sample links it as any link does (unverified, the link would rank
     # after its template fit, lessons.ranking).
     lesson_approve(lesson=recorded.lesson, user=None)
-    ours = lesson_check(error_message="401 Client Error: Unauthorized for url: "
-                                      "https://api.crm.acme.io/v2/deals/9")
+    ours = lesson_check(
+        error_message="401 Client Error: Unauthorized for url: https://api.crm.acme.io/v2/deals/9"
+    )
     assert [entry.match for entry in ours.lessons] == ["pattern"]
     # The same template (the URL is a value), another host: not this lesson's fault.
-    theirs = lesson_check(error_type="HTTPError", error_message="401 Client Error: Unauthorized "
-                          "for url: https://hooks.zapier.com/hooks/catch/1/abc")
+    theirs = lesson_check(
+        error_type="HTTPError",
+        error_message="401 Client Error: Unauthorized "
+        "for url: https://hooks.zapier.com/hooks/catch/1/abc",
+    )
     assert theirs.lessons == [] and [entry.match for entry in theirs.related] == ["type"]
 
 
 def test_across_error_classes_a_template_needs_a_distinctive_word_or_three_words():
     LessonFactory(error_pattern="connection refused", error_type="OperationalError")
-    LessonFactory(error_pattern="fatal: Authentication failed for <*>",
-                  error_type="CalledProcessError")
+    LessonFactory(
+        error_pattern="fatal: Authentication failed for <*>", error_type="CalledProcessError"
+    )
     refused = "[Errno 111] Connection refused"
-    assert not lesson_check(error_type="ConnectionRefusedError",
-                            error_message=refused).has_resolution
+    assert not lesson_check(
+        error_type="ConnectionRefusedError", error_message=refused
+    ).has_resolution
     # The same class under its module path is the same type.
-    assert patterns(lesson_check(error_type="psycopg.OperationalError",
-                                 error_message=refused).lessons) == ["connection refused"]
-    found = lesson_check(error_type="GitCommandError", error_message=(
-        "Cmd('git') failed: stderr: 'fatal: Authentication failed for 'https://gitlab.acme.io/x''"))
+    assert patterns(
+        lesson_check(error_type="psycopg.OperationalError", error_message=refused).lessons
+    ) == ["connection refused"]
+    found = lesson_check(
+        error_type="GitCommandError",
+        error_message=(
+            "Cmd('git') failed: stderr: 'fatal: Authentication failed for 'https://gitlab.acme.io/x''"
+        ),
+    )
     assert patterns(found.lessons) == ["fatal: Authentication failed for <*>"]
 
 
@@ -270,16 +330,17 @@ def test_across_a_carrier_type_a_words_fit_counts_and_a_generic_template_does_no
     LessonFactory(error_pattern="[Errno 28] No space left on device", error_type="OSError")
     LessonFactory(error_pattern="connection refused", error_type="OperationalError")
     full = "fatal: write error: No space left on device\nfatal: index-pack failed"
-    assert patterns(lesson_check(error_type="subprocess.CalledProcessError",
-                                 error_message=full).lessons) == [
-        "[Errno 28] No space left on device"]
+    assert patterns(
+        lesson_check(error_type="subprocess.CalledProcessError", error_message=full).lessons
+    ) == ["[Errno 28] No space left on device"]
     assert not lesson_check(error_type="GitCommandError", error_message=full).has_resolution
     refused = "ssh: connect to host github.com port 22: Connection refused"
-    assert not lesson_check(error_type="CalledProcessError",
-                            error_message=refused).has_resolution
+    assert not lesson_check(error_type="CalledProcessError", error_message=refused).has_resolution
     # A lesson recorded with a carrier type fits by words a message of any type.
-    LessonFactory(error_pattern="npm ERR! code ENOSPC disk quota on the runner",
-                  error_type="CalledProcessError")
+    LessonFactory(
+        error_pattern="npm ERR! code ENOSPC disk quota on the runner",
+        error_type="CalledProcessError",
+    )
     found = lesson_check(error_type="OSError", error_message="ENOSPC: runner disk quota reached")
     assert "npm ERR! code ENOSPC disk quota on the runner" in patterns(found.lessons)
 
@@ -287,7 +348,9 @@ def test_across_a_carrier_type_a_words_fit_counts_and_a_generic_template_does_no
 def test_a_failure_recorded_without_a_type_names_none():
     LessonFactory(error_pattern="connection refused", error_type="OperationalError")
     for error_type in (None, "unknown"):
-        answer = lesson_check(error_type=error_type, error_message="[Errno 111] Connection refused")
+        answer = lesson_check(
+            error_type=error_type, error_message="[Errno 111] Connection refused"
+        )
         assert patterns(answer.lessons) == ["connection refused"] and answer.related == []
 
 
@@ -300,5 +363,6 @@ def test_more_equal_fits_than_are_loaded_are_cut_alike_in_every_process():
 
     keys = [uuid.UUID(int=n) for n in range(MESSAGE_CANDIDATES + 50)]
     fits = [(key, Found(Fit(WORDS, 0.75, 3.0), "timeout", False)) for key in keys]
-    assert _reaching(dict(fits), 5) == _reaching(dict(reversed(fits)), 5) \
-        == keys[:MESSAGE_CANDIDATES]
+    assert (
+        _reaching(dict(fits), 5) == _reaching(dict(reversed(fits)), 5) == keys[:MESSAGE_CANDIDATES]
+    )

@@ -1,11 +1,16 @@
 """lessons.services and lessons.curation: record-or-increment, proposals, curation history and
 the seeded patterns."""
+
 import pytest
 
 from config.api.services import api_key_create
 from lessons.models import Lesson, LessonCuration, LessonProposal
 from lessons.curation import (
-    lesson_approve, lesson_edit, lesson_reject, proposal_accept, proposal_dismiss,
+    lesson_approve,
+    lesson_edit,
+    lesson_reject,
+    proposal_accept,
+    proposal_dismiss,
 )
 from lessons.services import lesson_record, lessons_seed
 from tests.factories import LessonFactory
@@ -56,7 +61,10 @@ def test_another_keys_resolution_for_an_unverified_lesson_is_a_proposal():
     proposal = LessonProposal.objects.get()
     assert first.proposal == proposal
     assert (proposal.resolution, proposal.api_key, proposal.times_proposed) == (
-        "delete the cache", other, 2)
+        "delete the cache",
+        other,
+        2,
+    )
     record(resolution="wait for the retry-after", api_key=writer)
     assert Lesson.objects.get().resolution == "wait for the retry-after"
     assert LessonProposal.objects.count() == 1
@@ -69,7 +77,10 @@ def test_an_approved_lesson_keeps_its_text_and_gets_a_proposal():
     assert lesson.resolution == "human text"
     proposal = LessonProposal.objects.get()
     assert (proposal.resolution, proposal.proposed_by, proposal.status) == (
-        "agent text", "agent-7", "pending")
+        "agent text",
+        "agent-7",
+        "pending",
+    )
     assert recorded.proposal == proposal
 
 

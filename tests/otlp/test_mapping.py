@@ -1,5 +1,6 @@
 """The mapping table of docs/opentelemetry.md, case by case: which spans become failures and
 outcomes, and where each field comes from. Pure: no database."""
+
 import uuid
 from datetime import datetime, timezone
 
@@ -29,15 +30,30 @@ def problem_of(item, service=SERVICE, resource=None) -> str:
 
 
 def test_an_error_span_becomes_a_failure_with_every_field_from_its_attributes():
-    [failure] = outcomes_of(span(
-        "send sms", status=ERROR, status_message="status says", end_ns=END, duration_ms=250,
-        attrs={"gen_ai.agent.name": "notifier", "hindsight.task": "ticket-42",
-               "hindsight.task_type": "notify", "error.type": "TwilioTimeout",
-               "hindsight.retry_safe": True, "hindsight.retry_after": 30,
-               "hindsight.side_effects": ["sms queued"], "hindsight.recovery_hint": "wait",
-               "hindsight.checkpoint": '{"step": 3}'},
-        exception={"exception.message": "Twilio API timeout after 30 seconds",
-                   "exception.type": "TimeoutError"}))
+    [failure] = outcomes_of(
+        span(
+            "send sms",
+            status=ERROR,
+            status_message="status says",
+            end_ns=END,
+            duration_ms=250,
+            attrs={
+                "gen_ai.agent.name": "notifier",
+                "hindsight.task": "ticket-42",
+                "hindsight.task_type": "notify",
+                "error.type": "TwilioTimeout",
+                "hindsight.retry_safe": True,
+                "hindsight.retry_after": 30,
+                "hindsight.side_effects": ["sms queued"],
+                "hindsight.recovery_hint": "wait",
+                "hindsight.checkpoint": '{"step": 3}',
+            },
+            exception={
+                "exception.message": "Twilio API timeout after 30 seconds",
+                "exception.type": "TimeoutError",
+            },
+        )
+    )
     assert failure["outcome"] == "failure"
     assert failure["agent"] == "notifier"
     assert failure["task_id"] == "ticket-42"
@@ -54,8 +70,9 @@ def test_an_error_span_becomes_a_failure_with_every_field_from_its_attributes():
 
 
 def test_an_exception_event_alone_makes_a_failure():
-    [failure] = outcomes_of(span(exception={"exception.message": "boom",
-                                            "exception.type": "ValueError"}))
+    [failure] = outcomes_of(
+        span(exception={"exception.message": "boom", "exception.type": "ValueError"})
+    )
     assert failure["outcome"] == "failure"
     assert failure["context"]["error_message"] == "boom"
     assert failure["context"]["error_type"] == "ValueError"  # exception.type, no error.type
@@ -78,15 +95,33 @@ def test_the_agent_is_gen_ai_agent_name_then_the_service_name():
 
 def test_the_agent_is_the_nearest_named_on_the_span_or_its_ancestors_in_the_export():
     trace = bytes(range(16))
-    root = span("invoke_agent planner", trace_id=trace, span_id=b"\x01" * 8, parent=b"",
-                attrs={"gen_ai.agent.name": "planner"})
-    helper = span("invoke_agent helper", trace_id=trace, span_id=b"\x02" * 8,
-                  parent=b"\x01" * 8, attrs={"gen_ai.agent.name": "helper"})
-    tool = span("execute_tool lookup", trace_id=trace, span_id=b"\x03" * 8,
-                parent=b"\x02" * 8, status=ERROR)
+    root = span(
+        "invoke_agent planner",
+        trace_id=trace,
+        span_id=b"\x01" * 8,
+        parent=b"",
+        attrs={"gen_ai.agent.name": "planner"},
+    )
+    helper = span(
+        "invoke_agent helper",
+        trace_id=trace,
+        span_id=b"\x02" * 8,
+        parent=b"\x01" * 8,
+        attrs={"gen_ai.agent.name": "helper"},
+    )
+    tool = span(
+        "execute_tool lookup",
+        trace_id=trace,
+        span_id=b"\x03" * 8,
+        parent=b"\x02" * 8,
+        status=ERROR,
+    )
     chat = span("chat", trace_id=trace, span_id=b"\x04" * 8, parent=b"\x01" * 8, status=ERROR)
-    agents = {item.span_id[:2]: item.failure["agent"] for item in request_map(
-        export(tool, chat, helper, root, service="crew-app")).spans if item.failure}
+    agents = {
+        item.span_id[:2]: item.failure["agent"]
+        for item in request_map(export(tool, chat, helper, root, service="crew-app")).spans
+        if item.failure
+    }
     assert agents == {"03": "helper", "04": "planner"}
     # Its ancestors in another export: the service name.
     [alone] = outcomes_of(tool, service="crew-app")
@@ -104,33 +139,64 @@ def test_a_span_without_any_agent_is_refused():
 
 def test_the_task_is_hindsight_task_then_the_conversation_then_the_trace():
     trace = bytes.fromhex("5b8efff798038103d269b633813fc60c")
-    [named] = outcomes_of(span(status=ERROR, trace_id=trace, attrs={
-        "hindsight.task": "ticket-7", "gen_ai.conversation.id": "conv-1"}))
-    [conversation] = outcomes_of(span(status=ERROR, trace_id=trace,
-                                      attrs={"gen_ai.conversation.id": "conv-1"}))
-    [run] = outcomes_of(span("invoke_agent billing", status=ERROR, trace_id=trace,
-                             attrs={"gen_ai.operation.name": "invoke_agent"}))
+    [named] = outcomes_of(
+        span(
+            status=ERROR,
+            trace_id=trace,
+            attrs={"hindsight.task": "ticket-7", "gen_ai.conversation.id": "conv-1"},
+        )
+    )
+    [conversation] = outcomes_of(
+        span(status=ERROR, trace_id=trace, attrs={"gen_ai.conversation.id": "conv-1"})
+    )
+    [run] = outcomes_of(
+        span(
+            "invoke_agent billing",
+            status=ERROR,
+            trace_id=trace,
+            attrs={"gen_ai.operation.name": "invoke_agent"},
+        )
+    )
     assert (named["task_id"], conversation["task_id"], run["task_id"]) == (
-        "ticket-7", "conv-1", "5b8efff798038103d269b633813fc60c")
+        "ticket-7",
+        "conv-1",
+        "5b8efff798038103d269b633813fc60c",
+    )
 
 
 def test_a_span_takes_the_task_named_on_its_nearest_ancestor_in_the_export():
     trace = bytes(range(16))
-    root = span("invoke_agent", trace_id=trace, span_id=b"\x01" * 8, parent=b"",
-                attrs={"hindsight.task": "ticket-7", "gen_ai.conversation.id": "conv-1"})
-    tool = span("execute_tool", trace_id=trace, span_id=b"\x02" * 8, parent=b"\x01" * 8,
-                status=ERROR, attrs={"gen_ai.conversation.id": "conv-2"})
-    tasks = {item.span_id[:2]: [o["task_id"] for o in item.outcomes]
-             for item in request_map(export(tool, root)).spans}
+    root = span(
+        "invoke_agent",
+        trace_id=trace,
+        span_id=b"\x01" * 8,
+        parent=b"",
+        attrs={"hindsight.task": "ticket-7", "gen_ai.conversation.id": "conv-1"},
+    )
+    tool = span(
+        "execute_tool",
+        trace_id=trace,
+        span_id=b"\x02" * 8,
+        parent=b"\x01" * 8,
+        status=ERROR,
+        attrs={"gen_ai.conversation.id": "conv-2"},
+    )
+    tasks = {
+        item.span_id[:2]: [o["task_id"] for o in item.outcomes]
+        for item in request_map(export(tool, root)).spans
+    }
     assert tasks == {"02": ["ticket-7"], "01": ["ticket-7"]}
 
 
 def test_the_task_type_is_the_operation_with_the_span_name():
-    [operation] = outcomes_of(span("lookup_order", status=ERROR,
-                                   attrs={"gen_ai.operation.name": "execute_tool"}))
+    [operation] = outcomes_of(
+        span("lookup_order", status=ERROR, attrs={"gen_ai.operation.name": "execute_tool"})
+    )
     assert operation["task_type"] == "execute_tool lookup_order"
     # GenAI span names start with the operation: it is not said twice.
-    [chat] = outcomes_of(span("chat gpt-4o", status=ERROR, attrs={"gen_ai.operation.name": "chat"}))
+    [chat] = outcomes_of(
+        span("chat gpt-4o", status=ERROR, attrs={"gen_ai.operation.name": "chat"})
+    )
     assert chat["task_type"] == "chat gpt-4o"
     [plain] = outcomes_of(span("fetch", status=ERROR))
     assert plain["task_type"] == "fetch"
@@ -141,8 +207,14 @@ def test_the_task_type_is_the_operation_with_the_span_name():
 
 
 def test_a_root_span_is_an_outcome_with_duration_and_files():
-    [outcome] = outcomes_of(span("run", parent=b"", duration_ms=4200,
-                                 attrs={"hindsight.files": ["src/a.py", "src/b.py"]}))
+    [outcome] = outcomes_of(
+        span(
+            "run",
+            parent=b"",
+            duration_ms=4200,
+            attrs={"hindsight.files": ["src/a.py", "src/b.py"]},
+        )
+    )
     assert outcome["outcome"] == "success"
     assert outcome["duration_ms"] == 4200
     assert outcome["context"]["files"] == ["src/a.py", "src/b.py"]
@@ -155,8 +227,9 @@ def test_a_failed_root_span_is_one_failed_outcome():
 
 
 def test_a_root_span_that_recovered_from_an_exception_is_a_failure_then_a_success():
-    failure, success = outcomes_of(span("run", parent=b"", status=OK,
-                                        exception={"exception.message": "retrying"}))
+    failure, success = outcomes_of(
+        span("run", parent=b"", status=OK, exception={"exception.message": "retrying"})
+    )
     assert (failure["outcome"], success["outcome"]) == ("failure", "success")
     assert failure["event_id"] != success["event_id"]
 
@@ -178,14 +251,20 @@ def test_the_event_id_comes_from_the_trace_and_span_ids():
 
 
 def test_values_the_ledger_cannot_read_refuse_the_span():
-    assert "hindsight.checkpoint" in problem_of(span(status=ERROR,
-                                                     attrs={"hindsight.checkpoint": "{not json"}))
-    assert "expected a string" in problem_of(span(status=ERROR,
-                                                  attrs={"hindsight.task": ["a", "b"]}))
-    assert "finite" in problem_of(span(status=ERROR, attrs={"hindsight.retry_after": float("nan")}))
+    assert "hindsight.checkpoint" in problem_of(
+        span(status=ERROR, attrs={"hindsight.checkpoint": "{not json"})
+    )
+    assert "expected a string" in problem_of(
+        span(status=ERROR, attrs={"hindsight.task": ["a", "b"]})
+    )
+    assert "finite" in problem_of(
+        span(status=ERROR, attrs={"hindsight.retry_after": float("nan")})
+    )
     for number in ("NaN", "Infinity", "-Infinity", "1e999"):
         checkpoint = '{"done": [1, %s]}' % number
-        assert "finite" in problem_of(span(status=ERROR, attrs={"hindsight.checkpoint": checkpoint}))
+        assert "finite" in problem_of(
+            span(status=ERROR, attrs={"hindsight.checkpoint": checkpoint})
+        )
     no_end = span(status=ERROR)
     no_end.end_time_unix_nano = 0
     assert "end time" in problem_of(no_end)
@@ -197,7 +276,8 @@ def test_a_request_maps_every_resource_and_leaves_out_unused_spans():
     assert [len(item.outcomes) for item in mapped.spans] == [1, 1]
     assert len(mapped.parents) == 3  # every span's parent, used or not
     assert datetime.fromisoformat(mapped.spans[0].outcomes[0]["occurred_at"]) <= datetime.now(
-        timezone.utc)
+        timezone.utc
+    )
 
 
 def test_a_span_without_ids_is_refused_with_its_reason():

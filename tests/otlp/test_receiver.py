@@ -1,5 +1,6 @@
 """POST /v1/traces: encodings, answers as the OTLP/HTTP specification says, and the REST API's
 keys, scopes, bound agents, scrubbing, limits and throttle."""
+
 import gzip
 import json
 import time
@@ -40,12 +41,25 @@ def status_of(response) -> Status:
 def run(trace_id=b"\x07" * 16) -> bytes:
     """A small agent run: a failed tool call, then the run itself, which succeeds."""
     return export(
-        span("call twilio", trace_id=trace_id, span_id=b"\x02" * 8, status=ERROR,
-             attrs={"hindsight.task": "ticket-7", "error.type": "TwilioTimeout",
-                    "hindsight.retry_safe": True},
-             exception={"exception.message": "Twilio API timeout after 30 seconds"}),
-        span("run", trace_id=trace_id, span_id=b"\x01" * 8, parent=b"",
-             attrs={"hindsight.task": "ticket-9", "hindsight.files": ["src/sms.py"]}),
+        span(
+            "call twilio",
+            trace_id=trace_id,
+            span_id=b"\x02" * 8,
+            status=ERROR,
+            attrs={
+                "hindsight.task": "ticket-7",
+                "error.type": "TwilioTimeout",
+                "hindsight.retry_safe": True,
+            },
+            exception={"exception.message": "Twilio API timeout after 30 seconds"},
+        ),
+        span(
+            "run",
+            trace_id=trace_id,
+            span_id=b"\x01" * 8,
+            parent=b"",
+            attrs={"hindsight.task": "ticket-9", "hindsight.files": ["src/sms.py"]},
+        ),
     ).SerializeToString()
 
 
@@ -54,7 +68,10 @@ def test_a_protobuf_export_stores_its_failure_and_its_outcome(api):
     assert not answer.HasField("partial_success")
     failure = Failure.objects.get()
     assert (failure.agent, failure.task, failure.error_type) == (
-        "agent-svc", "ticket-7", "TwilioTimeout")
+        "agent-svc",
+        "ticket-7",
+        "TwilioTimeout",
+    )
     assert failure.error == "Twilio API timeout after 30 seconds"
     assert failure.retry_safe is True
     assert failure.status == "open"
@@ -66,10 +83,16 @@ def test_a_protobuf_export_stores_its_failure_and_its_outcome(api):
 
 
 def test_a_json_export_is_read_with_hex_ids_and_integer_enums(api):
-    sent = export(span(
-        "lookup", trace_id=bytes.fromhex("5b8efff798038103d269b633813fc60c"),
-        span_id=bytes.fromhex("eee19b7ec3c1b174"), status=ERROR, status_message="no such order",
-        attrs={"gen_ai.agent.name": "support-bot"}))
+    sent = export(
+        span(
+            "lookup",
+            trace_id=bytes.fromhex("5b8efff798038103d269b633813fc60c"),
+            span_id=bytes.fromhex("eee19b7ec3c1b174"),
+            status=ERROR,
+            status_message="no such order",
+            attrs={"gen_ai.agent.name": "support-bot"},
+        )
+    )
     request = otlp_json(sent)
     span_json = request["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
     span_json["unknownField"] = 1  # receivers ignore fields they do not know
@@ -99,15 +122,20 @@ def test_a_batch_sent_twice_is_stored_once(api):
     assert (Outcome.objects.count(), Failure.objects.count()) == (2, 1)
 
 
-@pytest.mark.parametrize("body, content_type", [
-    (b"\xff\xff\xff\xff not a protobuf", PROTOBUF),
-    (b"{not json", "application/json"),
-    (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "zz"}]}]}]}',
-     "application/json"),
-    (b'{"resourceSpans": "none"}', "application/json"),
-    (b"[1, 2]", "application/json"),
-    (b"", "application/json"),
-])
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (b"\xff\xff\xff\xff not a protobuf", PROTOBUF),
+        (b"{not json", "application/json"),
+        (
+            b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "zz"}]}]}]}',
+            "application/json",
+        ),
+        (b'{"resourceSpans": "none"}', "application/json"),
+        (b"[1, 2]", "application/json"),
+        (b"", "application/json"),
+    ],
+)
 def test_a_body_that_is_not_an_otlp_export_is_a_400(api, body, content_type):
     response = post(api, body, content_type)
     assert response.status_code == 400
@@ -151,26 +179,48 @@ def test_a_read_key_cannot_export(make_key):
 
 
 def test_a_secret_in_an_attribute_is_scrubbed(api):
-    answer_of(post(api, export(span(
-        "deploy", status=ERROR,
-        attrs={"hindsight.task": f"deploy token={SECRET}",
-               "hindsight.recovery_hint": f"rotate api_key={SECRET}"},
-        exception={"exception.message": f"401 from https://admin:{SECRET}@api.example.com"},
-    )).SerializeToString()))
+    answer_of(
+        post(
+            api,
+            export(
+                span(
+                    "deploy",
+                    status=ERROR,
+                    attrs={
+                        "hindsight.task": f"deploy token={SECRET}",
+                        "hindsight.recovery_hint": f"rotate api_key={SECRET}",
+                    },
+                    exception={
+                        "exception.message": f"401 from https://admin:{SECRET}@api.example.com"
+                    },
+                )
+            ).SerializeToString(),
+        )
+    )
     failure = Failure.objects.get()
-    stored = json.dumps([failure.task, failure.error, failure.recovery_hint,
-                         Outcome.objects.get().context])
+    stored = json.dumps(
+        [failure.task, failure.error, failure.recovery_hint, Outcome.objects.get().context]
+    )
     assert SECRET not in stored
     assert "401 from https://" in failure.error
 
 
 def test_a_key_bound_to_agents_refuses_another_agents_span_and_stores_the_rest(db):
     client = bearer(api_key_create(name="bound", scope="write", agent_patterns=["mine-*"]).raw)
-    answer = answer_of(post(client, export(
-        span("ok", status=ERROR, attrs={"gen_ai.agent.name": "mine-1"}),
-        span("theirs", span_id=b"\x09" * 8, status=ERROR,
-             attrs={"gen_ai.agent.name": "other-agent"}),
-    ).SerializeToString()))
+    answer = answer_of(
+        post(
+            client,
+            export(
+                span("ok", status=ERROR, attrs={"gen_ai.agent.name": "mine-1"}),
+                span(
+                    "theirs",
+                    span_id=b"\x09" * 8,
+                    status=ERROR,
+                    attrs={"gen_ai.agent.name": "other-agent"},
+                ),
+            ).SerializeToString(),
+        )
+    )
     assert answer.partial_success.rejected_spans == 1
     assert "0909090909090909" in answer.partial_success.error_message
     assert "may write only for agents matching mine-*" in answer.partial_success.error_message
@@ -178,11 +228,16 @@ def test_a_key_bound_to_agents_refuses_another_agents_span_and_stores_the_rest(d
 
 
 def test_spans_the_ledger_refuses_are_counted_with_the_attribute_named(api):
-    answer = answer_of(post(api, export(
-        span("a", status=ERROR, attrs={"hindsight.retry_safe": "yes"}),
-        span("b", status=ERROR, attrs={"hindsight.task": "t" * 201}),
-        span("c", status=ERROR),
-    ).SerializeToString()))
+    answer = answer_of(
+        post(
+            api,
+            export(
+                span("a", status=ERROR, attrs={"hindsight.retry_safe": "yes"}),
+                span("b", status=ERROR, attrs={"hindsight.task": "t" * 201}),
+                span("c", status=ERROR),
+            ).SerializeToString(),
+        )
+    )
     assert answer.partial_success.rejected_spans == 2
     message = answer.partial_success.error_message
     assert "hindsight.retry_safe: Must be true, false or null." in message
@@ -207,8 +262,10 @@ def test_a_body_over_the_bulk_limit_is_a_413_even_once_decompressed(api, setting
 
 
 def test_over_the_bulk_budget_the_answer_is_a_429_with_retry_after(api, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        "read": None, "write": None, "bulk": "1/minute"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"read": None, "write": None, "bulk": "1/minute"},
+    }
     answer_of(post(api, run()))
     response = post(api, run())
     assert response.status_code == 429
@@ -240,11 +297,15 @@ def test_spans_are_recorded_in_the_order_they_ended_so_a_later_success_closes_th
     # Exporters send spans as they end, but a batch may hold them in any order.
     now = time.time_ns()
     success = span("run", parent=b"", end_ns=now, attrs={"hindsight.task": "ticket-3"})
-    failure = span("call", status=ERROR, end_ns=now - 1_000_000_000,
-                   attrs={"hindsight.task": "ticket-3"}, exception={"exception.message": "boom"})
+    failure = span(
+        "call",
+        status=ERROR,
+        end_ns=now - 1_000_000_000,
+        attrs={"hindsight.task": "ticket-3"},
+        exception={"exception.message": "boom"},
+    )
     answer_of(post(api, export(success, failure).SerializeToString()))
     assert Failure.objects.get().status == "resolved"
-
 
 
 def test_a_refusal_message_quotes_the_first_spans_and_counts_the_rest(api):
@@ -258,18 +319,40 @@ def test_a_refusal_message_quotes_the_first_spans_and_counts_the_rest(api):
 def test_one_exception_through_spans_of_three_exports_is_one_failure(api):
     trace = b"\x05" * 16
     exception = {"exception.type": "CardDeclined", "exception.message": "card declined"}
-    tool = span("execute_tool charge", trace_id=trace, span_id=b"\x03" * 8, parent=b"\x02" * 8,
-                status=ERROR, exception=exception)
-    chat = span("chat", trace_id=trace, span_id=b"\x02" * 8, parent=b"\x01" * 8, status=ERROR,
-                exception=exception)
-    root = span("invoke_agent", trace_id=trace, span_id=b"\x01" * 8, parent=b"", status=ERROR,
-                exception=exception)
+    tool = span(
+        "execute_tool charge",
+        trace_id=trace,
+        span_id=b"\x03" * 8,
+        parent=b"\x02" * 8,
+        status=ERROR,
+        exception=exception,
+    )
+    chat = span(
+        "chat",
+        trace_id=trace,
+        span_id=b"\x02" * 8,
+        parent=b"\x01" * 8,
+        status=ERROR,
+        exception=exception,
+    )
+    root = span(
+        "invoke_agent",
+        trace_id=trace,
+        span_id=b"\x01" * 8,
+        parent=b"",
+        status=ERROR,
+        exception=exception,
+    )
     for item in (tool, chat, root):  # children end, and are exported, first
         assert not answer_of(post(api, export(item).SerializeToString())).HasField(
-            "partial_success")
+            "partial_success"
+        )
     failure = Failure.objects.get()
     assert (failure.task, failure.task_type, failure.lineage) == (
-        trace.hex(), "execute_tool charge", ["02" * 8, "01" * 8])
+        trace.hex(),
+        "execute_tool charge",
+        ["02" * 8, "01" * 8],
+    )
     run = Outcome.objects.get(task_type="invoke_agent")
     assert (run.outcome, run.failure_id, run.error_type) == ("failure", None, "CardDeclined")
     assert Outcome.objects.count() == 2  # the chat span is no outcome

@@ -1,6 +1,7 @@
 """A failure exported before the span that names its agent is re-filed under that agent when
 the span arrives: the failure, its failed outcome and its pattern's agent count; a nearer named
 span wins over a farther one, whenever each arrives."""
+
 import time
 
 from config.api.services import api_key_create
@@ -25,19 +26,39 @@ def send(api, *spans):
 
 
 def tool(**attrs):
-    return span("execute_tool charge", trace_id=TRACE, span_id=TOOL, parent=CHAT,
-                status=ERROR, exception=DECLINED, attrs=attrs)
+    return span(
+        "execute_tool charge",
+        trace_id=TRACE,
+        span_id=TOOL,
+        parent=CHAT,
+        status=ERROR,
+        exception=DECLINED,
+        attrs=attrs,
+    )
 
 
 def chat(**attrs):
-    return span("chat", trace_id=TRACE, span_id=CHAT, parent=ROOT, status=ERROR,
-                exception=DECLINED, attrs=attrs)
+    return span(
+        "chat",
+        trace_id=TRACE,
+        span_id=CHAT,
+        parent=ROOT,
+        status=ERROR,
+        exception=DECLINED,
+        attrs=attrs,
+    )
 
 
 def root(agent="billing"):
-    return span(f"invoke_agent {agent}", trace_id=TRACE, span_id=ROOT, parent=b"",
-                status=ERROR, exception=DECLINED,
-                attrs={"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent})
+    return span(
+        f"invoke_agent {agent}",
+        trace_id=TRACE,
+        span_id=ROOT,
+        parent=b"",
+        status=ERROR,
+        exception=DECLINED,
+        attrs={"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": agent},
+    )
 
 
 def test_a_child_exported_before_its_agents_root_is_filed_under_that_agent(api):
@@ -50,14 +71,25 @@ def test_a_child_exported_before_its_agents_root_is_filed_under_that_agent(api):
     assert FailurePattern.objects.get(pk=failure.pattern_id).agent_count == 1
     listed = api.get("/api/v1/failures", {"agent": "billing"}).json()["failures"]
     assert [(item["id"], item["pattern"]["id"]) for item in listed] == [
-        (failure.pk, failure.pattern_id)]
+        (failure.pk, failure.pattern_id)
+    ]
     assert api.get("/api/v1/failures", {"agent": "host-proc"}).json()["failures"] == []
 
 
 def test_the_pattern_counts_each_agent_once_after_the_move(api):
     other = b"\x0a" * 16
-    send(api, span("execute_tool charge", trace_id=other, span_id=TOOL, parent=CHAT,
-                   status=ERROR, exception=DECLINED, attrs={"gen_ai.agent.name": "billing"}))
+    send(
+        api,
+        span(
+            "execute_tool charge",
+            trace_id=other,
+            span_id=TOOL,
+            parent=CHAT,
+            status=ERROR,
+            exception=DECLINED,
+            attrs={"gen_ai.agent.name": "billing"},
+        ),
+    )
     send(api, tool())
     assert FailurePattern.objects.get().agent_count == 2  # billing and host-proc
     send(api, chat(), root())
@@ -95,8 +127,9 @@ def test_a_replayed_export_changes_nothing(api):
     outcomes = list(Outcome.objects.order_by("pk").values_list("agent", "failure_id"))
     for item in (tool(), chat(), root()):
         send(api, item)
-    assert list(Failure.objects.values_list(
-        "agent", "agent_span", "lineage", "pattern_id")) == before
+    assert (
+        list(Failure.objects.values_list("agent", "agent_span", "lineage", "pattern_id")) == before
+    )
     assert list(Outcome.objects.order_by("pk").values_list("agent", "failure_id")) == outcomes
     assert FailurePattern.objects.get().agent_count == 1
 
@@ -110,8 +143,14 @@ def test_a_key_not_bound_to_the_named_agent_moves_nothing(db):
 
 def test_the_runs_success_closes_the_failure_it_now_owns_as_within_one_export(api):
     def ok():  # the run caught the tool's exception and ended well, after its children
-        return span("invoke_agent billing", trace_id=TRACE, span_id=ROOT, parent=b"",
-                    attrs={"gen_ai.agent.name": "billing"}, end_ns=time.time_ns() + 10**9)
+        return span(
+            "invoke_agent billing",
+            trace_id=TRACE,
+            span_id=ROOT,
+            parent=b"",
+            attrs={"gen_ai.agent.name": "billing"},
+            end_ns=time.time_ns() + 10**9,
+        )
 
     send(api, tool(), chat(), ok())
     assert Failure.objects.get().status == "resolved"

@@ -1,5 +1,6 @@
 """POST /v1/traces: what is refused and how a user finds out (the answer's partial success, a
 WARNING, the dashboard's table), bad numbers, and the limits on an export."""
+
 from datetime import timedelta
 
 from django.utils import timezone
@@ -13,10 +14,18 @@ from .test_receiver import PROTOBUF, answer_of, post, run, status_of
 
 
 def test_a_bad_number_in_an_attribute_refuses_that_span_and_stores_the_rest(api):
-    bad = [span(f"s{n}", status=ERROR, attrs=attrs) for n, attrs in enumerate([
-        {"hindsight.checkpoint": '{"done": NaN}'}, {"hindsight.checkpoint": '{"done": 1e999}'},
-        {"hindsight.checkpoint": '[Infinity]'}, {"hindsight.retry_after": float("inf")},
-        {"hindsight.side_effects": ["ok", float("nan")]}])]
+    bad = [
+        span(f"s{n}", status=ERROR, attrs=attrs)
+        for n, attrs in enumerate(
+            [
+                {"hindsight.checkpoint": '{"done": NaN}'},
+                {"hindsight.checkpoint": '{"done": 1e999}'},
+                {"hindsight.checkpoint": "[Infinity]"},
+                {"hindsight.retry_after": float("inf")},
+                {"hindsight.side_effects": ["ok", float("nan")]},
+            ]
+        )
+    ]
     good = span("fine", status=ERROR, attrs={"hindsight.checkpoint": '{"done": 1.5}'})
     answer = answer_of(post(api, export(*bad, good).SerializeToString()))
     assert answer.partial_success.rejected_spans == 5
@@ -35,8 +44,14 @@ def test_every_refused_span_is_logged_and_kept_by_reason(api, caplog):
     assert kept["no agent"][0] == 4 and "OTEL_SERVICE_NAME" in kept["no agent"][1]
     [line] = [r for r in caplog.records if r.levelname == "WARNING"]
     assert "4 span(s) refused (no agent)" in line.getMessage()
-    answer_of(post(api, export(span("odd", status=ERROR, attrs={"hindsight.retry_safe": "yes"})
-                               ).SerializeToString()))
+    answer_of(
+        post(
+            api,
+            export(
+                span("odd", status=ERROR, attrs={"hindsight.retry_safe": "yes"})
+            ).SerializeToString(),
+        )
+    )
     assert SpanRejection.objects.get(reason="invalid hindsight.retry_safe").count == 1
 
 
@@ -44,8 +59,12 @@ def test_refused_spans_are_forgotten_after_a_week_by_the_daily_retention(api, se
     settings.HINDSIGHT_OUTCOME_RETENTION_DAYS = 0  # keeping outcomes forever keeps no refusal
     now = timezone.now()
     for days in (8, 6):
-        SpanRejection.objects.create(at=now - timedelta(days=days), reason="no agent", count=1,
-                                     example="span s of trace t: no agent")
+        SpanRejection.objects.create(
+            at=now - timedelta(days=days),
+            reason="no agent",
+            count=1,
+            example="span s of trace t: no agent",
+        )
     outcomes_prune_task()
     assert list(SpanRejection.objects.values_list("at", flat=True)) == [now - timedelta(days=6)]
 

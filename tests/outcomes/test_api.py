@@ -1,4 +1,5 @@
 """POST /outcomes, POST /outcomes/bulk, insights and stats, as agents call them."""
+
 import json
 import uuid
 
@@ -15,29 +16,51 @@ BULK = "/api/v1/outcomes/bulk"
 
 
 def outcome(**fields):
-    return {"task_id": "42", "agent_name": "developer", "task_type": "fix_bug",
-            "outcome": "success", **fields}
+    return {
+        "task_id": "42",
+        "agent_name": "developer",
+        "task_type": "fix_bug",
+        "outcome": "success",
+        **fields,
+    }
 
 
 def failed(message="Twilio API timeout after 30 seconds", **fields):
-    return outcome(outcome="failure", context={"error_type": "api_timeout",
-                                               "error_message": message}, **fields)
+    return outcome(
+        outcome="failure",
+        context={"error_type": "api_timeout", "error_message": message},
+        **fields,
+    )
 
 
 def test_record_a_success(api):
-    response = api.post(URL, outcome(result={"approach": "null check"}, duration_ms=2500),
-                        format="json")
+    response = api.post(
+        URL, outcome(result={"approach": "null check"}, duration_ms=2500), format="json"
+    )
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "event_id", "task_id", "agent", "task_type", "outcome",
-                         "occurred_at", "resolved_failures", "failure"}
+    assert set(body) == {
+        "id",
+        "event_id",
+        "task_id",
+        "agent",
+        "task_type",
+        "outcome",
+        "occurred_at",
+        "resolved_failures",
+        "failure",
+    }
     assert (body["agent"], body["outcome"], body["failure"]) == ("developer", "success", None)
     assert Outcome.objects.get().result == {"approach": "null check"}
 
 
 def test_a_failed_outcome_answers_like_a_failure_in_one_round_trip(api):
-    lesson = LessonFactory(error_pattern="twilio-timeout", error_type="api_timeout",
-                           resolution="raise the timeout", status=Lesson.Status.APPROVED)
+    lesson = LessonFactory(
+        error_pattern="twilio-timeout",
+        error_type="api_timeout",
+        resolution="raise the timeout",
+        status=Lesson.Status.APPROVED,
+    )
     response = api.post(URL, failed(), format="json")
     assert response.status_code == 201
     answer = response.json()["failure"]
@@ -55,14 +78,24 @@ def test_a_success_closes_the_tasks_open_failures(api):
 
 
 def test_a_failure_posted_directly_appends_its_failed_outcome_once(api):
-    payload = {"agent": "developer", "task": "42", "task_type": "fix_bug", "error": "boom 7",
-               "error_type": "crash", "event_id": str(uuid.uuid4())}
+    payload = {
+        "agent": "developer",
+        "task": "42",
+        "task_type": "fix_bug",
+        "error": "boom 7",
+        "error_type": "crash",
+        "event_id": str(uuid.uuid4()),
+    }
     first = api.post("/api/v1/failures", payload, format="json")
     again = api.post("/api/v1/failures", payload, format="json")
     assert first.status_code == again.status_code == 201
     appended = Outcome.objects.get()
     assert (appended.agent, appended.task_id, appended.task_type, appended.outcome) == (
-        "developer", "42", "fix_bug", "failure")
+        "developer",
+        "42",
+        "fix_bug",
+        "failure",
+    )
     assert appended.failure_id == first.json()["id"]
     assert appended.pattern_id == first.json()["pattern"]["id"]
     assert appended.context["error_message"] == "boom 7" and appended.error_type == "crash"
@@ -80,14 +113,17 @@ def test_event_id_replay_and_conflict(api):
     assert clash.status_code == 409 and event in clash.json()["error"]
 
 
-@pytest.mark.parametrize("body, field", [
-    (outcome(outcome="maybe"), "outcome"),
-    (outcome(task_id=None), "task_id"),
-    (outcome(context="oops"), "context"),
-    (outcome(context={"retry_after": "soon"}), "context.retry_after"),
-    (outcome(occurred_at="last tuesday"), "occurred_at"),
-    (outcome(surprise=1), "surprise"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        (outcome(outcome="maybe"), "outcome"),
+        (outcome(task_id=None), "task_id"),
+        (outcome(context="oops"), "context"),
+        (outcome(context={"retry_after": "soon"}), "context.retry_after"),
+        (outcome(occurred_at="last tuesday"), "occurred_at"),
+        (outcome(surprise=1), "surprise"),
+    ],
+)
 def test_bad_input_is_a_400_naming_the_field(api, body, field):
     response = api.post(URL, body, format="json")
     assert response.status_code == 400
@@ -104,8 +140,13 @@ def test_writing_needs_a_write_key(anon_api, read_api):
 def test_bulk_answers_per_item(api):
     event = str(uuid.uuid4())
     api.post(URL, outcome(event_id=event), format="json")
-    items = [failed(task_id="1"), outcome(task_id="1"), outcome(outcome="nope"),
-             outcome(event_id=event), outcome(event_id=event, task_id="other")]
+    items = [
+        failed(task_id="1"),
+        outcome(task_id="1"),
+        outcome(outcome="nope"),
+        outcome(event_id=event),
+        outcome(event_id=event, task_id="other"),
+    ]
     response = api.post(BULK, {"outcomes": items}, format="json")
     assert response.status_code == 200
     body = response.json()
@@ -119,29 +160,41 @@ def test_bulk_answers_per_item(api):
     assert Outcome.objects.count() == 3
 
 
-@pytest.mark.parametrize("body", [
-    {}, {"outcomes": []}, {"outcomes": "x"}, {"outcomes": [outcome()], "extra": 1}, [outcome()],
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"outcomes": []},
+        {"outcomes": "x"},
+        {"outcomes": [outcome()], "extra": 1},
+        [outcome()],
+    ],
+)
 def test_bulk_needs_a_list_of_outcomes(api, body):
     response = api.post(BULK, body, format="json")
     assert response.status_code == 400 and response.json()["fields"]
 
 
 def test_bulk_takes_at_most_1000_and_more_is_a_413_naming_the_limit(api, settings):
-    response = api.post(BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(1001)]},
-                        format="json")
+    response = api.post(
+        BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(1001)]}, format="json"
+    )
     assert response.status_code == 413
-    assert response.json() == {"error": "1001 outcomes in one request; at most 1000 are taken "
-                                        "(HINDSIGHT_BULK_MAX_ITEMS): send them in several.",
-                               "fields": {}}
+    assert response.json() == {
+        "error": "1001 outcomes in one request; at most 1000 are taken "
+        "(HINDSIGHT_BULK_MAX_ITEMS): send them in several.",
+        "fields": {},
+    }
     assert not Outcome.objects.exists()
-    ok = api.post(BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(1000)]},
-                  format="json")
+    ok = api.post(
+        BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(1000)]}, format="json"
+    )
     assert ok.json()["created"] == 1000 and Outcome.objects.count() == 1000
     assert api.post(BULK, {"outcomes": []}, format="json").status_code == 400
     settings.HINDSIGHT_BULK_MAX_ITEMS = 2
-    response = api.post(BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(3)]},
-                        format="json")
+    response = api.post(
+        BULK, {"outcomes": [outcome(task_id=str(i)) for i in range(3)]}, format="json"
+    )
     assert response.status_code == 413 and "at most 2" in response.json()["error"]
 
 
@@ -150,23 +203,43 @@ def test_bulk_accepts_bodies_above_the_single_limit_up_to_its_own(api, settings)
     body = json.dumps({"outcomes": big})
     assert settings.HINDSIGHT_MAX_BODY_BYTES < len(body) < settings.HINDSIGHT_MAX_BULK_BODY_BYTES
     assert api.post(BULK, body, content_type="application/json").status_code == 200
-    assert api.post(URL, json.dumps(outcome(result={"log": "x" * 1_100_000})),
-                    content_type="application/json").status_code == 413
+    assert (
+        api.post(
+            URL,
+            json.dumps(outcome(result={"log": "x" * 1_100_000})),
+            content_type="application/json",
+        ).status_code
+        == 413
+    )
     settings.HINDSIGHT_MAX_BULK_BODY_BYTES = 1000
     assert api.post(BULK, body, content_type="application/json").status_code == 413
 
 
 def test_insights_in_the_seeds_shape(api):
-    lesson = LessonFactory(error_pattern="twilio", resolution="raise the timeout",
-                           status=Lesson.Status.APPROVED)
+    lesson = LessonFactory(
+        error_pattern="twilio", resolution="raise the timeout", status=Lesson.Status.APPROVED
+    )
     for n in range(3):
-        api.post(URL, outcome(task_id=str(n), context={"error_type": "null_pointer",
-                                                       "file_path": "src/capture.js"},
-                              result={"approach": "Added null check"}, duration_ms=2000),
-                 format="json")
+        api.post(
+            URL,
+            outcome(
+                task_id=str(n),
+                context={"error_type": "null_pointer", "file_path": "src/capture.js"},
+                result={"approach": "Added null check"},
+                duration_ms=2000,
+            ),
+            format="json",
+        )
     for n in range(3):
-        api.post(URL, failed(message=f"Twilio API timeout after {n + 10} seconds",
-                             task_id=f"t{n}", duration_ms=5000), format="json")
+        api.post(
+            URL,
+            failed(
+                message=f"Twilio API timeout after {n + 10} seconds",
+                task_id=f"t{n}",
+                duration_ms=5000,
+            ),
+            format="json",
+        )
     lesson.patterns.add(FailurePattern.objects.get())
     api.post(URL, outcome(task_type="other"), format="json")
     body = api.get(f"{URL}/insights", {"task_type": "fix_bug"}).json()
@@ -175,7 +248,8 @@ def test_insights_in_the_seeds_shape(api):
     assert body["success_rate"] == 50.0 and body["avg_duration_ms"] == 3500
     assert body["context_patterns"] == {
         "null_pointer": {"total": 3, "successes": 3, "success_rate": 100},
-        "api_timeout": {"total": 3, "successes": 0, "success_rate": 0}}
+        "api_timeout": {"total": 3, "successes": 0, "success_rate": 0},
+    }
     assert body["success_patterns"] == ["Successfully handled: capture.js", "Added null check"]
     assert body["failure_patterns"] == ["Twilio API timeout after <*> seconds"]
     assert body["recommendations"] == [
@@ -184,8 +258,10 @@ def test_insights_in_the_seeds_shape(api):
         "Known fix for Twilio API timeout after <*> seconds (approved lesson): raise the timeout",
         "Low success rate for api_timeout errors (0%): check known fixes before retrying",
     ]
-    assert api.get(f"{URL}/insights", {"task_type": "fix_bug", "limit": 2}).json()[
-        "total_outcomes"] == 2
+    assert (
+        api.get(f"{URL}/insights", {"task_type": "fix_bug", "limit": 2}).json()["total_outcomes"]
+        == 2
+    )
     empty = api.get(f"{URL}/insights", {"task_type": "none"}).json()
     assert empty["total_outcomes"] == 0 and empty["success_rate"] == 0
 
@@ -197,7 +273,8 @@ def test_stats_by_agent_and_task_type(api):
     body = api.get(f"{URL}/stats").json()
     assert body["rows"] == [
         {"agent": "b", "task_type": "fix_bug", "total": 1, "successes": 1, "success_rate": 100.0},
-        {"agent": "a", "task_type": "fix_bug", "total": 2, "successes": 1, "success_rate": 50.0}]
+        {"agent": "a", "task_type": "fix_bug", "total": 2, "successes": 1, "success_rate": 50.0},
+    ]
     since = api.get(f"{URL}/stats", {"since": "2019-01-01T00:00:00Z"}).json()
     assert len(since["rows"]) == 3
     assert api.get(f"{URL}/stats", {"since": "soon"}).status_code == 400
@@ -222,12 +299,21 @@ def test_a_bulk_item_naming_two_agents_is_invalid_on_its_own(api):
 
 
 def test_one_bad_item_does_not_sink_the_bulk(api):
-    items = [outcome(task_id="ok"), outcome(task_id="a\x00b"), outcome(context={"k": "\ud800"}),
-             {**outcome(), "bad\x00key": 1, "\ud800": 2}, outcome(task_id="ok2")]
-    body = api.post(BULK, json.dumps({"outcomes": items}),
-                    content_type="application/json").json()
+    items = [
+        outcome(task_id="ok"),
+        outcome(task_id="a\x00b"),
+        outcome(context={"k": "\ud800"}),
+        {**outcome(), "bad\x00key": 1, "\ud800": 2},
+        outcome(task_id="ok2"),
+    ]
+    body = api.post(BULK, json.dumps({"outcomes": items}), content_type="application/json").json()
     assert [r["status"] for r in body["results"]] == [
-        "created", "invalid", "invalid", "invalid", "created"]
+        "created",
+        "invalid",
+        "invalid",
+        "invalid",
+        "created",
+    ]
     assert "task_id" in body["results"][1]["fields"]
     assert "context" in body["results"][2]["fields"]
     assert sorted(body["results"][3]["fields"]) == ["\\ud800", "bad\\x00key"]
@@ -243,7 +329,8 @@ def test_an_item_too_deep_is_invalid_on_its_own(api):
 
 
 def test_insights_see_the_same_files_as_the_history(api):
-    api.post(URL, outcome(context={"files": ["src/a/report.py", "./src/a/report.py"]}),
-             format="json")
+    api.post(
+        URL, outcome(context={"files": ["src/a/report.py", "./src/a/report.py"]}), format="json"
+    )
     body = api.get(f"{URL}/insights", {"task_type": "fix_bug"}).json()
     assert body["success_patterns"] == ["Successfully handled: report.py"]

@@ -3,6 +3,7 @@
 Client processes send the same events, in different orders, to a multi-process gunicorn, so
 the inserts really race on separate database connections.
 """
+
 import multiprocessing
 import random
 import uuid
@@ -26,11 +27,18 @@ def events() -> list[dict]:
     """EVENTS outcomes with ids: a third failures (three error shapes), the rest successes."""
     made = []
     for n in range(EVENTS):
-        body = {"event_id": str(uuid.uuid4()), "agent": f"agent-{n % 6}", "task_id": f"t{n}",
-                "task_type": "sync", "outcome": "success"}
+        body = {
+            "event_id": str(uuid.uuid4()),
+            "agent": f"agent-{n % 6}",
+            "task_id": f"t{n}",
+            "task_type": "sync",
+            "outcome": "success",
+        }
         if n % 3 == 0:
-            body |= {"outcome": "failure", "context": {
-                "error_type": "io", "error_message": SHAPES[n // 3 % 3].format(n)}}
+            body |= {
+                "outcome": "failure",
+                "context": {"error_type": "io", "error_message": SHAPES[n // 3 % 3].format(n)},
+            }
         made.append(body)
     return made
 
@@ -43,7 +51,7 @@ def test_the_same_batches_sent_in_parallel_are_stored_once(gunicorn_server):
     jobs = []
     for seed in range(PROCESSES):
         shuffled = random.Random(seed).sample(sent, len(sent))  # same events, other order
-        batches = [{"outcomes": shuffled[i:i + BATCH]} for i in range(0, EVENTS, BATCH)]
+        batches = [{"outcomes": shuffled[i : i + BATCH]} for i in range(0, EVENTS, BATCH)]
         jobs.append((url, key, batches, THREADS_PER_PROCESS))
     with multiprocessing.get_context("spawn").Pool(PROCESSES) as pool:
         statuses = Counter(code for codes in pool.starmap(send_many, jobs) for code in codes)
@@ -54,7 +62,8 @@ def test_the_same_batches_sent_in_parallel_are_stored_once(gunicorn_server):
     assert len(counted) == 3
     assert all(Failure.objects.filter(pattern_id=pk).count() == n for pk, n in counted.items())
     assert set(Outcome.objects.values_list("event_id", flat=True)) == {
-        uuid.UUID(body["event_id"]) for body in sent}
+        uuid.UUID(body["event_id"]) for body in sent
+    }
 
 
 @pytest.mark.django_db(transaction=True)

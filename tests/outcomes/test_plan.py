@@ -4,6 +4,7 @@ With enough rows for the planner to care (and fresh statistics), every read the 
 the outcome tables must be an index scan bounded by its LIMIT, never a sequential scan or a sort
 of everything that matched, so its cost does not grow with the ledger.
 """
+
 import re
 
 import pytest
@@ -23,8 +24,12 @@ def ledger():
     SQL, fast), then ANALYZE: enough rows per agent that the planner's choice is the one a large
     ledger gets."""
     patterns = [pattern_for_message(message=f"error kind {n} at <host>") for n in range(20)]
-    fill(GENERATE, {"rows": ROWS, "patterns": [p.pk for p in patterns]},
-         "outcomes_outcome", "outcomes_outcomefile")
+    fill(
+        GENERATE,
+        {"rows": ROWS, "patterns": [p.pk for p in patterns]},
+        "outcomes_outcome",
+        "outcomes_outcomefile",
+    )
     return patterns
 
 
@@ -56,8 +61,11 @@ def _plans_of(query: HistoryQuery) -> list[tuple[str, list[dict]]]:
     every run, so with its values)."""
     with statements_run() as run:
         history_items(query, Limits.from_settings())
-    return [(sql, custom_plan(sql, params)) for sql, params in run
-            if any(table in sql for table in TABLES)]
+    return [
+        (sql, custom_plan(sql, params))
+        for sql, params in run
+        if any(table in sql for table in TABLES)
+    ]
 
 
 QUERIES = [
@@ -76,11 +84,13 @@ BITMAP_ROWS_MAX = 1000
 # type when asked) and the task's earlier attempts, the second one read per related-task key,
 # whose ids the outer read takes by primary key. A part is known by the column it ranges over
 # (quoted or not).
-PART_INDEXES = [(r'\bagent"? = ', "outcome_agent_recent_idx"),
-                (r'\btask_id"? = ', "outcome_task_recent_idx"),
-                (r'\bpath"? = ', "outcome_file_recent_idx"),
-                (r'\bpattern_id"? = ', "outcome_pattern_recent_idx"),
-                (r'\berror_type"? >= ', "outcome_error_recent_idx")]
+PART_INDEXES = [
+    (r'\bagent"? = ', "outcome_agent_recent_idx"),
+    (r'\btask_id"? = ', "outcome_task_recent_idx"),
+    (r'\bpath"? = ', "outcome_file_recent_idx"),
+    (r'\bpattern_id"? = ', "outcome_pattern_recent_idx"),
+    (r'\berror_type"? >= ', "outcome_error_recent_idx"),
+]
 
 
 def _expected_indexes(sql: str) -> set[str]:
@@ -95,8 +105,11 @@ def _uses(node: dict, index: str) -> bool:
     if node["Node Type"] in ("Index Scan", "Index Only Scan"):
         return node["Index Name"] == index
     if node["Node Type"] == "Bitmap Heap Scan" and node["Plan Rows"] <= BITMAP_ROWS_MAX:
-        return {child["Index Name"] for child in nodes_of(node)
-                if child["Node Type"] == "Bitmap Index Scan"} == {index}
+        return {
+            child["Index Name"]
+            for child in nodes_of(node)
+            if child["Node Type"] == "Bitmap Index Scan"
+        } == {index}
     return False
 
 
@@ -111,7 +124,12 @@ def test_every_history_read_is_a_bounded_index_scan(ledger):
             assert on_tables, sql
             for node in on_tables:
                 assert any(_uses(node, index) for index in indexes), (
-                    indexes, node["Node Type"], node.get("Index Name"), node.get("Plan Rows"), sql)
+                    indexes,
+                    node["Node Type"],
+                    node.get("Index Name"),
+                    node.get("Plan Rows"),
+                    sql,
+                )
             # Every part through its own index (the primary key only joins the keys' ids).
             used = {index for node in nodes for index in indexes if _uses(node, index)}
             assert indexes - {"outcomes_outcome_pkey"} <= used, (indexes, used, sql)

@@ -3,6 +3,7 @@
 PostgreSQL refuses offsets beyond ±15:59 that Python parses (up to ±23:59); such a timestamp used
 to be stored as written and answer a 500.
 """
+
 from outcomes.models import Outcome
 
 URL = "/api/v1/outcomes"
@@ -24,8 +25,10 @@ def test_a_moment_before_year_one_in_utc_is_400_naming_occurred_at(api):
 
 
 def test_bulk_items_with_large_offsets_are_stored(api):
-    items = [{**GOOD, "task_id": str(n), "occurred_at": f"2026-01-01T00:00:00-2{n}:00"}
-             for n in range(3)]
+    items = [
+        {**GOOD, "task_id": str(n), "occurred_at": f"2026-01-01T00:00:00-2{n}:00"}
+        for n in range(3)
+    ]
     response = api.post(f"{URL}/bulk", {"outcomes": items}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["created"] == 3

@@ -3,6 +3,7 @@ failures probes the open-only index, counting a pattern's new agents probes the 
 index. None may scan a whole table, whatever the batch's size, nor may the plan a connection
 keeps for a statement it runs prepared (config.database).
 """
+
 from datetime import timedelta
 
 import pytest
@@ -46,13 +47,33 @@ def batch() -> list:
     """Successes that close stored open failures, new failures of a stored and a new pattern
     (some from agents new to it), with files."""
     at = (timezone.now() - timedelta(minutes=1)).isoformat()
-    raw = [{"agent": f"agent-{n % 50}", "task_id": f"task-{n}", "task_type": "sync",
-            "outcome": "success", "occurred_at": at, "context": {"file_path": f"src/m{n}.py"}}
-           for n in range(10, 200, 10)]
-    raw += [{"agent": f"agent-{n}", "task_id": f"new-{n}", "task_type": "sync",
-             "outcome": "failure", "occurred_at": at, "context": {
-                 "error_type": "io", "error_message": "disk full on host" if n % 2
-                 else f"quota exceeded for bucket b{n}"}} for n in range(40, 60)]
+    raw = [
+        {
+            "agent": f"agent-{n % 50}",
+            "task_id": f"task-{n}",
+            "task_type": "sync",
+            "outcome": "success",
+            "occurred_at": at,
+            "context": {"file_path": f"src/m{n}.py"},
+        }
+        for n in range(10, 200, 10)
+    ]
+    raw += [
+        {
+            "agent": f"agent-{n}",
+            "task_id": f"new-{n}",
+            "task_type": "sync",
+            "outcome": "failure",
+            "occurred_at": at,
+            "context": {
+                "error_type": "io",
+                "error_message": "disk full on host"
+                if n % 2
+                else f"quota exceeded for bucket b{n}",
+            },
+        }
+        for n in range(40, 60)
+    ]
     return [item for item, errors in outcomes_parse(raw_items=raw)]
 
 
@@ -70,7 +91,10 @@ def test_every_statement_of_a_write_probes_indexes(ledger):
             nodes += generic_plan(sql, params)
             prepared.add(sql.split()[0])
         kinds.add(sql.split()[0])
-        scans = [(n["Node Type"], n["Relation Name"]) for n in nodes
-                 if n.get("Relation Name") in BIG_TABLES and "Scan" in n["Node Type"]]
+        scans = [
+            (n["Node Type"], n["Relation Name"])
+            for n in nodes
+            if n.get("Relation Name") in BIG_TABLES and "Scan" in n["Node Type"]
+        ]
         assert all(kind != "Seq Scan" for kind, _ in scans), (scans, sql)
     assert {"INSERT", "UPDATE", "SELECT"} <= kinds and {"INSERT", "UPDATE"} <= prepared

@@ -18,6 +18,7 @@ The design in brief:
   to staff as well. Here "staff" is a superuser; what each kind of staff member may see and do
   (curator, view-only, no permission) is the second table, ROLES × pages and ADMIN_ACTIONS.
 """
+
 from dataclasses import dataclass, field
 
 PRINCIPALS = ("anon", "read", "write", "revoked", "staff", "user", "bound")
@@ -57,12 +58,29 @@ class Case:
 LESSON = {"error_pattern": "matrix-pattern", "error_type": "timeout", "resolution": "wait"}
 FAILURE = {"agent": "matrix-agent", "task": "t-9", "error": "Stripe API timeout after 9 seconds"}
 OUTCOME = {"task_id": "t-9", "agent": "matrix-agent", "task_type": "sync", "outcome": "success"}
-OTLP_EXPORT = {"resourceSpans": [{
-    "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "matrix-agent"}}]},
-    "scopeSpans": [{"spans": [{
-        "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "run",
-        "startTimeUnixNano": "1767225600000000000", "endTimeUnixNano": "1767225601000000000",
-        "status": {"code": 2, "message": "Stripe API timeout after 9 seconds"}}]}]}]}
+OTLP_EXPORT = {
+    "resourceSpans": [
+        {
+            "resource": {
+                "attributes": [{"key": "service.name", "value": {"stringValue": "matrix-agent"}}]
+            },
+            "scopeSpans": [
+                {
+                    "spans": [
+                        {
+                            "traceId": "5b8efff798038103d269b633813fc60c",
+                            "spanId": "eee19b7ec3c1b174",
+                            "name": "run",
+                            "startTimeUnixNano": "1767225600000000000",
+                            "endTimeUnixNano": "1767225601000000000",
+                            "status": {"code": 2, "message": "Stripe API timeout after 9 seconds"},
+                        }
+                    ]
+                }
+            ],
+        }
+    ]
+}
 
 # API and page routes, by URL pattern. API patterns are listed without their trailing-slash
 # twin (config.api.routing makes both, to the same view; the test checks that).
@@ -81,28 +99,41 @@ ROUTES: dict[str, list[Case]] = {
     # The POST is the same read with its query in the body (out of URLs and access logs).
     "api/v1/lessons/check": [
         Case("get", "/api/v1/lessons/check", API_READ, {"error_type": "timeout"}),
-        Case("post", "/api/v1/lessons/check", API_READ, {"error_type": "timeout"})],
+        Case("post", "/api/v1/lessons/check", API_READ, {"error_type": "timeout"}),
+    ],
     "api/v1/lessons/<uuid:lesson_id>": [Case("get", "/api/v1/lessons/{lesson}", API_READ)],
     "api/v1/lessons/<uuid:lesson_id>/applications": [
         Case("post", "/api/v1/lessons/{lesson}/applications", api_write(201), {"worked": True}),
-        Case("post", "/api/v1/lessons/{lesson}/applications", api_write(201, bound=403),
-             {"worked": True, "agent": "matrix-agent"})],
+        Case(
+            "post",
+            "/api/v1/lessons/{lesson}/applications",
+            api_write(201, bound=403),
+            {"worked": True, "agent": "matrix-agent"},
+        ),
+    ],
     "api/v1/failures": [
         Case("get", "/api/v1/failures", API_READ),
         Case("post", "/api/v1/failures", api_write(201, bound=403), FAILURE),
     ],
     "api/v1/failures/resolve": [
-        Case("post", "/api/v1/failures/resolve", api_write(200, bound=403),
-             {"agent": "matrix-agent", "task": "t-1"})],
+        Case(
+            "post",
+            "/api/v1/failures/resolve",
+            api_write(200, bound=403),
+            {"agent": "matrix-agent", "task": "t-1"},
+        )
+    ],
     "api/v1/boot": [Case("get", "/api/v1/boot", API_READ, {"agent": "matrix-agent"})],
     "api/v1/outcomes": [Case("post", "/api/v1/outcomes", api_write(201, bound=403), OUTCOME)],
     # Answered per item: the bound key's item for another agent is "forbidden" in a 200.
     "api/v1/outcomes/bulk": [
-        Case("post", "/api/v1/outcomes/bulk", api_write(200), {"outcomes": [OUTCOME]})],
+        Case("post", "/api/v1/outcomes/bulk", api_write(200), {"outcomes": [OUTCOME]})
+    ],
     # OTLP/HTTP: a span for another agent is refused alone, in the answer's partial_success.
     "v1/traces": [Case("post", "/v1/traces", api_write(200), OTLP_EXPORT)],
     "api/v1/outcomes/history": [
-        Case("get", "/api/v1/outcomes/history", API_READ, {"agent": "matrix-agent"})],
+        Case("get", "/api/v1/outcomes/history", API_READ, {"agent": "matrix-agent"})
+    ],
     "api/v1/outcomes/insights": [Case("get", "/api/v1/outcomes/insights", API_READ)],
     "api/v1/outcomes/stats": [Case("get", "/api/v1/outcomes/stats", API_READ)],
     "reports/": [Case("get", "/reports/", staff_only())],
@@ -115,29 +146,53 @@ ROUTES: dict[str, list[Case]] = {
     # The login form is open to all; staff who are signed in already are sent on to the index.
     "admin/login/": [Case("get", "/admin/login/", {**PUBLIC, "staff": "/admin/"})],
     # Signing out is a POST: a GET is refused (405) to staff, the rest go back to the index.
-    "admin/logout/": [Case("get", "/admin/logout/", cells(
-        anon="/admin/", read="/admin/", write="/admin/", revoked="/admin/", staff=405,
-        user="/admin/"))],
+    "admin/logout/": [
+        Case(
+            "get",
+            "/admin/logout/",
+            cells(
+                anon="/admin/",
+                read="/admin/",
+                write="/admin/",
+                revoked="/admin/",
+                staff=405,
+                user="/admin/",
+            ),
+        )
+    ],
     "admin/password_change/": [Case("get", "/admin/password_change/", staff_only())],
     "admin/password_change/done/": [Case("get", "/admin/password_change/done/", staff_only())],
-    "admin/autocomplete/": [Case("get", "/admin/autocomplete/", staff_only(), {
-        "app_label": "lessons", "model_name": "lesson", "field_name": "patterns", "term": ""})],
+    "admin/autocomplete/": [
+        Case(
+            "get",
+            "/admin/autocomplete/",
+            staff_only(),
+            {"app_label": "lessons", "model_name": "lesson", "field_name": "patterns", "term": ""},
+        )
+    ],
     "admin/jsi18n/": [Case("get", "/admin/jsi18n/", staff_only())],
     # "View on site": no model here has a public page, so staff get a 404.
     "admin/r/<path:content_type_id>/<path:object_id>/": [
-        Case("get", "/admin/r/{lesson_type}/{lesson}/", staff_only(404))],
+        Case("get", "/admin/r/{lesson_type}/{lesson}/", staff_only(404))
+    ],
     # Auth comes last: its two admins are registered again, guarded (config.staff_admin).
     "admin/^(?P<app_label>api|failures|outcomes|lessons|auth)/$": [
-        Case("get", f"/admin/{app}/", staff_only()) for app in
-        ("auth", "api", "failures", "outcomes", "lessons")],
+        Case("get", f"/admin/{app}/", staff_only())
+        for app in ("auth", "api", "failures", "outcomes", "lessons")
+    ],
     # Unknown admin URLs do not tell outsiders what exists.
     "admin/(?P<url>.*)$": [Case("get", "/admin/no-such-page/", staff_only(404))],
     # Confirming a link the fleet suggested, from a pattern's page: a POST (a GET is 405).
     "admin/failures/failurepattern/<int:pattern_id>/links/<int:link_id>/confirm/": [
-        Case("get", "/admin/failures/failurepattern/{failures/failurepattern}/links/1/confirm/",
-             staff_only(405))],
+        Case(
+            "get",
+            "/admin/failures/failurepattern/{failures/failurepattern}/links/1/confirm/",
+            staff_only(405),
+        )
+    ],
     "admin/auth/user/<id>/password/": [
-        Case("get", "/admin/auth/user/{auth/user}/password/", staff_only())],
+        Case("get", "/admin/auth/user/{auth/user}/password/", staff_only())
+    ],
 }
 
 # Every model in the admin, and what staff get on its add and delete pages: 403 where nobody may
@@ -164,17 +219,25 @@ def admin_model_routes() -> dict[str, list[Case]]:
     routes = {}
     for stem, staff in ADMIN_MODELS.items():
         obj = f"/admin/{stem}/{{{stem}}}/"
-        routes.update({
-            f"admin/{stem}/": [Case("get", f"/admin/{stem}/", staff_only())],
-            f"admin/{stem}/add/": [Case("get", f"/admin/{stem}/add/", staff_only(staff["add"]))],
-            f"admin/{stem}/<path:object_id>/history/": [
-                Case("get", f"{obj}history/", staff_only())],
-            f"admin/{stem}/<path:object_id>/delete/": [
-                Case("get", f"{obj}delete/", staff_only(staff["delete"]))],
-            # Read-only models show their rows on this page too.
-            f"admin/{stem}/<path:object_id>/change/": [Case("get", f"{obj}change/", staff_only())],
-            f"admin/{stem}/<path:object_id>/": [Case("get", obj, staff_only(f"{obj}change/"))],
-        })
+        routes.update(
+            {
+                f"admin/{stem}/": [Case("get", f"/admin/{stem}/", staff_only())],
+                f"admin/{stem}/add/": [
+                    Case("get", f"/admin/{stem}/add/", staff_only(staff["add"]))
+                ],
+                f"admin/{stem}/<path:object_id>/history/": [
+                    Case("get", f"{obj}history/", staff_only())
+                ],
+                f"admin/{stem}/<path:object_id>/delete/": [
+                    Case("get", f"{obj}delete/", staff_only(staff["delete"]))
+                ],
+                # Read-only models show their rows on this page too.
+                f"admin/{stem}/<path:object_id>/change/": [
+                    Case("get", f"{obj}change/", staff_only())
+                ],
+                f"admin/{stem}/<path:object_id>/": [Case("get", obj, staff_only(f"{obj}change/"))],
+            }
+        )
     return routes
 
 
@@ -197,16 +260,30 @@ LESSON_CHANGERS = CURATOR | {"editor"}
 def roles(superuser, curator, viewer, staff, editor=None) -> dict:
     """A page's answer per role: everyone who is not staff is sent to the admin's login; the
     editor gets what staff without permissions get unless told otherwise."""
-    return {"superuser": superuser, "curator": curator, "viewer": viewer,
-            "editor": staff if editor is None else editor, "staff": staff,
-            "user": LOGIN, "anon": LOGIN}
+    return {
+        "superuser": superuser,
+        "curator": curator,
+        "viewer": viewer,
+        "editor": staff if editor is None else editor,
+        "staff": staff,
+        "user": LOGIN,
+        "anon": LOGIN,
+    }
 
 
 # The models a curator reads in the admin; the rest (users, groups, API keys, idempotency
 # records) are for administrators.
-CURATOR_READS = {"lessons/lesson", "lessons/lessonproposal", "failures/failure",
-                 "failures/failurepattern", "failures/rootcausegroup", "failures/regression",
-                 "failures/patternreport", "outcomes/outcome", "lessons/application"}
+CURATOR_READS = {
+    "lessons/lesson",
+    "lessons/lessonproposal",
+    "failures/failure",
+    "failures/failurepattern",
+    "failures/rootcausegroup",
+    "failures/regression",
+    "failures/patternreport",
+    "outcomes/outcome",
+    "lessons/application",
+}
 READS = roles(200, 200, 200, 403)
 ADMIN_READS = roles(200, 403, 200, 403)
 
@@ -233,13 +310,15 @@ def role_pages() -> dict[str, dict]:
             reads = {**reads, "editor": 200}
         obj = f"/admin/{stem}/{{{stem}}}/"
         curator_adds = 200 if stem == "lessons/lesson" else 403  # curators write lessons only
-        pages.update({
-            f"/admin/{stem}/": reads,
-            f"{obj}change/": reads,
-            f"{obj}history/": reads,
-            f"/admin/{stem}/add/": roles(superuser["add"], curator_adds, 403, 403),
-            f"{obj}delete/": roles(superuser["delete"], 403, 403, 403),
-        })
+        pages.update(
+            {
+                f"/admin/{stem}/": reads,
+                f"{obj}change/": reads,
+                f"{obj}history/": reads,
+                f"/admin/{stem}/add/": roles(superuser["add"], curator_adds, 403, 403),
+                f"{obj}delete/": roles(superuser["delete"], 403, 403, 403),
+            }
+        )
     return pages
 
 
@@ -260,8 +339,9 @@ ADMIN_ACTIONS = [
     AdminAction("lessons/lesson", "approve", "lessons", CURATOR),
     AdminAction("lessons/lesson", "reject", "lessons", CURATOR),
     AdminAction("lessons/lesson", "accept_proposal", "lessons", CURATOR),
-    AdminAction("lessons/lesson", "merge", "lessons", CURATOR,
-                {**CONFIRMED, "survivor": "{lesson}"}),
+    AdminAction(
+        "lessons/lesson", "merge", "lessons", CURATOR, {**CONFIRMED, "survivor": "{lesson}"}
+    ),
     AdminAction("lessons/lesson", "delete_selected", "lessons", SUPERUSER, CONFIRMED),
     AdminAction("lessons/lessonproposal", "accept", "proposals", CURATOR),
     AdminAction("lessons/lessonproposal", "dismiss", "proposals", CURATOR),
@@ -270,8 +350,13 @@ ADMIN_ACTIONS = [
     AdminAction("failures/failurepattern", "unmerge", "aliases", CURATOR),
     AdminAction("failures/failurepattern", "resolve", "patterns", CURATOR),
     AdminAction("failures/failurepattern", "ignore", "patterns", CURATOR),
-    AdminAction("failures/failurepattern", "snooze", "patterns", CURATOR,
-                {"snooze_until": "2099-01-01T00:00"}),
+    AdminAction(
+        "failures/failurepattern",
+        "snooze",
+        "patterns",
+        CURATOR,
+        {"snooze_until": "2099-01-01T00:00"},
+    ),
     AdminAction("failures/failurepattern", "reopen", "patterns", CURATOR),
     AdminAction("failures/rootcausegroup", "confirm", "groups", CURATOR),
     AdminAction("failures/rootcausegroup", "split", "groups", CURATOR),

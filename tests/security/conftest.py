@@ -1,4 +1,5 @@
 """Fixtures of the security tests: one client per kind of caller, and API request bodies."""
+
 import uuid
 
 import pytest
@@ -25,8 +26,9 @@ def principals(db, django_user_model) -> dict[str, APIClient]:
         "revoked": bearer(revoked.raw),
         "staff": APIClient(),
         "user": APIClient(),
-        "bound": bearer(api_key_create(name="builders", scope="write",
-                                       agent_patterns=["builder-*"]).raw),
+        "bound": bearer(
+            api_key_create(name="builders", scope="write", agent_patterns=["builder-*"]).raw
+        ),
     }
     clients["staff"].force_login(staff)
     clients["user"].force_login(plain)
@@ -35,15 +37,29 @@ def principals(db, django_user_model) -> dict[str, APIClient]:
 
 def lesson_body(**fields) -> dict:
     """A new lesson, unique on every call (error_pattern is unique)."""
-    return {"error_pattern": f"p-{uuid.uuid4().hex[:12]}", "error_type": "timeout",
-            "resolution": "wait and retry", **fields}
+    return {
+        "error_pattern": f"p-{uuid.uuid4().hex[:12]}",
+        "error_type": "timeout",
+        "resolution": "wait and retry",
+        **fields,
+    }
 
 
 def outcome_body(**fields) -> dict:
-    return {"task_id": "t-1", "agent": "agent-1", "task_type": "sync", "outcome": "success",
-            **fields}
+    return {
+        "task_id": "t-1",
+        "agent": "agent-1",
+        "task_type": "sync",
+        "outcome": "success",
+        **fields,
+    }
 
 
 def failure_body(**fields) -> dict:
-    return {"agent": "agent-1", "task": "t-1", "error": "Twilio API timeout after 30 seconds",
-            "error_type": "timeout", **fields}
+    return {
+        "agent": "agent-1",
+        "task": "t-1",
+        "error": "Twilio API timeout after 30 seconds",
+        "error_type": "timeout",
+        **fields,
+    }

@@ -1,5 +1,6 @@
 """What the servers' access logs keep of a request: its path, never the values of its query, where
 an agent's error message or a name with a key in it would otherwise be written down."""
+
 import logging
 import subprocess
 import sys
@@ -22,11 +23,24 @@ def logged_server(transactional_db, tmp_path):
     port, out = _free_port(), tmp_path / "stdout.log"
     errors = tmp_path / "stderr.log"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi",
-         "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "config/gunicorn.conf.py",
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+        ],
         # Only what the server needs: no GUNICORN_CMD_ARGS of the caller's may change its logs.
-        cwd=ROOT, env={"DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path)},
-        stdout=out.open("w"), stderr=errors.open("w"))
+        cwd=ROOT,
+        env={"DATABASE_URL": database_url(), "HINDSIGHT_VAR_DIR": str(tmp_path)},
+        stdout=out.open("w"),
+        stderr=errors.open("w"),
+    )
     try:
         _wait_for(f"http://127.0.0.1:{port}/api/v1/health", server, errors)
         yield f"http://127.0.0.1:{port}", (out, errors), server
@@ -36,8 +50,13 @@ def logged_server(transactional_db, tmp_path):
 
 def test_gunicorn_logs_the_path_of_a_check_but_not_its_query(logged_server, make_key):
     base, (log, errors), server = logged_server
-    request = urllib.request.Request(f"{base}/api/v1/lessons/check?{QUERY}", headers={
-        "Authorization": f"Bearer {make_key('read')}", "Referer": f"{base}/admin/?q={SECRET}"})
+    request = urllib.request.Request(
+        f"{base}/api/v1/lessons/check?{QUERY}",
+        headers={
+            "Authorization": f"Bearer {make_key('read')}",
+            "Referer": f"{base}/admin/?q={SECRET}",
+        },
+    )
     with urllib.request.urlopen(request) as answer:
         assert answer.status == 200
     with pytest.raises(urllib.error.HTTPError):  # an error answer is logged alike

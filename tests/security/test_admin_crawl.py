@@ -3,6 +3,7 @@ superuser (who reaches every page): never a server error.
 
 The pages come from the admin site's own registry, so a model registered later is crawled too.
 """
+
 import pytest
 from django.contrib import admin
 from django.contrib.admin import DateFieldListFilter
@@ -31,14 +32,27 @@ CHANGELIST_PARAMS = ["q", "o", "p", "e", "_popup", "_to_field", "all", "no_such_
 # values no calendar has: years before 1 and past 9999 (where Python's dates end), a year past
 # any integer, the hierarchy's last month and day of 9999 (its range would end in year 10000),
 # month 13 and 0, day 0, 30 February, words, and year comparisons.
-DATE_PARTS = [{"year": "0"}, {"year": "-1"}, {"year": "99999"}, {"year": "99999999999999999999"},
-              {"year": "abc"}, {"year": "9999"}, {"year": "9999", "month": "12"},
-              {"year": "9999", "month": "12", "day": "31"}, {"year": "2026", "month": "13"},
-              {"year": "2026", "month": "0"}, {"year": "2026", "month": "abc"},
-              {"year": "2026", "month": "2", "day": "30"},
-              {"year": "2026", "month": "1", "day": "0"},
-              {"month": "13"}, {"day": "0"}, {"day": "abc"}, {"year__gte": "0"},
-              {"year__lt": "99999"}, {"iso_year": "0"}]
+DATE_PARTS = [
+    {"year": "0"},
+    {"year": "-1"},
+    {"year": "99999"},
+    {"year": "99999999999999999999"},
+    {"year": "abc"},
+    {"year": "9999"},
+    {"year": "9999", "month": "12"},
+    {"year": "9999", "month": "12", "day": "31"},
+    {"year": "2026", "month": "13"},
+    {"year": "2026", "month": "0"},
+    {"year": "2026", "month": "abc"},
+    {"year": "2026", "month": "2", "day": "30"},
+    {"year": "2026", "month": "1", "day": "0"},
+    {"month": "13"},
+    {"day": "0"},
+    {"day": "abc"},
+    {"year__gte": "0"},
+    {"year__lt": "99999"},
+    {"iso_year": "0"},
+]
 
 
 def model_admins():
@@ -58,12 +72,15 @@ def field_lookups(model) -> list[tuple[str, list[str]]]:
     lookups = []
     for field in model._meta.get_fields():
         if field.is_relation and (field.concrete or field.many_to_many) and not field.auto_created:
-            lookups += [(f"{field.name}__id__exact", NUMBER + TEXT[:1]),
-                        (f"{field.name}__isnull", NUMBER)]
+            lookups += [
+                (f"{field.name}__id__exact", NUMBER + TEXT[:1]),
+                (f"{field.name}__isnull", NUMBER),
+            ]
         elif field.concrete and isinstance(field, (models.DateTimeField, models.DateField)):
             lookups += [(f"{field.name}__{op}", DATE + TEXT[:1]) for op in ("exact", "gte", "lt")]
-        elif field.concrete and isinstance(field, (models.CharField, models.TextField,
-                                                   models.JSONField)):
+        elif field.concrete and isinstance(
+            field, (models.CharField, models.TextField, models.JSONField)
+        ):
             lookups.append((f"{field.name}__exact", TEXT))
         elif field.concrete:
             lookups.append((f"{field.name}__exact", NUMBER + TEXT[:1]))
@@ -77,11 +94,16 @@ def date_fields(model, model_admin) -> list[str]:
     found = [model_admin.date_hierarchy] if model_admin.date_hierarchy else []
     for entry in model_admin.list_filter:
         name, kind = entry if isinstance(entry, (list, tuple)) else (entry, None)
-        if isinstance(name, str) and (kind is DateFieldListFilter or isinstance(
-                _field(model, name), (models.DateField, models.DateTimeField))):
+        if isinstance(name, str) and (
+            kind is DateFieldListFilter
+            or isinstance(_field(model, name), (models.DateField, models.DateTimeField))
+        ):
             found.append(name)
-    found += [field.name for field in model._meta.concrete_fields
-              if isinstance(field, (models.DateField, models.DateTimeField))]
+    found += [
+        field.name
+        for field in model._meta.concrete_fields
+        if isinstance(field, (models.DateField, models.DateTimeField))
+    ]
     return list(dict.fromkeys(found))
 
 
@@ -113,9 +135,13 @@ def autocomplete_queries():
         admins = [model_admin, *(inline(model, admin.site) for inline in model_admin.inlines)]
         for each in admins:
             for field_name in each.autocomplete_fields:
-                queries.append({"app_label": each.model._meta.app_label,
-                                "model_name": each.model._meta.model_name,
-                                "field_name": field_name})
+                queries.append(
+                    {
+                        "app_label": each.model._meta.app_label,
+                        "model_name": each.model._meta.model_name,
+                        "field_name": field_name,
+                    }
+                )
     return queries
 
 
@@ -150,23 +176,34 @@ def test_changelists_survive_hostile_filters(model_stem, superuser, objects, rf)
     model, model_admin = next((m, a) for m, a in model_admins() if stem(m) == model_stem)
     request = rf.get("/")
     request.user = superuser.user
-    params = [(name, VALUES) for name in
-              CHANGELIST_PARAMS + filter_params(model, model_admin, request)]
+    params = [
+        (name, VALUES) for name in CHANGELIST_PARAMS + filter_params(model, model_admin, request)
+    ]
     path = f"/admin/{model_stem}/"
-    errors = [line for name, values in params + field_lookups(model) for value in values
-              for line in bad(superuser, path, {name: value})]
+    errors = [
+        line
+        for name, values in params + field_lookups(model)
+        for value in values
+        for line in bad(superuser, path, {name: value})
+    ]
     assert not errors, "\n".join(errors)
 
 
 def test_every_date_filter_is_crawled():
-    fields = {stem(model): date_fields(model, model_admin) for model, model_admin in model_admins()}
+    fields = {
+        stem(model): date_fields(model, model_admin) for model, model_admin in model_admins()
+    }
     assert "occurred_at" in fields["failures/failure"]
     assert "occurred_at" in fields["outcomes/outcome"]
 
 
 @pytest.mark.parametrize("model_stem", STEMS)
-def test_date_filters_survive_hostile_dates(model_stem, superuser, objects,  # noqa: F811
-                                            monkeypatch):
+def test_date_filters_survive_hostile_dates(
+    model_stem,
+    superuser,
+    objects,  # noqa: F811
+    monkeypatch,
+):
     """Each date the changelist may filter by, as registered and as its date hierarchy (so an
     admin that adds one later is crawled already)."""
     model, model_admin = next((m, a) for m, a in model_admins() if stem(m) == model_stem)
@@ -175,13 +212,17 @@ def test_date_filters_survive_hostile_dates(model_stem, superuser, objects,  # n
     for field in date_fields(model, model_admin):
         for hierarchy in dict.fromkeys([model_admin.date_hierarchy, field]):
             monkeypatch.setattr(model_admin, "date_hierarchy", hierarchy)
-            errors += [line for query in date_queries(field)
-                       for line in bad(superuser, path, query)]
+            errors += [
+                line for query in date_queries(field) for line in bad(superuser, path, query)
+            ]
     assert not errors, "\n".join(errors)
 
 
-def test_a_date_no_calendar_has_is_an_invalid_filter(superuser, objects,  # noqa: F811
-                                                     monkeypatch):
+def test_a_date_no_calendar_has_is_an_invalid_filter(
+    superuser,
+    objects,  # noqa: F811
+    monkeypatch,
+):
     """As Django's admin answers a filter it cannot apply: back to the list, flagged ?e=1."""
     path = "/admin/outcomes/outcome/"
     assert superuser.get(path, {"occurred_at__year": "2026"}).status_code == 200
@@ -219,8 +260,12 @@ def test_paths_the_admin_does_not_route_survive(superuser, objects):  # noqa: F8
     unknown = [f"/admin/{name}/" for name in IDS] + [f"/admin/failures/{name}/" for name in IDS]
     answers = {path: superuser.get(path).status_code for path in unknown}
     assert {path: code for path, code in answers.items() if code != 404} == {}
-    errors = [line for model_stem in STEMS for name in ("zz", "%00", "change/zz")
-              for line in bad(superuser, f"/admin/{model_stem}/{objects[model_stem]}/{name}/")]
+    errors = [
+        line
+        for model_stem in STEMS
+        for name in ("zz", "%00", "change/zz")
+        for line in bad(superuser, f"/admin/{model_stem}/{objects[model_stem]}/{name}/")
+    ]
     assert not errors, "\n".join(errors)
 
 
@@ -244,8 +289,12 @@ def test_actions_survive_hostile_selections(model_stem, superuser, objects):  # 
     errors = []
     for _, action, _ in model_admin._get_base_actions():
         for value in ["%00", *NUMBER[:2], "\x00"]:
-            errors += bad(superuser, f"/admin/{model_stem}/", method="post",
-                          data={"action": action, "_selected_action": [value]})
+            errors += bad(
+                superuser,
+                f"/admin/{model_stem}/",
+                method="post",
+                data={"action": action, "_selected_action": [value]},
+            )
     assert not errors, "\n".join(errors)
 
 
@@ -261,13 +310,24 @@ def test_autocomplete_survives_hostile_queries(superuser, objects):  # noqa: F81
 
 
 def test_staff_pages_survive_hostile_queries(superuser, objects):  # noqa: F811
-    pages = ["/admin/", *(f"/admin/{app}/" for app in {m._meta.app_label for m, _ in
-                                                       model_admins()}),
-             "/dashboard/", "/reports/", f"/reports/{objects['report']}/"]
-    errors = [line for page in pages for name in ("page", "p", "q", "since", "until")
-              for value in VALUES for line in bad(superuser, page, {name: value})]
+    pages = [
+        "/admin/",
+        *(f"/admin/{app}/" for app in {m._meta.app_label for m, _ in model_admins()}),
+        "/dashboard/",
+        "/reports/",
+        f"/reports/{objects['report']}/",
+    ]
+    errors = [
+        line
+        for page in pages
+        for name in ("page", "p", "q", "since", "until")
+        for value in VALUES
+        for line in bad(superuser, page, {name: value})
+    ]
     for object_id in IDS[2:]:
-        errors += [line for suffix in ("/", ".md", ".json")
-                   for line in bad(superuser, f"/reports/{object_id}{suffix}")]
+        errors += [
+            line
+            for suffix in ("/", ".md", ".json")
+            for line in bad(superuser, f"/reports/{object_id}{suffix}")
+        ]
     assert not errors, "\n".join(errors)
-

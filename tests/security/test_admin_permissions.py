@@ -1,6 +1,7 @@
 """Admin permissions: every role × every admin page and action, as access_table's role section
 decides; a refused action leaves its rows exactly as they were.
 """
+
 import uuid
 from importlib import import_module
 from types import SimpleNamespace
@@ -25,16 +26,38 @@ from lessons.models import Application, LessonProposal, PatternLink
 from outcomes.models import Outcome
 from tests.conftest import curators_make
 from tests.factories import LessonFactory
-from tests.security.access_table import (ADMIN_ACTIONS, CURATOR, LESSON_CHANGERS, LOGIN, ROLES,
-                                         role_pages)
+from tests.security.access_table import (
+    ADMIN_ACTIONS,
+    CURATOR,
+    LESSON_CHANGERS,
+    LOGIN,
+    ROLES,
+    role_pages,
+)
 
 CURATION = {
-    "lessons": {"view_lesson", "add_lesson", "change_lesson", "review_lesson", "merge_lesson",
-                "view_lessonproposal", "view_lessoncuration", "view_application"},
-    "failures": {"view_failure", "view_failurepattern", "change_failurepattern",
-                 "merge_failurepattern", "triage_failurepattern", "view_rootcausegroup",
-                 "decide_rootcausegroup",
-                 "view_regression", "view_patternreport", "view_dashboard"},
+    "lessons": {
+        "view_lesson",
+        "add_lesson",
+        "change_lesson",
+        "review_lesson",
+        "merge_lesson",
+        "view_lessonproposal",
+        "view_lessoncuration",
+        "view_application",
+    },
+    "failures": {
+        "view_failure",
+        "view_failurepattern",
+        "change_failurepattern",
+        "merge_failurepattern",
+        "triage_failurepattern",
+        "view_rootcausegroup",
+        "decide_rootcausegroup",
+        "view_regression",
+        "view_patternreport",
+        "view_dashboard",
+    },
     "outcomes": {"view_outcome"},
 }
 
@@ -71,8 +94,11 @@ def _clients() -> dict[str, Client]:
     }
     users["curator"].groups.add(Group.objects.get(name="curators"))
     users["viewer"].user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
-    users["editor"].user_permissions.set(Permission.objects.filter(
-        content_type__app_label="lessons", codename__in=["view_lesson", "change_lesson"]))
+    users["editor"].user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="lessons", codename__in=["view_lesson", "change_lesson"]
+        )
+    )
     result = {"anon": Client()}
     for role, user in users.items():
         result[role] = Client()
@@ -81,55 +107,96 @@ def _clients() -> dict[str, Client]:
 
 
 def _pattern(error: str):
-    return failure_record(agent="matrix-agent", task=f"t-{uuid.uuid4().hex[:6]}",
-                          error=error).pattern
+    return failure_record(
+        agent="matrix-agent", task=f"t-{uuid.uuid4().hex[:6]}", error=error
+    ).pattern
 
 
 def _rows() -> dict:
     """The rows the pages name and the actions select, by the table's placeholder names."""
     lesson, other = LessonFactory(resolution="human text"), LessonFactory()
-    proposal = LessonProposal.objects.create(lesson=lesson, resolution="agent text",
-                                             digest="d" * 64)
-    patterns = [_pattern("Twilio API timeout after 30 seconds"),
-                _pattern("Stripe card declined for customer 42")]
-    merged = patterns_merge_selected(patterns=[_pattern("disk quota exceeded on volume 7"),
-                                               _pattern("disk quota exceeded on volume 7 of 9")])
+    proposal = LessonProposal.objects.create(
+        lesson=lesson, resolution="agent text", digest="d" * 64
+    )
+    patterns = [
+        _pattern("Twilio API timeout after 30 seconds"),
+        _pattern("Stripe card declined for customer 42"),
+    ]
+    merged = patterns_merge_selected(
+        patterns=[
+            _pattern("disk quota exceeded on volume 7"),
+            _pattern("disk quota exceeded on volume 7 of 9"),
+        ]
+    )
     alias = merged.survivor.aliases.get()
     now = timezone.now()
     group = RootCauseGroup.objects.create(members_key="1" * 40, detected_at=now)
     report = pattern_report_build()
     record = IdempotencyRecord.objects.create(
-        event_id=uuid.uuid4(), operation="lessons_record", request_digest="0" * 64,
-        status_code=201, response={})
+        event_id=uuid.uuid4(),
+        operation="lessons_record",
+        request_digest="0" * 64,
+        status_code=201,
+        response={},
+    )
     victim = get_user_model().objects.create_user("victim")
     extra = Group.objects.create(name="extra")
     key = api_key_create(name="matrix-key", scope="read").key
-    outcome = Outcome.objects.create(task_id="t-1", agent="matrix-agent", task_type="sync",
-                                     outcome="failure", occurred_at=now)
-    selections = {"lessons": [lesson, other], "proposals": [proposal], "patterns": patterns,
-                  "aliases": [alias], "groups": [group], "keys": [key], "records": [record],
-                  "users": [victim], "groups_of_users": [extra]}
-    pages = {"auth/group": extra, "auth/user": victim, "api/apikey": key,
-             "api/idempotencyrecord": record, "failures/failurepattern": patterns[0],
-             "failures/failure": patterns[0].failures.first(), "failures/rootcausegroup": group,
-             "failures/regression": _regression(patterns[0], now),
-             "failures/patternreport": report, "outcomes/outcome": outcome,
-             "lessons/lesson": lesson, "lessons/lessonproposal": proposal,
-             "lessons/application": Application.objects.create(
-                 lesson=lesson, worked=True, agent="matrix-agent", applied_at=now)}
+    outcome = Outcome.objects.create(
+        task_id="t-1", agent="matrix-agent", task_type="sync", outcome="failure", occurred_at=now
+    )
+    selections = {
+        "lessons": [lesson, other],
+        "proposals": [proposal],
+        "patterns": patterns,
+        "aliases": [alias],
+        "groups": [group],
+        "keys": [key],
+        "records": [record],
+        "users": [victim],
+        "groups_of_users": [extra],
+    }
+    pages = {
+        "auth/group": extra,
+        "auth/user": victim,
+        "api/apikey": key,
+        "api/idempotencyrecord": record,
+        "failures/failurepattern": patterns[0],
+        "failures/failure": patterns[0].failures.first(),
+        "failures/rootcausegroup": group,
+        "failures/regression": _regression(patterns[0], now),
+        "failures/patternreport": report,
+        "outcomes/outcome": outcome,
+        "lessons/lesson": lesson,
+        "lessons/lessonproposal": proposal,
+        "lessons/application": Application.objects.create(
+            lesson=lesson, worked=True, agent="matrix-agent", applied_at=now
+        ),
+    }
     # A candidate link the fleet's reports made: the lesson worked twice for another pattern.
-    link = PatternLink.objects.create(lesson=lesson, pattern=patterns[1], successes=2, agents=2,
-                                      first_seen=now, last_seen=now)
-    return {"selections": selections, "lesson": lesson.pk, "report": report.pk, "link": link.pk,
-            **{stem: row.pk for stem, row in pages.items()}}
+    link = PatternLink.objects.create(
+        lesson=lesson, pattern=patterns[1], successes=2, agents=2, first_seen=now, last_seen=now
+    )
+    return {
+        "selections": selections,
+        "lesson": lesson.pk,
+        "report": report.pk,
+        "link": link.pk,
+        **{stem: row.pk for stem, row in pages.items()},
+    }
 
 
 def _regression(pattern, now):
     from failures.models import Regression
 
-    return Regression.objects.create(pattern=pattern, kind=Regression.Kind.RESOLVED,
-                                     fixed_at=now, since=now, detected_at=now,
-                                     evidence={"resolved_failures": 1, "quiet_hours": 24})
+    return Regression.objects.create(
+        pattern=pattern,
+        kind=Regression.Kind.RESOLVED,
+        fixed_at=now,
+        since=now,
+        detected_at=now,
+        evidence={"resolved_failures": 1, "quiet_hours": 24},
+    )
 
 
 def observed(response) -> int | str:
@@ -153,8 +220,7 @@ def test_pages(role, clients, rows):
 def snapshot(selected) -> list[dict]:
     """Every column of the selected rows, as the database holds them now (gone rows drop out)."""
     model = type(selected[0])
-    return list(model.objects.filter(pk__in=[row.pk for row in selected]).order_by("pk")
-                .values())
+    return list(model.objects.filter(pk__in=[row.pk for row in selected]).order_by("pk").values())
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -163,8 +229,11 @@ def test_actions(case, role, clients, rows):
     selected = rows["selections"][case.rows]
     before = snapshot(selected)
     path = f"/admin/{case.stem}/"
-    data = {"action": case.action, "_selected_action": [str(row.pk) for row in selected],
-            **{name: value.format(**rows) for name, value in case.extra.items()}}
+    data = {
+        "action": case.action,
+        "_selected_action": [str(row.pk) for row in selected],
+        **{name: value.format(**rows) for name, value in case.extra.items()},
+    }
     response = clients[role].post(path, data)
     if role in case.allowed:
         assert (response.status_code, response["Location"]) == (302, path)
@@ -212,7 +281,8 @@ def test_the_curators_migrations_undo_and_redo(db):
     migration.curators_remove(django_apps, editor)
     assert not Group.objects.filter(name="curators").exists()
     Group.objects.create(name="curators").permissions.set(
-        Permission.objects.filter(codename="delete_outcome"))
+        Permission.objects.filter(codename="delete_outcome")
+    )
     curators_make(django_apps, editor)
     held = Group.objects.get(name="curators").permissions.values_list("codename", flat=True)
     assert set(held) == set().union(*CURATION.values())
@@ -238,15 +308,24 @@ def _link_decision(rows, decision: str) -> dict:
     from lessons.models import Lesson
 
     lesson = Lesson.objects.get(pk=rows["lesson"])
-    return {"error_type": lesson.error_type, "skill_name": "", "resolution": lesson.resolution,
-            "resolution_code": "", "status": lesson.status,
-            "pattern_links-TOTAL_FORMS": 1, "pattern_links-INITIAL_FORMS": 1,
-            "pattern_links-0-id": rows["link"], "pattern_links-0-lesson": str(lesson.pk),
-            "pattern_links-0-decision": decision,
-            "proposals-TOTAL_FORMS": 1, "proposals-INITIAL_FORMS": 1,
-            "proposals-0-id": rows["lessons/lessonproposal"],
-            "proposals-0-lesson": str(lesson.pk),
-            "curations-TOTAL_FORMS": 0, "curations-INITIAL_FORMS": 0}
+    return {
+        "error_type": lesson.error_type,
+        "skill_name": "",
+        "resolution": lesson.resolution,
+        "resolution_code": "",
+        "status": lesson.status,
+        "pattern_links-TOTAL_FORMS": 1,
+        "pattern_links-INITIAL_FORMS": 1,
+        "pattern_links-0-id": rows["link"],
+        "pattern_links-0-lesson": str(lesson.pk),
+        "pattern_links-0-decision": decision,
+        "proposals-TOTAL_FORMS": 1,
+        "proposals-INITIAL_FORMS": 1,
+        "proposals-0-id": rows["lessons/lessonproposal"],
+        "proposals-0-lesson": str(lesson.pk),
+        "curations-TOTAL_FORMS": 0,
+        "curations-INITIAL_FORMS": 0,
+    }
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -258,8 +337,10 @@ def test_deciding_a_pattern_link_on_the_lesson_page(decision, state, role, clien
     from lessons.models import Lesson
 
     lesson = Lesson.objects.get(pk=rows["lesson"])
-    before = (snapshot([PatternLink.objects.get(pk=rows["link"])]),
-              sorted(lesson.patterns.values_list("pk", flat=True)))
+    before = (
+        snapshot([PatternLink.objects.get(pk=rows["link"])]),
+        sorted(lesson.patterns.values_list("pk", flat=True)),
+    )
     path = f"/admin/lessons/lesson/{rows['lesson']}/change/"
     response = clients[role].post(path, _link_decision(rows, decision))
     link = PatternLink.objects.get(pk=rows["link"])
@@ -304,11 +385,13 @@ def test_the_lesson_page_shows_learned_links_with_their_evidence(role, decides, 
     assert ("pattern_links-0-decision" in page) == decides
 
 
-@pytest.mark.parametrize("role, triages", [("curator", True), ("viewer", False),
-                                           ("superuser", True)])
+@pytest.mark.parametrize(
+    "role, triages", [("curator", True), ("viewer", False), ("superuser", True)]
+)
 def test_the_pattern_page_offers_triage_to_those_who_may(role, triages, clients, rows):
     page = clients[role].get(
-        f"/admin/failures/failurepattern/{rows['failures/failurepattern']}/change/")
+        f"/admin/failures/failurepattern/{rows['failures/failurepattern']}/change/"
+    )
     assert page.status_code == 200
     content = page.content.decode()
     assert 'id="triage-state"' in content  # everyone who sees the pattern sees its state

@@ -3,6 +3,7 @@
 A URL pattern without a row in the table, a row whose pattern no longer exists, or an API view
 method the table does not exercise fails ``test_every_route_is_in_the_table``.
 """
+
 import uuid
 
 import pytest
@@ -65,28 +66,47 @@ def objects(db, principals, django_user_model) -> dict[str, object]:
         "auth/user": django_user_model.objects.get(username="plain"),
         "api/apikey": ApiKey.objects.get(name="reader"),
         "api/idempotencyrecord": IdempotencyRecord.objects.create(
-            event_id=uuid.uuid4(), operation="lessons_record", request_digest="0" * 64,
-            status_code=201, response={}),
+            event_id=uuid.uuid4(),
+            operation="lessons_record",
+            request_digest="0" * 64,
+            status_code=201,
+            response={},
+        ),
         "failures/failurepattern": failure.pattern,
         "failures/failure": failure,
-        "failures/rootcausegroup": RootCauseGroup.objects.create(members_key="1" * 40,
-                                                                 detected_at=now),
+        "failures/rootcausegroup": RootCauseGroup.objects.create(
+            members_key="1" * 40, detected_at=now
+        ),
         "failures/regression": Regression.objects.create(
-            pattern=failure.pattern, kind=Regression.Kind.RESOLVED, fixed_at=now, since=now,
-            detected_at=now, evidence={"resolved_failures": 1, "quiet_hours": 24}),
+            pattern=failure.pattern,
+            kind=Regression.Kind.RESOLVED,
+            fixed_at=now,
+            since=now,
+            detected_at=now,
+            evidence={"resolved_failures": 1, "quiet_hours": 24},
+        ),
         "failures/patternreport": pattern_report_build(),
-        "outcomes/outcome": Outcome.objects.create(task_id="t-1", agent="matrix-agent",
-                                                   task_type="sync", outcome="failure",
-                                                   occurred_at=now),
+        "outcomes/outcome": Outcome.objects.create(
+            task_id="t-1",
+            agent="matrix-agent",
+            task_type="sync",
+            outcome="failure",
+            occurred_at=now,
+        ),
         "lessons/lesson": lesson,
         "lessons/lessonproposal": LessonProposal.objects.create(
-            lesson=lesson, resolution="page oncall", digest="d" * 64),
-        "lessons/application": Application.objects.create(lesson=lesson, worked=True,
-                                                          applied_at=now),
+            lesson=lesson, resolution="page oncall", digest="d" * 64
+        ),
+        "lessons/application": Application.objects.create(
+            lesson=lesson, worked=True, applied_at=now
+        ),
     }
     values = {name: row.pk for name, row in rows.items()}
-    values.update(lesson=lesson.pk, report=rows["failures/patternreport"].pk,
-                  lesson_type=ContentType.objects.get_for_model(Lesson).pk)
+    values.update(
+        lesson=lesson.pk,
+        report=rows["failures/patternreport"].pk,
+        lesson_type=ContentType.objects.get_for_model(Lesson).pk,
+    )
     return values
 
 
@@ -126,8 +146,10 @@ def test_access(route, principals, objects):
             query = case.data if case.method == "get" else {}
             want = expected(case.expect[principal], path, query, objects)
             if observed(response) != want:
-                wrong.append(f"{principal} {case.method.upper()} {path}: expected {want}, "
-                             f"got {observed(response)}")
+                wrong.append(
+                    f"{principal} {case.method.upper()} {path}: expected {want}, "
+                    f"got {observed(response)}"
+                )
             assert response.status_code < 500, (principal, path, response.content[:500])
     assert not wrong, "\n".join(wrong)
 
@@ -149,20 +171,30 @@ NON_STAFF = [p for p in PRINCIPALS if p != "staff"]
 
 
 @pytest.mark.parametrize("principal", NON_STAFF)
-def test_admin_writes_by_anyone_but_staff_change_nothing(principal, principals, objects,
-                                                        django_user_model):
+def test_admin_writes_by_anyone_but_staff_change_nothing(
+    principal, principals, objects, django_user_model
+):
     client = principals[principal]
     keys = list(ApiKey.objects.values_list("pk", flat=True))
     lesson = Lesson.objects.get(pk=objects["lesson"])
     posts = [
-        ("/admin/lessons/lesson/add/", {"error_pattern": "sneaky", "error_type": "x",
-                                        "resolution": "y", "status": "approved"}),
+        (
+            "/admin/lessons/lesson/add/",
+            {
+                "error_pattern": "sneaky",
+                "error_type": "x",
+                "resolution": "y",
+                "status": "approved",
+            },
+        ),
         ("/admin/lessons/lesson/", {"action": "approve", "_selected_action": [lesson.pk]}),
         (f"/admin/lessons/lesson/{lesson.pk}/delete/", {"post": "yes"}),
         ("/admin/api/apikey/add/", {"name": "sneaky", "scope": "write"}),
         ("/admin/api/apikey/", {"action": "revoke", "_selected_action": keys}),
-        ("/admin/auth/user/add/", {"username": "sneaky", "password1": "pw-0123456789x",
-                                   "password2": "pw-0123456789x"}),
+        (
+            "/admin/auth/user/add/",
+            {"username": "sneaky", "password1": "pw-0123456789x", "password2": "pw-0123456789x"},
+        ),
     ]
     for path, data in posts:
         response = client.post(path, data)

@@ -1,5 +1,6 @@
 """Per-key throttling: budgets per key and per kind of request, 429s in the error shape, counters
 in Redis, and a Redis outage that lifts the limits instead of failing requests."""
+
 import os
 import socket
 import subprocess
@@ -58,8 +59,9 @@ def key_client(scope: str = "write", name: str = "agent"):
 
 
 def test_defaults_are_generous_and_separate_per_kind():
-    assert {scope: rate_parse(rate) for scope, rate in api_settings.DEFAULT_THROTTLE_RATES.items()
-            } == {"read": (60000, 60), "write": (30000, 60), "bulk": (3000, 60)}
+    assert {
+        scope: rate_parse(rate) for scope, rate in api_settings.DEFAULT_THROTTLE_RATES.items()
+    } == {"read": (60000, 60), "write": (30000, 60), "bulk": (3000, 60)}
 
 
 @pytest.mark.redis
@@ -72,8 +74,9 @@ def test_over_the_limit_is_a_429_with_retry_after_in_the_error_shape(db, rates):
     assert refused["Retry-After"] == "45"  # the rest of the pinned minute
     assert refused.json() == {
         "error": "Too many read requests for this API key (limit 3/minute). "
-                 "Expected available in 45 seconds.",
-        "fields": {}}
+        "Expected available in 45 seconds.",
+        "fields": {},
+    }
 
 
 @pytest.mark.redis
@@ -106,8 +109,13 @@ def test_a_posted_check_is_a_read(db, rates):
     """POST /lessons/check spends the read budget, not the write one."""
     rates(read="2/hour", write="1/hour")
     client = key_client()
-    posted = lambda: client.post("/api/v1/lessons/check", {"error_type": "timeout"},  # noqa: E731
-                                 format="json").status_code
+    posted = lambda: (
+        client.post(
+            "/api/v1/lessons/check",
+            {"error_type": "timeout"},  # noqa: E731
+            format="json",
+        ).status_code
+    )
     assert [posted(), read(client).status_code, posted()] == [200, 200, 429]
     assert write(client).status_code == 201
 
@@ -149,10 +157,12 @@ def test_counting_is_one_round_trip(db, monkeypatch):
     """INCR and EXPIRE go to Redis as one pipeline: nothing is sent command by command."""
     sent = []
     execute = redis.client.Pipeline.execute
-    monkeypatch.setattr(redis.client.Pipeline, "execute",
-                        lambda self, *a, **k: sent.append("pipeline") or execute(self, *a, **k))
-    monkeypatch.setattr(redis.Redis, "execute_command",
-                        lambda self, *a, **k: sent.append(a[0]))
+    monkeypatch.setattr(
+        redis.client.Pipeline,
+        "execute",
+        lambda self, *a, **k: sent.append("pipeline") or execute(self, *a, **k),
+    )
+    monkeypatch.setattr(redis.Redis, "execute_command", lambda self, *a, **k: sent.append(a[0]))
     assert counter_incr("throttle:probe", ttl=5) == 1
     assert sent == ["pipeline"]
 
@@ -161,20 +171,27 @@ def dead_redis() -> dict:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    return {"default": {
-        "BACKEND": "config.cache.ResilientRedisCache",
-        "LOCATION": f"redis://127.0.0.1:{port}/0",
-        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
-    }}
+    return {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+        }
+    }
 
 
 def test_with_redis_down_requests_go_through(db, rates, settings):
     rates(read="1/minute", write="1/minute", bulk="1/minute")
     settings.CACHES = dead_redis()
     client = key_client()
-    statuses = [read(client).status_code, read(client).status_code,
-                write(client).status_code, write(client).status_code,
-                bulk(client).status_code, bulk(client).status_code]
+    statuses = [
+        read(client).status_code,
+        read(client).status_code,
+        write(client).status_code,
+        write(client).status_code,
+        bulk(client).status_code,
+        bulk(client).status_code,
+    ]
     assert statuses == [200, 200, 201, 201, 200, 200]
 
 
@@ -187,24 +204,45 @@ def test_a_cache_that_keeps_nothing_does_not_throttle_or_fail(db, rates, setting
 
 def test_embedded_mode_counts_in_the_local_cache(db, rates, settings):
     rates(read="2/minute")
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "throttle-test"}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "throttle-test",
+        }
+    }
     client = key_client("read")
     assert [read(client).status_code for _ in range(3)] == [200, 200, 429]
 
 
 def settings_of(env: dict, var_dir: Path) -> subprocess.CompletedProcess:
-    code = ("import django, json; django.setup(); from django.conf import settings as s; "
-            "print(json.dumps(s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']))")
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
-                               "HINDSIGHT_VAR_DIR": str(var_dir), **env},
-                          timeout=120)
+    code = (
+        "import django, json; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps(s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "HINDSIGHT_VAR_DIR": str(var_dir),
+            **env,
+        },
+        timeout=120,
+    )
 
 
 def test_rates_come_from_the_environment(tmp_path):
-    done = settings_of({"HINDSIGHT_THROTTLE_READ": "100/second", "HINDSIGHT_THROTTLE_WRITE": "off",
-                        "HINDSIGHT_THROTTLE_BULK": "5/hour"}, tmp_path)
+    done = settings_of(
+        {
+            "HINDSIGHT_THROTTLE_READ": "100/second",
+            "HINDSIGHT_THROTTLE_WRITE": "off",
+            "HINDSIGHT_THROTTLE_BULK": "5/hour",
+        },
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == '{"read": "100/second", "write": null, "bulk": "5/hour"}'
 

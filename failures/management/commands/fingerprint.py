@@ -5,6 +5,7 @@ skipped). Output: one line ``{"fingerprint": ..., "template": ...}`` per input l
 order, written after the whole input has been grouped (so every answer reflects every merge).
 No database is used.
 """
+
 import json
 import sys
 
@@ -31,7 +32,7 @@ def read_messages(lines) -> list[str]:
 
 
 class Command(BaseCommand):
-    help = "Read JSON lines {\"message\": ...}; write {\"fingerprint\", \"template\"} per line."
+    help = 'Read JSON lines {"message": ...}; write {"fingerprint", "template"} per line.'
     requires_system_checks = []  # pure computation: must run even when no database is reachable
 
     def add_arguments(self, parser):
@@ -47,6 +48,8 @@ class Command(BaseCommand):
                 raise CommandError(f"cannot read {path}: {exc.strerror}") from exc
         else:
             messages = read_messages(sys.stdin)
-        out = [json.dumps({"fingerprint": fp, "template": t}) for fp, t in group_messages(messages)]
+        out = [
+            json.dumps({"fingerprint": fp, "template": t}) for fp, t in group_messages(messages)
+        ]
         if out:
             self.stdout.write("\n".join(out))

@@ -1,4 +1,5 @@
 """``manage.py mine_patterns``: regroup templates into patterns and recount their counters."""
+
 from django.core.management.base import BaseCommand
 
 from failures.records.counts import patterns_recount

@@ -1,16 +1,17 @@
 """``manage.py pattern_report [--since ISO_DATETIME]``: build, store and point to a report."""
-from datetime import timezone as dt_timezone
+
+from datetime import UTC
 
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from failures.store.pattern_job import patterns_update
 from failures.analysis.regressions import regressions_detect
+from failures.analysis.rootcauses import root_causes_detect
 from failures.staff.report_markdown import report_summary
 from failures.staff.reports import pattern_report_build
-from failures.analysis.rootcauses import root_causes_detect
+from failures.store.pattern_job import patterns_update
 
 
 class Command(BaseCommand):
@@ -18,9 +19,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--since", help="start of the window, ISO 8601 (UTC when no offset)")
-        parser.add_argument("--detect", action="store_true",
-                            help="run update_patterns, detect_root_causes and detect_regressions "
-                                 "first (for installs where no beat runs them)")
+        parser.add_argument(
+            "--detect",
+            action="store_true",
+            help="run update_patterns, detect_root_causes and detect_regressions "
+            "first (for installs where no beat runs them)",
+        )
 
     def handle(self, *args, **options):
         since = self._since(options["since"])
@@ -37,7 +41,8 @@ class Command(BaseCommand):
             f"{report.until:%Y-%m-%d %H:%M} UTC): {report_summary(report.data)}\n"
             f"  HTML (staff): {reverse('reports:detail', args=[report.pk])}\n"
             f"  markdown: {reverse('reports:markdown', args=[report.pk])}\n"
-            f"  JSON: {reverse('reports:json', args=[report.pk])}")
+            f"  JSON: {reverse('reports:json', args=[report.pk])}"
+        )
 
     @staticmethod
     def _since(raw: str | None):
@@ -49,4 +54,4 @@ class Command(BaseCommand):
             moment = None
         if moment is None:
             raise CommandError(f"--since must be an ISO 8601 date and time, not {raw!r}")
-        return moment if timezone.is_aware(moment) else moment.replace(tzinfo=dt_timezone.utc)
+        return moment if timezone.is_aware(moment) else moment.replace(tzinfo=UTC)

@@ -1,4 +1,5 @@
 """``manage.py update_patterns``: the incremental pattern job, for installs without a beat."""
+
 from django.core.management.base import BaseCommand
 
 from failures.store.pattern_job import patterns_update
@@ -12,4 +13,5 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{result.templates} new template(s), {result.failures} new failure(s): "
             f"{result.merged} pattern(s) merged, {result.widened} widened, "
-            f"{result.recounted} recounted.")
+            f"{result.recounted} recounted."
+        )

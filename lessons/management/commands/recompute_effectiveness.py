@@ -1,4 +1,5 @@
 """``manage.py recompute_effectiveness``: the effectiveness job, for when no beat runs."""
+
 from django.core.management.base import BaseCommand
 
 from lessons.effectiveness import effectiveness_recompute

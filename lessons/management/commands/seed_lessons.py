@@ -1,4 +1,5 @@
 """``manage.py seed_lessons``: load the known patterns (idempotent)."""
+
 from django.core.management.base import BaseCommand
 
 from lessons.services import lessons_seed

@@ -1,5 +1,6 @@
 """``manage.py apikey create NAME --scope write [--agent 'builder-*' ...]`` | ``apikey list`` |
 ``apikey revoke PREFIX``."""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from config.api.models import ApiKey
@@ -14,11 +15,16 @@ class Command(BaseCommand):
         create = sub.add_parser("create", help="create a key and print it once")
         create.add_argument("name")
         create.add_argument("--scope", choices=ApiKey.Scope.values, default=ApiKey.Scope.READ)
-        create.add_argument("--agent", action="append", default=[], dest="agents",
-                            metavar="PATTERN",
-                            help="bind a write key to agents matching this glob "
-                                 "(repeatable); without it the key is a fleet key, writing for "
-                                 "any agent. A read key takes none: reads are never bound")
+        create.add_argument(
+            "--agent",
+            action="append",
+            default=[],
+            dest="agents",
+            metavar="PATTERN",
+            help="bind a write key to agents matching this glob "
+            "(repeatable); without it the key is a fleet key, writing for "
+            "any agent. A read key takes none: reads are never bound",
+        )
         sub.add_parser("list", help="list keys (never their secret part)")
         revoke = sub.add_parser("revoke", help="revoke the key with this prefix")
         revoke.add_argument("prefix")
@@ -44,6 +50,8 @@ class Command(BaseCommand):
     def _revoke(self, prefix, **_):
         keys = list(ApiKey.objects.filter(prefix=prefix))
         if len(keys) != 1:
-            raise CommandError(f"{len(keys)} keys have the prefix {prefix!r}; expected exactly one")
+            raise CommandError(
+                f"{len(keys)} keys have the prefix {prefix!r}; expected exactly one"
+            )
         api_key_revoke(key=keys[0])
         self.stdout.write(f"Revoked {keys[0]}")

@@ -1,4 +1,5 @@
 """Make sure an admin login exists; print its credentials the one time it is created."""
+
 import os
 import secrets
 
@@ -19,7 +20,9 @@ class Command(BaseCommand):
             return
         password = os.environ.get("HINDSIGHT_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
         users.create_superuser(username=username, email="", password=password)
-        self.stdout.write(self.style.SUCCESS(
-            f"Created the admin login (shown only this once):\n"
-            f"  user:     {username}\n  password: {password}"
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Created the admin login (shown only this once):\n"
+                f"  user:     {username}\n  password: {password}"
+            )
+        )

@@ -1,4 +1,5 @@
 """``manage.py prune_idempotency --older-than DAYS``: forget old event-id answers."""
+
 from django.core.management.base import BaseCommand
 
 from config.api.services import idempotency_prune
