@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 # The test suite runs on the machine's PostgreSQL and Redis unless told otherwise; where that
-# PostgreSQL does not answer and CI is not set, on the embedded one (config/pytest_env.py). Redis
+# PostgreSQL does not answer and CI is not set, on the embedded one (tests/pytest_env.py). Redis
 # database 15 keeps test keys away from a development cache on database 0.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/hindsight
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15

@@ -1,7 +1,7 @@
 """Test-run setup: the suite runs on the real PostgreSQL and Redis of the machine.
 
 ``make test`` passes DATABASE_URL and REDIS_URL; running pytest directly gets the same defaults
-(config/pytest_env.py, loaded before settings are read), which falls back to the embedded
+(tests/pytest_env.py, loaded before settings are read), which falls back to the embedded
 PostgreSQL when that server does not answer and CI is not set.
 Under CI an unreachable PostgreSQL or Redis fails the run; elsewhere tests that need Redis skip.
 """
@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from config.pytest_env import postgres_unreachable
+from tests.pytest_env import postgres_unreachable
 
 _unreachable: dict[str, str] = {}
 
