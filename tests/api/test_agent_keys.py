@@ -12,7 +12,7 @@ from config.api.services import api_key_create
 from failures.records.services import failure_record
 from lessons.models import Application, LessonProposal
 from outcomes.models import Outcome
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 # (name, patterns, agent, may act): fnmatch globs, case-sensitive, anchored at both ends.
 MATCHES = [

@@ -16,7 +16,7 @@ from failures.records.services import failure_record
 from lessons.models import Application, Lesson, LessonProposal
 from outcomes.models import Outcome
 from tests.conftest import bearer
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

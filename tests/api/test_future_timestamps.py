@@ -12,7 +12,7 @@ from django.utils import timezone
 from failures.models import Failure
 from lessons.models import Application
 from outcomes.models import Outcome
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 
 def _ahead(**delta) -> str:

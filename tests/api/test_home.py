@@ -5,7 +5,7 @@ import re
 import pytest
 from django.db import DatabaseError
 
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from lessons.models import Lesson
 from lessons.services import lesson_record
 from outcomes.models import Outcome
 from tests.browser.conftest import page_faults, staff_log_in
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 PASSWORD = "curator-password-7f3a"
 # Faults the engine keeps apart, with failures spread over the month (count, days spread) and

@@ -19,7 +19,7 @@ from lessons.models import Application, Lesson, LessonCuration, LessonProposal, 
 from outcomes.models import Outcome, SpanRejection
 from tests.browser.conftest import columns_cut, page_faults, staff_log_in
 from tests.conftest import curators_make
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 PASSWORD = "curator-pages-5b1e"
 FAULT = "connection refused by postgres on port 5432"

@@ -18,7 +18,7 @@ from config.jobs import publish_now
 from lessons.models import Application, Lesson
 from lessons.tasks import effectiveness_recompute_task
 from tests.conftest import ROOT, database_url, processes_stop
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 # How long a worker or beat may take to start and do its work on this 2-core machine.
 WAIT_SECONDS = 60

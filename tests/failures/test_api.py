@@ -7,7 +7,7 @@ import pytest
 from failures.models import Failure
 from lessons.models import Lesson
 from lessons.services import lesson_record, lessons_seed
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 URL = "/api/v1/failures"
 SEED_JSON = {

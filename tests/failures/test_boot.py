@@ -9,10 +9,10 @@ from django.utils import timezone
 from failures.boot import composer as boot
 from failures.boot.composer import boot_context_build, skip_until
 from failures.models import Failure
-from failures.records.services import failures_resolve, failure_record
+from failures.records.services import failure_record, failures_resolve
 from lessons.match_index import match_index
 from lessons.models import Lesson
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 NOW = timezone.now()
 TIMEOUT = "Connection timeout after 30 seconds"

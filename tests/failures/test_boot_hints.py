@@ -11,7 +11,7 @@ from failures.models import FailurePattern
 from failures.records.services import failure_record
 from lessons.models import Lesson, MatchIndexVersion
 from lessons.selectors import lesson_check
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from failures.boot.composer import boot_context_build
 from failures.records.services import failure_record
 from lessons.match_index import match_index
 from lessons.models import Lesson
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,8 @@ def test_boot_reads_an_agents_failures_through_a_statement_the_connection_keeps_
     assert all(b["recent_failures"] == briefings[0]["recent_failures"] for b in briefings)
     assert briefings[0]["recent_failures"] and briefings[0]["skip"] == []
     with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE name LIKE '_pg3_%%'")
+        # Statements the driver prepared through the protocol (not by an SQL PREPARE).
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
         prepared = [statement for (statement,) in cursor.fetchall()]
     [boot_read] = [statement for statement in prepared if "UNION ALL" in statement]
     assert "failures_failure" in boot_read and "$1" in boot_read

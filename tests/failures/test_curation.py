@@ -20,8 +20,8 @@ from failures.store.curation import (
 )
 from lessons.models import LessonCuration
 from outcomes.models import Outcome
-from tests.factories import LessonFactory
 from tests.failures.scenario import spike_scenario
+from tests.lessons.factories import LessonFactory
 
 PATTERNS = "/admin/failures/failurepattern/"
 REFUSED = "connection refused to db-primary:5432"

@@ -14,7 +14,7 @@ from failures.records.services import failures_record_many
 from failures.staff import dashboard
 from failures.staff.dashboard import dashboard_compose, dashboard_data
 from outcomes.models import Outcome, SpanRejection
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 URL = "/dashboard/"
 # Messages the pattern engine keeps apart (no shared shape), one pattern each.

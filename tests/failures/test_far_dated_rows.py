@@ -5,24 +5,25 @@ The API refuses timestamps more than a day ahead; these rows are written through
 and the ORM, as such data would be already stored.
 """
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from failures.store.jobstate import SETTLE
-from failures.models import Failure
-from failures.store.pattern_job import patterns_update
 from failures.analysis.regressions import regressions_detect
-from failures.staff.reports import pattern_report_build
 from failures.analysis.rootcauses import root_causes_detect
+from failures.models import Failure
 from failures.records.services import failure_record
+from failures.staff.reports import pattern_report_build
+from failures.store.jobstate import SETTLE
+from failures.store.pattern_job import patterns_update
 from lessons.effectiveness import effectiveness_recompute
 from lessons.models import Application, Lesson
 from outcomes.models import Outcome
 from outcomes.services import outcomes_prune
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from django.db import connection
 from django.utils import timezone
 
 from failures.live import live_id_of, live_of, live_pattern, live_pattern_sql
-from failures.store.mining import patterns_merge
 from failures.models import Failure, FailurePattern
 from failures.records.services import failure_record, pattern_live
+from failures.store.mining import patterns_merge
 
 pytestmark = pytest.mark.django_db
 

@@ -12,13 +12,13 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from failures.store.mining import patterns_merge
 from failures.models import Failure, FailurePattern
 from failures.records.services import failures_record_many
-from outcomes.models import Outcome
+from failures.store.mining import patterns_merge
 from lessons.models import Lesson
 from lessons.selectors import lesson_check
 from lessons.services import lesson_record
+from outcomes.models import Outcome
 from outcomes.services import outcomes_parse, outcomes_record
 
 BIG = "connection refused to db-primary:5432"

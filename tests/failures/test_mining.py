@@ -5,12 +5,12 @@ import io
 import pytest
 from django.core.management import call_command
 
-from failures.store.mining import patterns_mine, patterns_recount
 from failures.models import Failure, FailurePattern
 from failures.records.services import failure_record
-from lessons.services import lesson_record
+from failures.store.mining import patterns_mine, patterns_recount
 from lessons.selectors import lesson_check
-from tests.factories import LessonFactory
+from lessons.services import lesson_record
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Permission
 
 from failures.records.services import failure_record
 from lessons.models import PatternLink
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from failures.store.jobstate import SETTLE
 from failures.models import FailurePattern, JobState
-from failures.store.pattern_job import JOB, patterns_update
 from failures.records.services import failure_record, failures_record_many
+from failures.store.jobstate import SETTLE
+from failures.store.pattern_job import JOB, patterns_update
 from failures.tasks import patterns_update_task
 
 pytestmark = pytest.mark.django_db

@@ -7,14 +7,14 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from failures.store.jobstate import SETTLE
-from failures.models import Failure, Regression
 from failures.analysis.regressions import QUIET, loops_fleet_detect, regressions_detect
+from failures.models import Failure, Regression
 from failures.records.services import failure_record, failures_resolve
-from lessons.services import applications_record
+from failures.store.jobstate import SETTLE
 from failures.tasks import regressions_detect_task
 from lessons.models import Lesson
-from tests.factories import LessonFactory
+from lessons.services import applications_record
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from failures.models import FailurePattern, PatternReport
+from failures.records.services import failure_record, failures_record_many
 from failures.staff.report_markdown import report_markdown
 from failures.staff.reports import pattern_report_build
-from failures.records.services import failure_record, failures_record_many
 from failures.tasks import (
     pattern_report_task,
     patterns_update_task,
@@ -23,8 +23,8 @@ from failures.tasks import (
 )
 from lessons.effectiveness import effectiveness_recompute
 from lessons.models import Application, Lesson
-from tests.factories import LessonFactory
 from tests.failures.scenario import AGENTS, REFUSED, STEADY, TIMEOUT, entry, spike_scenario
+from tests.lessons.factories import LessonFactory
 
 EMPTY = {"since": "2026-03-01T00:00:00Z", "until": "2026-03-02T00:00:00Z"}
 

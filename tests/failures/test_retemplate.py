@@ -12,7 +12,7 @@ from failures.patterns import fingerprint_of, template_of
 from failures.patterns.tokens import split
 from failures.records.services import pattern_head
 from lessons.models import PatternLink
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

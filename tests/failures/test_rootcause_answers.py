@@ -6,12 +6,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.models import FailurePattern, RootCauseGroup
 from failures.analysis.rootcauses import (
     root_cause_group_confirm,
     root_cause_group_split,
     root_causes_detect,
 )
+from failures.models import FailurePattern, RootCauseGroup
 from failures.records.services import failures_record_many
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from failures.analysis.coincidence import burst_links, bursts_of, components
-from failures.models import Failure, FailurePattern, RootCauseGroup
 from failures.analysis.rootcauses import root_causes_detect
+from failures.models import Failure, FailurePattern, RootCauseGroup
 from failures.records.services import failures_record_many
 from tests.failures.rootcause_corpus import (
     INCIDENT_MINUTES,

@@ -1,7 +1,8 @@
 """Root-cause groups: the pure signals (coincidences, dependencies) and the stored groups."""
 
 import io
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 from math import exp
 from random import Random
 
@@ -31,7 +32,6 @@ from failures.records.services import failures_record_many
 from failures.store.jobstate import SETTLE
 from failures.tasks import root_causes_detect_task
 from tests.failures.scenario import AGENTS, SPIKE_HOURS_AGO, STEADY, entry, spike_scenario
-
 
 # --- pure: bursts and coincidences ------------------------------------------------------------
 

@@ -9,12 +9,12 @@ from django.db import connection
 from django.utils import timezone
 
 from failures.boot.composer import boot_context_build
-from failures.staff.dashboard_sections import curation_queue
 from failures.models import FailurePattern
-from failures.staff.report_sections import curation_queue as report_curation_queue
 from failures.records.services import failure_record
+from failures.staff.dashboard_sections import curation_queue
+from failures.staff.report_sections import curation_queue as report_curation_queue
 from failures.store.triage import muted_q, muted_sql, pattern_is_muted, pattern_triage
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

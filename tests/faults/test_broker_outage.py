@@ -9,8 +9,8 @@ import pytest
 
 from config.api.services import api_key_create
 from lessons.models import Application, Lesson
-from tests.factories import LessonFactory
 from tests.faults.conftest import logs, until
+from tests.lessons.factories import LessonFactory
 
 # How long a worker or beat may take to start, reconnect and do its work on this small machine.
 WAIT_SECONDS = 90

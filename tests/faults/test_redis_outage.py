@@ -14,8 +14,8 @@ from config.api.models import IdempotencyRecord
 from config.api.services import api_key_create
 from failures.models import Failure
 from outcomes.models import Outcome
-from tests.factories import LessonFactory
 from tests.faults.conftest import until
+from tests.lessons.factories import LessonFactory
 
 THREADS = 4
 # Requests of the load in each phase (Redis up, down, back), counted over all threads.

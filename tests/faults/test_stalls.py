@@ -15,8 +15,8 @@ from config.celery_app import app
 from lessons.models import Lesson
 from lessons.tasks import effectiveness_recompute_task
 from tests.conftest import database_url
-from tests.factories import LessonFactory
 from tests.faults.conftest import logs, until
+from tests.lessons.factories import LessonFactory
 
 # The bound: once Redis is back, a new outcome shows in its agent's history this soon.
 FRESH_SECONDS = 5

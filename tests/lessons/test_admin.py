@@ -4,7 +4,7 @@ import pytest
 
 from lessons.models import Lesson, LessonCuration, LessonProposal
 from lessons.services import lesson_record
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 CHANGELIST = "/admin/lessons/lesson/"
 

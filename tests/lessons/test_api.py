@@ -6,7 +6,7 @@ import pytest
 
 from lessons.models import Lesson
 from lessons.services import lessons_seed
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 URL = "/api/v1/lessons"
 BODY = {"error_pattern": "test_error", "error_type": "test", "resolution": "Do X"}

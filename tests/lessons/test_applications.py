@@ -7,7 +7,7 @@ import pytest
 from config.api.idempotency import REPLAY_HEADER
 from failures.records.services import failure_record
 from lessons.models import Application, Lesson
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 
 def url(lesson) -> str:

@@ -5,7 +5,8 @@ import itertools
 import json
 import random
 import uuid
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -20,7 +21,7 @@ from lessons.matching import TEMPLATE, WORDS, compile_pattern, fit, names_held, 
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer, checked_lessons_json
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 from tests.lessons.oracles import told_apart
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from lessons import scoring
 from lessons.effectiveness import effectiveness_recompute
 from lessons.models import EFFECTIVENESS_PRIOR, RANK_SCORE_PRIOR, Application, Lesson
 from lessons.selectors import lesson_check
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 
 def apply(lesson, worked: bool, days_ago: float = 0, now=None):

@@ -17,7 +17,7 @@ from lessons.curation import pattern_link_confirm, pattern_link_remove
 from lessons.models import Lesson, PatternLink
 from lessons.services import application_report
 from tests.conftest import bearer
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 # The lesson is written from PostgreSQL's wording; MySQL words the same fault apart.
 POSTGRES = "deadlock detected: Process {} waits for ShareLock on transaction {}"

@@ -5,7 +5,7 @@ reach the query as written and answer a 500.
 """
 
 from lessons.models import Lesson
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 URL = "/api/v1/lessons"
 

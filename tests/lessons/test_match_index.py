@@ -9,10 +9,10 @@ import pytest
 from lessons import match_index as match_index_module
 from lessons.match_index import _keys, match_index, sketch_of
 from lessons.matching import TEMPLATE, WORDS, compile_pattern, match_fit
-from tests.lessons.oracles import told_apart
 from lessons.models import Lesson, MatchIndexVersion
 from lessons.selectors import lesson_check
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
+from tests.lessons.oracles import told_apart
 
 pytestmark = pytest.mark.django_db
 

@@ -6,11 +6,11 @@ import pytest
 from django.utils import timezone
 
 from failures.records.services import pattern_for_message
-from lessons.models import Application, Lesson, LessonCuration, LessonProposal
 from lessons.curation import lessons_merge
+from lessons.models import Application, Lesson, LessonCuration, LessonProposal
 from lessons.selectors import lesson_check
 from lessons.services import applications_record, lesson_record
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 CHANGELIST = "/admin/lessons/lesson/"
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from lessons.models import Lesson, PatternLink
 from lessons.ranking import lessons_ranked, rank_key
 from lessons.selectors import CheckedLesson, lesson_check
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from failures.records.services import pattern_for_message
 from lessons.match_index import match_index_bump
 from lessons.selectors import lesson_check, lesson_list, lessons_best_by_pattern
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -357,8 +357,8 @@ def test_a_failure_recorded_without_a_type_names_none():
 def test_more_equal_fits_than_are_loaded_are_cut_alike_in_every_process():
     """More lessons than the check loads fit a message equally well: which of them are loaded
     must not hang on the order the index found them in (it may differ between processes)."""
-    from lessons.matching import WORDS, Fit
     from lessons.match_index import Found
+    from lessons.matching import WORDS, Fit
     from lessons.selectors import MESSAGE_CANDIDATES, _reaching
 
     keys = [uuid.UUID(int=n) for n in range(MESSAGE_CANDIDATES + 50)]

@@ -4,7 +4,6 @@ the seeded patterns."""
 import pytest
 
 from config.api.services import api_key_create
-from lessons.models import Lesson, LessonCuration, LessonProposal
 from lessons.curation import (
     lesson_approve,
     lesson_edit,
@@ -12,8 +11,9 @@ from lessons.curation import (
     proposal_accept,
     proposal_dismiss,
 )
+from lessons.models import Lesson, LessonCuration, LessonProposal
 from lessons.services import lesson_record, lessons_seed
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from config.api.idempotency import REPLAY_HEADER
 from failures.models import Failure, FailurePattern
 from lessons.models import Lesson
 from outcomes.models import Outcome
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 URL = "/api/v1/outcomes"
 BULK = "/api/v1/outcomes/bulk"

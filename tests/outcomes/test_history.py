@@ -10,7 +10,7 @@ from django.utils import timezone
 from failures.models import FailurePattern
 from lessons.models import Lesson
 from outcomes.history import HistoryQuery, history_context
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 
 URL = "/api/v1/outcomes/history"
 OUTCOMES = "/api/v1/outcomes"

@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.store.mining import patterns_recount
 from failures.models import Failure, FailurePattern
 from failures.records.services import failure_record
+from failures.store.mining import patterns_recount
 from outcomes.models import Outcome, OutcomeFile
 from outcomes.services import outcomes_prune, outcomes_record
 from outcomes.validation import outcome_parse

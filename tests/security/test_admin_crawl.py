@@ -13,7 +13,6 @@ from django.db import models, transaction
 from django.test import Client
 
 from outcomes.models import Outcome
-
 from tests.security.test_authorization import objects  # noqa: F401 (one row of each kind)
 
 # Hostile values by what a parameter holds. Text: a NUL byte (PostgreSQL refuses it in text)

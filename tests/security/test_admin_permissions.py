@@ -7,10 +7,10 @@ from importlib import import_module
 from types import SimpleNamespace
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
-from django.apps import apps as django_apps
 from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
@@ -18,14 +18,14 @@ from django.utils import timezone
 from config.api.models import IdempotencyRecord
 from config.api.services import api_key_create
 from config.staff_admin import GuardedAdmin
-from failures.store.curation import patterns_merge_selected
 from failures.models import RootCauseGroup
-from failures.staff.reports import pattern_report_build
 from failures.records.services import failure_record
+from failures.staff.reports import pattern_report_build
+from failures.store.curation import patterns_merge_selected
 from lessons.models import Application, LessonProposal, PatternLink
 from outcomes.models import Outcome
 from tests.conftest import curators_make
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 from tests.security.access_table import (
     ADMIN_ACTIONS,
     CURATOR,

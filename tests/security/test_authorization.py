@@ -15,11 +15,11 @@ from django.utils import timezone
 
 from config.api.models import ApiKey, IdempotencyRecord
 from failures.models import Regression, RootCauseGroup
-from failures.staff.reports import pattern_report_build
 from failures.records.services import failure_record
+from failures.staff.reports import pattern_report_build
 from lessons.models import Application, Lesson, LessonProposal
 from outcomes.models import Outcome
-from tests.factories import LessonFactory
+from tests.lessons.factories import LessonFactory
 from tests.security.access_table import LOGIN, PRINCIPALS, PUBLIC, TABLE, Case, cells
 
 API_PREFIX = "api/v1/"

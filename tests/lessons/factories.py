@@ -1,4 +1,5 @@
-"""factory_boy factories for the project's models."""
+"""factory_boy factories for lessons: rows straight into the table, for tests that need many of
+them or fields no API call sets (other tests record lessons through the API)."""
 
 import factory
 
