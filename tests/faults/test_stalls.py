@@ -197,3 +197,42 @@ def test_the_worker_takes_jobs_again_after_a_broker_stall(throwaway_redis, celer
         broker.resume()
     _send(broker.url, [later])
     assert until(lambda: not _unscored([*queued, later]), CATCH_UP_SECONDS), logs(tmp_path)
+
+
+def test_a_message_taken_before_a_stall_is_back_on_its_queue_with_the_next_connection(
+    throwaway_redis,
+):
+    """A worker's connection breaks while the broker is silent, holding a message it took: the
+    message cannot be put back then. It is back on its queue as soon as the process has a
+    broker again, not after the visibility timeout (15 minutes)."""
+    from kombu import Connection
+
+    options = {"socket_timeout": 0.5, "socket_connect_timeout": 0.5, "max_retries": 0}
+    queue = "stall-test"
+
+    def connect() -> Connection:
+        return Connection(
+            throwaway_redis.url, transport="config.broker:Transport", transport_options=options
+        )
+
+    with connect() as publisher:
+        publisher.default_channel.basic_publish(
+            publisher.default_channel.prepare_message("job"), exchange="", routing_key=queue
+        )
+    worker = connect()
+    channel = worker.channel()
+    channel.queue_declare(queue)
+    taken = channel.basic_get(queue)  # taken, not acknowledged: in the unacked index
+    assert taken is not None and throwaway_redis.client().llen(queue) == 0
+    throwaway_redis.pause()
+    try:
+        with pytest.raises(channel.connection_errors):
+            channel.close()  # puts back what it holds: the silent broker refuses
+    finally:
+        throwaway_redis.resume()
+    assert throwaway_redis.client().llen(queue) == 0  # still only in the unacked index
+    with connect() as again:
+        again.channel()
+        assert throwaway_redis.client().llen(queue) == 1
+        again.channel()  # once only
+        assert throwaway_redis.client().llen(queue) == 1
