@@ -26,6 +26,7 @@ OutcomeAnswer = inline_serializer(
 
 def outcome_answer(outcome: Outcome) -> dict:
     """The stored outcome; a failed one with its failure's pattern, retry advice and lessons."""
+    failure = outcome.failure  # None, read without a query, when it has no failure_id
     return {
         "id": outcome.pk,
         "event_id": outcome.event_id,
@@ -35,5 +36,5 @@ def outcome_answer(outcome: Outcome) -> dict:
         "outcome": outcome.outcome,
         "occurred_at": outcome.occurred_at,
         "resolved_failures": outcome.resolved_failures,
-        "failure": failure_answer(outcome.failure) if outcome.failure_id else None,
+        "failure": failure_answer(failure) if failure is not None else None,
     }

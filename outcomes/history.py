@@ -73,13 +73,16 @@ def history_context(query: HistoryQuery) -> dict:
         return cached
     limits = Limits.from_settings()
     found = history_items(query, limits)
-    render = lambda s, f, r: md.render(
-        s,
-        f,
-        r,
-        success_days=limits.success_days,
-        failure_days=limits.failure_days,
-    )
+
+    def render(successes: list[md.Item], failures: list[md.Item], related: list[md.Item]) -> str:
+        return md.render(
+            successes,
+            failures,
+            related,
+            success_days=limits.success_days,
+            failure_days=limits.failure_days,
+        )
+
     dropped = md.trim_to_budget(
         [found.successes, found.failures, found.related], query.budget_tokens, render
     )
@@ -92,7 +95,8 @@ def history_context(query: HistoryQuery) -> dict:
 
 def _cache_key(query: HistoryQuery, generation: str) -> str:
     raw = json.dumps(asdict(query), sort_keys=True)
-    return f"outcomes:history:{generation}:{hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()}"
+    digest = hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
+    return f"outcomes:history:{generation}:{digest}"
 
 
 def _answer(
@@ -146,7 +150,8 @@ def _first_read(
 ) -> tuple[dict, list]:
     """The agent's latest successes and failures (of the task type when given), newest first,
     and the task's attempts since ``since`` (when given): one read of bounded parts."""
-    recent, own_task = {"success": [], "failure": []}, []
+    recent: dict[str, list[dict]] = {"success": [], "failure": []}
+    own_task: list[dict] = []
     for tag, row in queries.history_first_read(
         agent=query.agent,
         task_type=query.task_type,

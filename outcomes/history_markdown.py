@@ -1,8 +1,8 @@
 """The history context as prompt-ready markdown, in the seed's sections and item format.
 
 Pure: plain values in, text out. Everything that came from an agent has its secrets scrubbed
-and goes through ``failures.records.markdown``'s one rule for agent text (``inline``): one line, capped,
-rendered as its literal characters, never as markup of its own.
+and goes through ``failures.records.markdown``'s one rule for agent text (``inline``): one line,
+capped, rendered as its literal characters, never as markup of its own.
 """
 
 import math

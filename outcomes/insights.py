@@ -2,8 +2,10 @@
 success-rate SQL, as reads."""
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from posixpath import basename
+from typing import Any
 
 from django.db.models import Count, Q
 
@@ -23,6 +25,8 @@ FAILURES_RECOMMENDED = 3
 # LOW_RATE_MIN_TOTAL outcomes, gets a recommendation to look before retrying.
 LOW_RATE_PERCENT = 50
 LOW_RATE_MIN_TOTAL = 3
+# An outcome as these functions read it: the columns outcome_insights reads, by name.
+_Row = Mapping[str, Any]
 
 
 def _rate(part: int, whole: int, digits: int | None = 2):
@@ -34,13 +38,13 @@ def outcome_insights(
 ) -> dict:
     """Totals, rates, per-error-type success, what worked, what failed (as patterns), and
     recommendations, over the latest ``limit`` outcomes."""
-    rows = Outcome.objects.all()
+    outcomes = Outcome.objects.all()
     if task_type:
-        rows = rows.filter(task_type=task_type)
+        outcomes = outcomes.filter(task_type=task_type)
     if agent:
-        rows = rows.filter(agent=agent)
+        outcomes = outcomes.filter(agent=agent)
     rows = list(
-        rows.order_by("-occurred_at").values(
+        outcomes.order_by("-occurred_at").values(
             "outcome", "duration_ms", "error_type", "context", "result", "pattern_id"
         )[:limit]
     )
@@ -63,8 +67,9 @@ def outcome_insights(
     }
 
 
-def _context_patterns(rows: list[dict]) -> dict:
-    totals, wins = Counter(), Counter()
+def _context_patterns(rows: Sequence[_Row]) -> dict:
+    totals: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
     for row in rows:
         if row["error_type"]:
             totals[row["error_type"]] += 1
@@ -79,8 +84,8 @@ def _context_patterns(rows: list[dict]) -> dict:
     }
 
 
-def _approaches(successes: list[dict]) -> list[str]:
-    found = Counter()
+def _approaches(successes: Sequence[_Row]) -> list[str]:
+    found: Counter[str] = Counter()
     for row in successes:
         approach = (
             (row["result"] or {}).get("approach") if isinstance(row["result"], dict) else None
@@ -90,7 +95,7 @@ def _approaches(successes: list[dict]) -> list[str]:
     return [approach for approach, _ in found.most_common(PATTERNS_LISTED)]
 
 
-def _success_patterns(successes: list[dict], approaches: list[str]) -> list[str]:
+def _success_patterns(successes: Sequence[_Row], approaches: list[str]) -> list[str]:
     # The same files the history sees (validation.files_of), each counted once per outcome.
     files = Counter(
         one_line(basename(path), 100)
@@ -101,7 +106,7 @@ def _success_patterns(successes: list[dict], approaches: list[str]) -> list[str]
     return (handled + approaches)[: PATTERNS_LISTED * 2]
 
 
-def _failure_patterns(failures: list[dict]) -> list[tuple[str, int | None]]:
+def _failure_patterns(failures: Sequence[_Row]) -> list[tuple[str, int | None]]:
     """(template, pattern id) of the most frequent failure shapes, by the pattern engine."""
     stored = dict(
         FailurePattern.objects.filter(

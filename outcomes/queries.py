@@ -58,7 +58,8 @@ def history_first_read(
     outcomes of that kind (of ``task_type`` when given), tagged "r", and the latest
     ``task_limit`` attempts at ``task_id`` since ``task_since`` (when given), tagged "t"; in no
     promised order."""
-    parts, params = [], []
+    parts: list[str] = []
+    params: list[object] = []
     typed = " AND task_type = %s" if task_type else ""
     for outcome, since, limit in recent:
         parts.append(
@@ -78,7 +79,8 @@ def history_candidates(
     """The outcomes found by any of ``keys`` (``("path" | "pattern_id" | "error_type",
     value)``): for each key its latest ``limit`` since ``since``, one small index range per
     key; each outcome once however many keys it shares, in one round trip."""
-    parts, params = [], []
+    parts: list[str] = []
+    params: list[object] = []
     for column, value in keys:
         table, id_column = (_FILES, "outcome_id") if column == "path" else (_OUTCOMES, "id")
         where, order, values = f"{column} = %s", "occurred_at DESC", [value]
@@ -107,7 +109,7 @@ def _rows(sql: str, params: list) -> list[tuple[str, dict]]:
         found = cursor.fetchall()
     rows = []
     for tag, *values in found:
-        row = dict(zip(COLUMNS, values))
+        row = dict(zip(COLUMNS, values, strict=True))  # the columns _SELECT reads
         row["context"], row["result"] = json.loads(row["context"]), json.loads(row["result"])
         rows.append((tag, row))
     return rows

@@ -6,6 +6,7 @@ pattern) in the same transaction, and a success closes the task's open failures.
 
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -75,8 +76,9 @@ def outcomes_record(*, items: list[OutcomeIn], api_key: ApiKey | None = None) ->
     Recorded per item, in order. An item for an agent the key is not bound to is not stored:
     it is answered "forbidden", with the refusal (config.api.agents) as its fields."""
     refusals = [agent_refusal(api_key, item.agent) for item in items]
-    allowed = [item for item, refusal in zip(items, refusals) if refusal is None]
-    stored = iter(_record_retried(allowed, api_key_id=api_key and api_key.pk) if allowed else ())
+    allowed = [item for item, refusal in zip(items, refusals, strict=True) if refusal is None]
+    api_key_id = api_key.pk if api_key is not None else None
+    stored = iter(_record_retried(allowed, api_key_id=api_key_id) if allowed else ())
     return [
         Recorded("forbidden", message=refusal_message(refusal), fields=refusal)
         if refusal
@@ -92,7 +94,11 @@ def _record_retried(items: list[OutcomeIn], *, api_key_id: int | None) -> list[R
             with transaction.atomic():
                 recorded = _record(items, read_stored=read_stored, api_key_id=api_key_id)
                 history_generation_bump(
-                    {r.outcome.agent for r in recorded if r.status == "created"}
+                    {
+                        r.outcome.agent
+                        for r in recorded
+                        if r.status == "created" and r.outcome is not None
+                    }
                 )
                 return recorded
         except _EventsTaken:
@@ -216,7 +222,7 @@ def outcome_row(
     )
 
 
-def outcomes_insert(*, rows: dict[int, Outcome], files: dict[int, list[str]]) -> None:
+def outcomes_insert(*, rows: dict[int, Outcome], files: dict[int, Sequence[str]]) -> None:
     """INSERT the outcomes, in event-id order (two requests with the same events in another
     order queue on the first shared one instead of deadlocking), setting their ids; then their
     files. An event id stored meanwhile raises _EventsTaken."""
@@ -231,7 +237,7 @@ def outcomes_insert(*, rows: dict[int, Outcome], files: dict[int, list[str]]) ->
         if not _event_id_taken(exc):
             raise
         raise _EventsTaken from exc
-    for row, pk in zip(ordered, ids):
+    for row, pk in zip(ordered, ids, strict=True):  # one id per row inserted
         row.pk = pk
     queries.outcome_files_insert(
         [(rows[i].pk, path, rows[i].occurred_at) for i, paths in files.items() for path in paths]
@@ -284,7 +290,7 @@ def _failures_for(items: dict[int, OutcomeIn], api_key_id: int | None) -> dict[i
         )
         for item in failing.values()
     ]
-    return dict(zip(failing, failures_prepare(entries=entries)))
+    return dict(zip(failing, failures_prepare(entries=entries), strict=True))
 
 
 def _applications_for(
@@ -297,16 +303,16 @@ def _applications_for(
     worked for the failures it closed (their patterns are the evidence of lessons.links)."""
     applications_record(
         entries=[
-            dict(
-                lesson_id=item.applied_lesson,
-                worked=item.outcome == "success",
-                agent=item.agent,
-                task_id=item.task_id,
-                failure=failures.get(i),
-                applied_at=item.occurred_at,
-                api_key_id=api_key_id,
-                pattern_ids=_patterns_of(closed.get(i, ())),
-            )
+            {
+                "lesson_id": item.applied_lesson,
+                "worked": item.outcome == "success",
+                "agent": item.agent,
+                "task_id": item.task_id,
+                "failure": failures.get(i),
+                "applied_at": item.occurred_at,
+                "api_key_id": api_key_id,
+                "pattern_ids": _patterns_of(closed.get(i, [])),
+            }
             for i, item in items.items()
             if item.applied_lesson
         ]

@@ -12,6 +12,7 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Literal, TypedDict
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -319,11 +320,20 @@ def _fit(key: str, value):
     return [item[:limit] for item in value] if isinstance(value, list) else value[:limit]
 
 
-def _derived(sent: tuple[dict, dict], clean: tuple[dict, dict], errors: Errors) -> dict:
+class _Derived(TypedDict):
+    """What the server derives from an outcome's context and result (OutcomeIn's fields)."""
+
+    error_type: str
+    error: str
+    files: tuple[str, ...]
+    failure_extras: dict[str, Any]
+
+
+def _derived(sent: tuple[dict, dict], clean: tuple[dict, dict], errors: Errors) -> _Derived:
     """error_type, the error message, files and failure extras: each checked as sent (context
     and result), and taken from their scrubbed copies (clean)."""
     (context, _), (clean_context, clean_result) = sent, clean
-    derived = {"error_type": "", "error": "", "files": (), "failure_extras": {}}
+    derived: _Derived = {"error_type": "", "error": "", "files": (), "failure_extras": {}}
     for key in ("error_type", "error_message", "error"):
         if context.get(key) is not None:
             try:
@@ -334,7 +344,9 @@ def _derived(sent: tuple[dict, dict], clean: tuple[dict, dict], errors: Errors) 
             value = _fit(
                 key, clean_context[key].strip() if key == "error_type" else clean_context[key]
             )
-            target = "error_type" if key == "error_type" else "error"
+            target: Literal["error_type", "error"] = (
+                "error_type" if key == "error_type" else "error"
+            )
             derived[target] = derived[target] or value
     for key, check in FAILURE_KEYS.items():
         if key in context:
@@ -358,17 +370,18 @@ def _printable(name: str) -> str:
     return name.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
-def _agent(values: dict, errors: Errors) -> str | None:
-    """The agent, sent as ``agent`` or as the seed's ``agent_name``; both only if they agree."""
+def _agent(values: dict, errors: Errors) -> str:
+    """The agent, sent as ``agent`` or as the seed's ``agent_name``; both only if they agree.
+    "" when it is missing or refused (``errors`` then say why)."""
     spellings = {name: values.pop(name) for name in ("agent", "agent_name") if name in values}
     if "agent" in errors or "agent_name" in errors:
-        return None
+        return ""
     if len(set(spellings.values())) > 1:
         for name, other in (("agent", "agent_name"), ("agent_name", "agent")):
             errors[name] = [
                 f"Names another agent than {other}: send one of the two, or the same name in both."
             ]
-        return None
+        return ""
     agent = next(iter(spellings.values()), "")
     if not agent:
         errors["agent"] = ["This field is required."]
@@ -387,7 +400,9 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
     if not isinstance(raw, dict):
         return None, {"non_field_errors": ["Expected a JSON object."]}
     errors: Errors = {_printable(name): ["Unknown field."] for name in raw if name not in FIELDS}
-    values = {}
+    # Each field's value as its kind's check answered it: the table, not the code, says which
+    # type a field has.
+    values: dict[str, Any] = {}
     for name, spec in FIELDS.items():
         if name not in raw:
             if spec.required:
@@ -420,8 +435,15 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
     ), {}
 
 
+class _SchemaCommon(TypedDict):
+    """The arguments every field of the schema is given."""
+
+    required: bool
+    help_text: str | None
+
+
 def _schema_field(spec: Spec) -> serializers.Field:
-    common = {"required": spec.required, "help_text": spec.help or None}
+    common: _SchemaCommon = {"required": spec.required, "help_text": spec.help or None}
     if spec.kind == "text":
         return serializers.CharField(max_length=spec.max_length, **common)
     if spec.kind == "choice":
@@ -441,7 +463,9 @@ OutcomeInputSerializer = type(
     "OutcomeInput",
     (serializers.Serializer,),
     {
-        "__doc__": "One outcome: the seed's fields plus event_id (documentation of outcome_parse).",
+        "__doc__": (
+            "One outcome: the seed's fields plus event_id (documentation of outcome_parse)."
+        ),
         **{name: _schema_field(spec) for name, spec in FIELDS.items()},
     },
 )

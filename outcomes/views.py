@@ -35,13 +35,15 @@ class OutcomesApi(APIView):
     )
     def post(self, request):
         [(item, errors)] = outcomes_parse(raw_items=[request.data])
-        if errors:
+        if item is None:  # refused: the errors say why
             raise InvalidInput.from_fields(errors)
         [recorded] = outcomes_record(items=[item], api_key=request.auth)
         if recorded.status == "forbidden":
+            assert recorded.fields is not None  # a refusal names its field
             raise AgentForbidden.from_fields(recorded.fields)
         if recorded.status == "conflict":
             raise Conflict(recorded.message)
+        assert recorded.outcome is not None  # created or replayed: the stored outcome
         return Response(
             outcome_answer(recorded.outcome),
             status=201,
@@ -97,10 +99,9 @@ class OutcomesBulkApi(APIView):
     def post(self, request):
         raw = _bulk_items(request.data)
         parsed = outcomes_parse(raw_items=raw)
-        valid = [index for index, (item, _) in enumerate(parsed) if item is not None]
-        recorded = dict(
-            zip(valid, outcomes_record(items=[parsed[i][0] for i in valid], api_key=request.auth))
-        )
+        valid = {index: item for index, (item, _) in enumerate(parsed) if item is not None}
+        answers = outcomes_record(items=list(valid.values()), api_key=request.auth)
+        recorded = dict(zip(valid, answers, strict=True))  # one answer per item, in order
         results = [_bulk_result(i, recorded.get(i), parsed[i][1]) for i in range(len(raw))]
         counts = {
             key: sum(r["status"] == key for r in results)

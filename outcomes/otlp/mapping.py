@@ -127,14 +127,15 @@ def request_map(request) -> MappedExport:
     attributes = [{kv.key: kv.value for kv in span.attributes} for _, span in spans]
     nodes = {
         (span.trace_id, span.span_id): _node(span, values)
-        for (_, span), values in zip(spans, attributes)
+        for (_, span), values in zip(spans, attributes, strict=True)
     }
     mapped = MappedExport()
-    for (agent, span), values in zip(spans, attributes):
+    for (agent, span), values in zip(spans, attributes, strict=True):
         key = (hex_id(span.trace_id), hex_id(span.span_id))
         mapped.parents[key] = hex_id(span.parent_span_id)
-        if nodes[(span.trace_id, span.span_id)].agent:
-            mapped.agents[key] = nodes[(span.trace_id, span.span_id)].agent
+        named = nodes[(span.trace_id, span.span_id)].agent
+        if named:
+            mapped.agents[key] = named
         item = span_map(span, values, _inherited(span, nodes, agent))
         if item is not None:
             mapped.spans.append(item)
@@ -170,7 +171,7 @@ def _inherited(span: Span, nodes: dict, agent: str) -> dict:
     """The nearest agent, task and conversation named on ``span`` or its ancestors in the
     export (the agent falling back on the resource's), and the span that named the agent
     ("" for the resource)."""
-    found = {"agent": None, "task": None, "conversation": None}
+    found: dict[str, str | None] = {"agent": None, "task": None, "conversation": None}
     key = (span.trace_id, span.span_id)
     agent_span = ""
     for _ in range(MAX_DEPTH):
@@ -227,7 +228,8 @@ def refusal_explain(errors: dict[str, list[str]]) -> tuple[str, str]:
     sources = [SOURCES.get(field, field) for field in errors]
     return (
         "; ".join(
-            f"{source}: {messages[0]}" for source, messages in zip(sources, errors.values())
+            f"{source}: {messages[0]}"
+            for source, messages in zip(sources, errors.values(), strict=True)
         ),
         "invalid " + ", ".join(source.split(" (")[0] for source in sources),
     )

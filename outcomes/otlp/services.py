@@ -62,7 +62,8 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     ]
     order = sorted(range(len(raws)), key=lambda i: raws[i][1]["occurred_at"])
     items: dict[int, OutcomeIn] = {}
-    for i, (item, errors) in zip(order, outcomes_parse(raw_items=[raws[i][1] for i in order])):
+    parsed = outcomes_parse(raw_items=[raws[i][1] for i in order])
+    for i, (item, errors) in zip(order, parsed, strict=True):
         if item is None:
             refused.setdefault(raws[i][0].span, refusal_explain(errors))
         else:
@@ -70,13 +71,17 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
     failed = {i: raws[i][0] for i, item in items.items() if item.outcome == "failure"}
     decisions = _decide(list(failed.values()), mapped)
     for i, owner in failed.items():
-        items[i] = _with_fault(items[i], owner, decisions[owner.trace_id])
+        faulted = _with_fault(items[i], owner, decisions[owner.trace_id])
+        if faulted is None:  # its fault is recorded already, and the span is no outcome
+            del items[i]
+        else:
+            items[i] = faulted
     # First, so that the export's successes close the failures they now own.
     _trace_learn(decisions, mapped, api_key)
-    kept = [i for i in order if items.get(i) is not None]
+    kept = [i for i in order if i in items]
     stored = replayed = 0
     recorded = outcomes_record(items=[items[i] for i in kept], api_key=api_key) if kept else []
-    for i, answer in zip(kept, recorded):
+    for i, answer in zip(kept, recorded, strict=True):  # one answer per item, in order
         if answer.status in ("forbidden", "conflict"):
             reason = (
                 "agent not allowed for the key"
@@ -108,8 +113,8 @@ def _decide(failed: list[Mapped], mapped: MappedExport) -> dict[str, Decision]:
     for pk, trace, span, fault, lineage, agent_span in failures_of_traces(trace_ids=traces):
         stored[trace].append(Stored(pk, span, fault, tuple(lineage or ()), agent_span))
     by_trace: dict[str, list[Failed]] = {trace: [] for trace in traces}
-    for span in failed:
-        by_trace[span.trace_id].append(Failed(span.span_id, span.parent_id, span.fault))
+    for owner in failed:
+        by_trace[owner.trace_id].append(Failed(owner.span_id, owner.parent_id, owner.fault))
     named: dict[str, set[str]] = {trace: set() for trace in traces}
     for trace, span in mapped.agents:
         named[trace].add(span)
