@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.contrib import admin
 from django.core.paginator import Paginator
 from django.db import connections
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.functional import cached_property
 
@@ -21,11 +22,13 @@ COUNT_CAP = 10_000
 
 
 class EstimatedCountPaginator(Paginator):
-    """Counts a filtered list up to COUNT_CAP rows; an unfiltered table by PostgreSQL's estimate."""
+    """Counts a filtered list up to COUNT_CAP rows; an unfiltered table by PostgreSQL's
+    estimate."""
 
     @cached_property
     def count(self) -> int:
         queryset = self.object_list
+        assert isinstance(queryset, QuerySet)  # an admin changelist pages a queryset
         if not queryset.query.where:
             estimate = _table_estimate(queryset)
             # A small or never analysed table (estimate -1 or stale) is cheap to count exactly.
@@ -79,7 +82,8 @@ class RecentFilter(admin.SimpleListFilter):
         return [(key, label) for key, (label, _) in self.WINDOWS.items()]
 
     def queryset(self, request, queryset):
-        window = self.WINDOWS.get(self.value())
+        value = self.value()
+        window = self.WINDOWS.get(value) if value is not None else None
         if window is None:
             return queryset
         return queryset.filter(**{f"{self.field}__gte": timezone.now() - window[1]})

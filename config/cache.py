@@ -2,7 +2,8 @@
 
 Django's own Redis backend raises on a connection error, which would turn a cache outage into a
 500. This backend catches Redis errors, logs them, answers as if the key were absent, and stops
-trying for a short while so that every request does not pay the connect timeout while Redis is down.
+trying for a short while so that every request does not pay the connect timeout while Redis is
+down.
 """
 
 import logging
@@ -10,6 +11,7 @@ import threading
 import time
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis import Redis
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -72,10 +74,12 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
         self._clients = {}
 
     def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
+        # Django's own choice of pool (the first server for writes).
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # RedisCacheClient's private method, which django-stubs leave out; no public one gives the pool
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            # The class Django's client makes for every call (its _client is redis.Redis).
+            client = self._clients[id(pool)] = Redis(connection_pool=pool)
         return client
 
 

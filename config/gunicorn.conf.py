@@ -1,4 +1,5 @@
-"""gunicorn settings for the production layout: ``gunicorn -c config/gunicorn.conf.py config.wsgi``.
+"""gunicorn settings for the production layout:
+``gunicorn -c config/gunicorn.conf.py config.wsgi``.
 
 Only logging lives here; binding, workers and the rest stay on the command line, which overrides
 this file. The access log names each request by its path without the query string: a query may

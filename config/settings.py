@@ -294,7 +294,7 @@ STORAGES = {
     },
 }
 
-# --- the API --------------------------------------------------------------------------------------
+# --- the API ------------------------------------------------------------------------------------
 HINDSIGHT_MAX_BODY_BYTES = env_int("HINDSIGHT_MAX_BODY_BYTES", 1024 * 1024)
 HINDSIGHT_MAX_JSON_DEPTH = 20
 # POST /outcomes/bulk and /v1/traces take up to HINDSIGHT_BULK_MAX_ITEMS outcomes or

@@ -52,7 +52,8 @@ class EffectivenessBandFilter(admin.SimpleListFilter):
         return [(key, label) for key, (_, label) in self.BANDS.items()]
 
     def queryset(self, request, queryset):
-        band = self.BANDS.get(self.value())
+        value = self.value()
+        band = self.BANDS.get(value) if value is not None else None
         return queryset.filter(**band[0]) if band else queryset
 
 
@@ -174,19 +175,20 @@ class LessonAdmin(GuardedAdmin):
     )
     def merge(self, request, queryset):
         lessons = sorted(
-            queryset, key=lambda l: (-l.applications_count, -l.occurrences, str(l.pk))
+            queryset,
+            key=lambda lesson: (-lesson.applications_count, -lesson.occurrences, str(lesson.pk)),
         )
         if len(lessons) < 2:
             self.message_user(request, "Select at least two lessons to merge.", messages.WARNING)
             return None
         chosen = request.POST.get("survivor")
-        survivor = next((l for l in lessons if str(l.pk) == chosen), None)
+        survivor = next((lesson for lesson in lessons if str(lesson.pk) == chosen), None)
         if request.POST.get("post") != "yes" or survivor is None:
             return self._merge_confirm(request, lessons)
         merged = lessons_merge(
             survivor=survivor,
             user=request.user,
-            duplicates=[l for l in lessons if l.pk != survivor.pk],
+            duplicates=[lesson for lesson in lessons if lesson.pk != survivor.pk],
         )
         dashboard_invalidate()
         self.message_user(

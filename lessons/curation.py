@@ -126,7 +126,7 @@ def lesson_create(*, user, approve: bool = True, **fields) -> Lesson:
 def lessons_delete(*, lessons) -> int:
     """Delete lessons (admin); checks stop proposing them at once."""
     with transaction.atomic():
-        deleted = Lesson.objects.filter(pk__in=[l.pk for l in lessons]).delete()[0]
+        deleted = Lesson.objects.filter(pk__in=[lesson.pk for lesson in lessons]).delete()[0]
         lessons_changed()
     return deleted
 
@@ -155,8 +155,8 @@ def lessons_merge(*, survivor: Lesson, duplicates: list[Lesson], user) -> Lesson
     with transaction.atomic():
         # One lock order for every merge (by id), so two concurrent merges cannot deadlock.
         locked = {
-            l.pk: l
-            for l in Lesson.objects.select_for_update()
+            lesson.pk: lesson
+            for lesson in Lesson.objects.select_for_update()
             .filter(pk__in=[survivor.pk, *dup_ids])
             .order_by("pk")
         }
@@ -228,8 +228,10 @@ def _merge_candidates(survivor: Lesson, dup_ids: list) -> None:
         link__state=PatternLink.State.CANDIDATE,
         application__isnull=False,
     ).select_related("link")
-    pattern_links_learn(
-        reports=[
+    reports = []
+    for each in evidence.order_by("pk"):
+        assert each.application_id is not None  # application__isnull=False above
+        reports.append(
             Worked(
                 lesson_id=survivor.pk,
                 pattern_id=each.link.pattern_id,
@@ -238,9 +240,8 @@ def _merge_candidates(survivor: Lesson, dup_ids: list) -> None:
                 seen_at=each.seen_at,
                 api_key_id=each.api_key_id,
             )
-            for each in evidence.order_by("pk")
-        ]
-    )
+        )
+    pattern_links_learn(reports=reports)
 
 
 def _merge_proposals(survivor: Lesson, dups: list[Lesson]) -> None:

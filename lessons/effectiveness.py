@@ -79,15 +79,13 @@ def effectiveness_recompute(*, lesson_ids=None, now: datetime | None = None) -> 
     if lesson_ids is not None and not lesson_ids:
         return 0
     now = now or timezone.now()
-    day_start = datetime.combine(
-        now.astimezone(UTC).date(), time.min, tzinfo=UTC
-    )
+    day_start = datetime.combine(now.astimezone(UTC).date(), time.min, tzinfo=UTC)
     ids = [Lesson._meta.pk.get_db_prep_value(pk, connection) for pk in lesson_ids or []]
     sql = _RECOMPUTE.format(
         app_filter="WHERE lesson_id = ANY(%(ids)s)" if ids else "",
         lesson_filter="WHERE lesson.id = ANY(%(ids)s)" if ids else "",
     )
-    params = {
+    params: dict[str, datetime | list | float] = {
         "now": now,
         "day_start": day_start,
         "ids": ids,

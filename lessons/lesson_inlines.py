@@ -10,14 +10,14 @@ from .models import LessonCuration, LessonProposal, PatternLink
 
 class ProposalInline(admin.TabularInline):
     model = LessonProposal
-    fields = [
+    fields = (
         "resolution",
         "resolution_code",
         "proposed_by",
         "times_proposed",
         "created_at",
         "status",
-    ]
+    )
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -29,7 +29,7 @@ class ProposalInline(admin.TabularInline):
 
 class CurationInline(admin.TabularInline):
     model = LessonCuration
-    fields = ["at", "user", "action", "before", "after"]
+    fields = ("at", "user", "action", "before", "after")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -53,7 +53,7 @@ class PatternLinkForm(forms.ModelForm):
 
     class Meta:
         model = PatternLink
-        fields = []
+        fields: list[str] = []  # the decision only
 
 
 class PatternLinkInline(admin.TabularInline):
@@ -65,7 +65,7 @@ class PatternLinkInline(admin.TabularInline):
     model = PatternLink
     form = PatternLinkForm
     verbose_name, verbose_name_plural = "pattern link", "pattern links learned from the fleet"
-    fields = [
+    fields = (
         "pattern",
         "state",
         "successes",
@@ -77,7 +77,7 @@ class PatternLinkInline(admin.TabularInline):
         "decided_by",
         "decided_at",
         "decision",
-    ]
+    )
     readonly_fields = fields[:-1]
     extra = 0
     can_delete = False

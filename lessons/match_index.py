@@ -67,7 +67,7 @@ class Sketch(NamedTuple):
         return tuple(word for word in self.distinctive if word not in self.classes) + self.generic
 
 
-def sketch_of(compiled: CompiledPattern, shared: dict) -> Sketch:
+def sketch_of(compiled: CompiledPattern, shared: dict[tuple[str, ...], tuple[str, ...]]) -> Sketch:
     """The sketch of a compiled pattern. Its words, and its tuples of words, are the
     ones ``shared`` holds when equal (many patterns share their generic words)."""
 
@@ -410,7 +410,8 @@ def _build(version, held: MatchIndex) -> MatchIndex:
         .order_by("pk")
         .values_list("pk", "error_pattern", "error_type", "skill_name", "status")
     )
-    compile_anew, shared, held_count = compile_pattern.__wrapped__, {}, len(held.sketches)
+    compile_anew, held_count = compile_pattern.__wrapped__, len(held.sketches)
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def entries():
         j = 0  # the first held entry not before this row

@@ -61,9 +61,33 @@ _DOTTED = re.compile(r"\w+(?:\.\w+)+")
 # Words every kind of error shares: function words, log levels, the vocabulary of failure itself
 # and the outcomes many faults share (refused, denied, expired...). They never make a ``words``
 # fit and are not distinctive; a pattern made only of them fits by template or not at all.
-GENERIC = frozenset(
-    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "from", "by", "with", "without", "and", "or", "but", "nor", "not", "no", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does", "did", "this", "that", "these", "those", "it", "its", "as", "into", "onto", "than", "then", "there", "their", "which", "who", "whom", "what", "when", "where", "while", "after", "before", "during", "due", "per", "via", "over", "under", "about", "again", "also", "any", "all", "some", "each", "other", "such", "only", "very", "can", "could", "cannot", "couldn", "should", "would", "will", "shall", "may", "might", "must", "unable", "please", "try", "retry", "retrying", "later", "got", "get", "gets", "expected", "given", "found", "error", "errors", "err", "exception", "exceptions", "failed", "fail", "fails", "failure", "failures", "fatal", "warning", "warn", "critical", "info", "debug", "notice", "traceback", "most", "recent", "call", "last", "raise", "raised", "unexpected", "unknown", "you", "your", "yours", "we", "our", "us", "i", "me", "my", "they", "them", "he", "she", "his", "her", "him", "here", "now", "just", "still", "yet", "more", "less", "much", "many", "few", "used", "using", "same", "first", "refused", "denied", "reset", "expired", "exceeded", "aborted", "closed", "interrupted", "canceled", "cancelled", "rejected", "unavailable", "exist", "exists", "missing", "required", "occurred", "occur", "invalid", "timeout", "timeouts", "timed", "out", "authentication", "auth", "request", "requests", "response", "code", "status", "message", "reason", "detail", "details", "value", "http", "https", "connection", "connect", "server", "client", "service", "user", "host", "port", "file", "line", "operation", "process", "api"]
-)
+# fmt: off
+GENERIC = frozenset([
+    # function words, pronouns, log levels and the vocabulary of failure
+    "a", "an", "the", "to", "of", "in", "on", "at", "for", "from", "by", "with", "without", "and",
+    "or", "but", "nor", "not", "no", "is", "are", "was", "were", "be", "been", "being", "am",
+    "has", "have", "had", "do", "does", "did", "this", "that", "these", "those", "it", "its", "as",
+    "into", "onto", "than", "then", "there", "their", "which", "who", "whom", "what", "when",
+    "where", "while", "after", "before", "during", "due", "per", "via", "over", "under", "about",
+    "again", "also", "any", "all", "some", "each", "other", "such", "only", "very", "can", "could",
+    "cannot", "couldn", "should", "would", "will", "shall", "may", "might", "must", "unable",
+    "please", "try", "retry", "retrying", "later", "got", "get", "gets", "expected", "given",
+    "found", "error", "errors", "err", "exception", "exceptions", "failed", "fail", "fails",
+    "failure", "failures", "fatal", "warning", "warn", "critical", "info", "debug", "notice",
+    "traceback", "most", "recent", "call", "last", "raise", "raised", "unexpected", "unknown",
+    "you", "your", "yours", "we", "our", "us", "i", "me", "my", "they", "them", "he", "she", "his",
+    "her", "him", "here", "now", "just", "still", "yet", "more", "less", "much", "many", "few",
+    "used", "using", "same", "first",
+    # outcomes many faults share
+    "refused", "denied", "reset", "expired", "exceeded", "aborted", "closed", "interrupted",
+    "canceled", "cancelled", "rejected", "unavailable", "exist", "exists", "missing", "required",
+    # what requests and their errors are about
+    "occurred", "occur", "invalid", "timeout", "timeouts", "timed", "out", "authentication",
+    "auth", "request", "requests", "response", "code", "status", "message", "reason", "detail",
+    "details", "value", "http", "https", "connection", "connect", "server", "client", "service",
+    "user", "host", "port", "file", "line", "operation", "process", "api",
+])
+# fmt: on
 # Generic nouns a fault has several kinds of: the distinctive word just before one names the
 # kind, and the message must name the same kind there (``statement timeout`` is not ``lock
 # timeout``, though the message says "canceling statement" elsewhere).
@@ -234,7 +258,9 @@ def _runs(normal: str) -> tuple[tuple[Run, ...], tuple[int, ...]]:
     words each inner wildcard stands for (one when it stands apart, none when glued to a word:
     then it may be part of that word)."""
     parts = normal.split(WILDCARD)
-    runs, gaps, pending_gap = [], [], None
+    runs: list[Run] = []
+    gaps: list[int] = []
+    pending_gap = None
     for i, part in enumerate(parts):
         found = _WORD.findall(part)
         if not found:

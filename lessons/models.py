@@ -28,10 +28,12 @@ class Lesson(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     error_pattern = models.CharField(max_length=200, unique=True)
     error_type = models.CharField(max_length=100, db_index=True)
-    skill_name = models.CharField(max_length=100, null=True, blank=True, db_index=True)
+    # NULL is the one "no skill" the code writes and asks for (skill_name__isnull, the API's
+    # null); "" never reaches the column. Making it "" would change the API's answers.
+    skill_name = models.CharField(max_length=100, null=True, blank=True, db_index=True)  # noqa: DJ001
     context = models.JSONField(default=dict, blank=True)
     resolution = models.TextField()
-    resolution_code = models.TextField(null=True, blank=True)
+    resolution_code = models.TextField(null=True, blank=True)  # noqa: DJ001  # the API's null
     occurrences = models.PositiveIntegerField(default=1)
     last_occurred = models.DateTimeField(db_default=Now())
     effectiveness = models.FloatField(default=EFFECTIVENESS_PRIOR)
@@ -72,7 +74,8 @@ class Lesson(models.Model):
         indexes = [
             # The list endpoint pages by recency.
             models.Index(fields=["-last_occurred"], name="lesson_recent_idx"),
-            # Check by type reads each (type, status, skill) part in rank order (selectors._of_type).
+            # Check by type reads each (type, status, skill) part in rank order
+            # (selectors._of_type).
             models.Index(
                 fields=["error_type", "status", "-rank_score", "-occurrences", "-last_occurred"],
                 name="lesson_type_rank_idx",
@@ -138,7 +141,7 @@ class LessonProposal(models.Model):
 
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="proposals")
     resolution = models.TextField()
-    resolution_code = models.TextField(null=True, blank=True)
+    resolution_code = models.TextField(null=True, blank=True)  # noqa: DJ001  # as the lesson's
     # SHA-256 of resolution and code: resolutions can exceed what a B-tree index entry may hold,
     # so uniqueness of a pending proposal's text is enforced on this digest.
     digest = models.CharField(max_length=64)

@@ -2,6 +2,8 @@
 and each pattern's best lesson."""
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
+from uuid import UUID
 
 from django.db.models import OuterRef, Q, QuerySet, Value
 from django.shortcuts import get_object_or_404
@@ -15,6 +17,9 @@ from .match_index import MatchIndex, match_index
 from .matching import compile_pattern, names_held, prepare_message
 from .models import Lesson
 from .ranking import FIT, lessons_ranked, lessons_ranked_within, linked_by_own_words, rank_key
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 # Most message fits read for the final ranking, best fits first: a generic message can fit many
 # lessons equally, and reading every one would cost a row each.
@@ -95,7 +100,8 @@ def lesson_check(
         candidates = candidates.filter(status=Lesson.Status.APPROVED)
     if skill_name:
         candidates = candidates.filter(Q(skill_name=skill_name) | Q(skill_name__isnull=True))
-    matched, excluded = [], {}
+    matched: list[CheckedLesson] = []
+    excluded: dict[UUID, str] = {}
     if error_message:
         matched, excluded = _matched(
             candidates,
@@ -157,7 +163,7 @@ def _matched(
     limit,
     pattern,
     index: MatchIndex,
-) -> tuple[list[CheckedLesson], dict]:
+) -> tuple[list[CheckedLesson], dict[UUID, str]]:
     """The best ``limit`` candidates linked to the message's pattern or fitting the message,
     ranked, and ``{pk: error type}`` of every one that matches. A link counts only when the
     message names what the lesson's pattern names (another module, host or quoted name is
@@ -197,7 +203,17 @@ def _matched(
     return sorted(found.values(), key=rank_key)[:limit], excluded
 
 
-def _ways_found(lesson: Lesson, fits: dict, message, skill_name) -> list[CheckedLesson]:
+class _Reached(TypedDict):
+    """What _matched's rows carry besides the lesson: whether it was found through its link to
+    the message's pattern, and whether that link was made by its writer's own words."""
+
+    linked: bool
+    sampled: bool
+
+
+def _ways_found(
+    lesson: "WithAnnotations[Lesson, _Reached]", fits: dict, message, skill_name
+) -> list[CheckedLesson]:
     """How a row of _matched matches: through its link to the message's pattern, and by its
     fit, each when it does."""
     own = _own(lesson, skill_name)

@@ -47,7 +47,7 @@ class CheckedLessonOutputSerializer(LessonOutputSerializer):
     match_score = serializers.FloatField(source="score", read_only=True)
 
     class Meta(LessonOutputSerializer.Meta):
-        fields = LessonOutputSerializer.Meta.fields + ["match", "match_score"]
+        fields = [*LessonOutputSerializer.Meta.fields, "match", "match_score"]
         read_only_fields = fields
 
 
@@ -90,8 +90,8 @@ def check_answer_fields() -> dict:
         "lessons": CheckedLessonOutputSerializer(
             many=True,
             help_text=(
-                "Lessons that match the error itself (its pattern, or their error_pattern fits the "
-                "message), best first."
+                "Lessons that match the error itself (its pattern, or their error_pattern fits "
+                "the message), best first."
             ),
         ),
         "related": CheckedLessonOutputSerializer(
@@ -176,7 +176,9 @@ def _boolean(value, _zone):
 
 _DATETIME = serializers.DateTimeField(read_only=True)
 _BOOLEAN = serializers.BooleanField(read_only=True)
-_match_json = _choice(CheckedLessonOutputSerializer._declared_fields["match"].choices)
+_MATCH = CheckedLessonOutputSerializer._declared_fields["match"]
+assert isinstance(_MATCH, serializers.ChoiceField)  # declared so above
+_match_json = _choice(_MATCH.choices)
 _CONVERSIONS = {
     models.UUIDField: _text,
     models.CharField: _text,

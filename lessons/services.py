@@ -125,7 +125,10 @@ def _link_patterns(lesson: Lesson, samples: list[str], *, api_key: ApiKey | None
     changed = False
     for pattern_id in sorted(pattern_ids):
         changed |= pattern_link_worded(
-            lesson=lesson, pattern_id=pattern_id, api_key_id=api_key and api_key.pk, own=own
+            lesson=lesson,
+            pattern_id=pattern_id,
+            api_key_id=api_key.pk if api_key is not None else None,
+            own=own,
         )
     return changed
 
@@ -185,7 +188,8 @@ def _proposal_upsert(
 
 
 def lessons_seed() -> int:
-    """Create the known patterns that are missing, approved and marked as seeded; return how many."""
+    """Create the known patterns that are missing, approved and marked as seeded; return how
+    many."""
     created = 0
     with transaction.atomic():
         for known in KNOWN_PATTERNS:
@@ -222,7 +226,8 @@ def applications_record(*, entries: list[dict]) -> list[Application]:
                 seen_at=row.applied_at,
                 api_key_id=row.api_key_id,
             )
-            for row, pattern_ids in zip(rows, fixed)
+            # bulk_create answers the rows it was given, in their order: one for each entry.
+            for row, pattern_ids in zip(rows, fixed, strict=True)
             if row.worked
             for pattern_id in (
                 pattern_ids
@@ -267,15 +272,15 @@ def application_report(
     with transaction.atomic(savepoint=False):
         [row] = applications_record(
             entries=[
-                dict(
-                    lesson_id=lesson.pk,
-                    worked=worked,
-                    agent=agent,
-                    task_id=task_id,
-                    failure=failure,
-                    applied_at=applied_at,
-                    api_key_id=api_key and api_key.pk,
-                )
+                {
+                    "lesson_id": lesson.pk,
+                    "worked": worked,
+                    "agent": agent,
+                    "task_id": task_id,
+                    "failure": failure,
+                    "applied_at": applied_at,
+                    "api_key_id": api_key and api_key.pk,
+                }
             ]
         )
     return row

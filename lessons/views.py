@@ -35,7 +35,7 @@ class LessonsApi(APIView):
         error_type = ScrubbedCharField(max_length=100)
         resolution = ScrubbedCharField(max_length=20_000)
         skill_name = ScrubbedCharField(max_length=100, required=False, allow_null=True)
-        context = JSONObjectField(required=False)
+        context = JSONObjectField(required=False)  # type: ignore[assignment]  # DRF's metaclass moves declared fields off the class, so the API's field name shadows nothing (djangorestframework-stubs#158)
         resolution_code = ScrubbedCharField(
             max_length=100_000, required=False, allow_null=True, trim_whitespace=False
         )
@@ -48,7 +48,7 @@ class LessonsApi(APIView):
                 "when the lesson's writer sends it, else once enough keys did)."
             ),
         )
-        error_messages = serializers.ListField(
+        error_messages = serializers.ListField(  # type: ignore[assignment]  # DRF's metaclass moves declared fields off the class, so the API's field name shadows nothing (djangorestframework-stubs#158)
             child=ScrubbedCharField(max_length=20_000, trim_whitespace=False),
             max_length=MAX_SAMPLE_MESSAGES,
             required=False,
@@ -63,7 +63,7 @@ class LessonsApi(APIView):
         error_type = serializers.CharField(required=False)
         skill_name = serializers.CharField(required=False)
         status = serializers.ChoiceField(["unverified", "approved", "rejected"], required=False)
-        source = serializers.ChoiceField(["agent", "human", "seed"], required=False)
+        source = serializers.ChoiceField(["agent", "human", "seed"], required=False)  # type: ignore[assignment]  # DRF's metaclass moves declared fields off the class, so the API's field name shadows nothing (djangorestframework-stubs#158)
         min_effectiveness = serializers.FloatField(required=False, min_value=0, max_value=1)
         since = serializers.DateTimeField(
             required=False, help_text="Occurred at or after (ISO 8601)."

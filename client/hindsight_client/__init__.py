@@ -56,6 +56,7 @@ __all__ = [
     "Strategy",
     "Unauthorized",
     "Unavailable",
+    "__version__",  # the installed distribution's version
     "current_attempt",
     "event_id_new",  # the time-ordered event id the client sends, for requests made elsewhere
     "fallback",

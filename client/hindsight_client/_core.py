@@ -176,15 +176,27 @@ def write_call(path: str, body: dict) -> Call:
     return Call("POST", f"{API}/{path}", body=with_event_id(body))
 
 
+def write_body(call: Call) -> dict[str, Any]:
+    """A write's body: write_call always makes one, carrying the event id."""
+    assert call.body is not None, f"{call.method} {call.path} is not a write"
+    return call.body
+
+
+def read_fallback(call: Call) -> dict[str, Any]:
+    """A read's stand-in answer: check_call, boot_call and history_call each make one."""
+    assert call.fallback is not None, f"{call.method} {call.path} is not a read"
+    return call.fallback
+
+
 def written(call: Call, found: dict) -> dict:
     """What a write answers when the service took it: the service's answer with the event id
     the write was sent with, as a spooled answer has it, so either can be resent by that id."""
-    return {**found, "event_id": call.body["event_id"], "spooled": False}
+    return {**found, "event_id": write_body(call)["event_id"], "spooled": False}
 
 
 def spooled(call: Call) -> dict:
     """What a write answers when it was kept for later."""
-    return {"event_id": call.body["event_id"], "spooled": True}
+    return {"event_id": write_body(call)["event_id"], "spooled": True}
 
 
 def stops_flush(exc: Exception) -> bool:

@@ -82,7 +82,7 @@ class Hindsight(Operations):
             if self._settings.strict:
                 raise
             log.info("hindsight: %s unavailable, answering empty: %s", call.path, exc)
-            return call.fallback
+            return _core.read_fallback(call)
         try:
             self._drained()  # the service is back: deliver what waited
         except OSError as exc:
@@ -97,7 +97,7 @@ class Hindsight(Operations):
             except Unavailable as exc:
                 log.warning("hindsight: %s unavailable, spooling: %s", call.path, exc)
         try:
-            self.spool.append(call.method, call.path, call.body)
+            self.spool.append(call.method, call.path, _core.write_body(call))
         except OSError as exc:
             raise Unavailable(f"Hindsight unreachable and the spool unusable: {exc}") from exc
         return _core.spooled(call)

@@ -76,10 +76,13 @@ UNAVAILABLE_STATUSES = frozenset({429, 502, 503, 504})
 
 def error_for(status: int, body: object) -> HindsightError:
     """The exception for an error answer, carrying the server's message and fields."""
-    message, fields = f"HTTP {status}", {}
+    message = f"HTTP {status}"
+    fields: dict[str, list[str]] = {}
     if isinstance(body, dict):
         message = str(body.get("error") or body.get("detail") or message)
-        fields = body.get("fields") if isinstance(body.get("fields"), dict) else {}
+        found = body.get("fields")
+        if isinstance(found, dict):
+            fields = found
     if status in UNAVAILABLE_STATUSES:
         return Unavailable(message, status=status)
     if status >= 500:

@@ -120,6 +120,8 @@ class Guard:
 
     def __exit__(self, exc_type, exc, traceback) -> bool:
         attempt = _current.get()
+        # __enter__ set it, and a guard nested in the block has reset its own by now.
+        assert attempt is not None, "Guard.__exit__ without its __enter__"
         _current.reset(attempt._token)
         if exc is None:
             self._succeeded(attempt)
@@ -159,16 +161,17 @@ class Guard:
         picked = self.strategies.pick(self._lessons(attempt, exc))
         if picked is None or picked[1].kind == "reraise":
             raise exc
-        attempt.lesson, strategy = picked
+        lesson, strategy = picked
+        attempt.lesson = lesson
         if strategy.kind == "retry" and rerun is None:
             attempt.retry_after = strategy.delay
             raise exc
         try:
             result = self._apply(attempt, strategy, rerun, call_alternative)
         except Exception:
-            self._report(attempt, worked=False)
+            self._report(attempt, lesson, worked=False)
             raise
-        self._report(attempt, worked=True)
+        self._report(attempt, lesson, worked=True)
         self._succeeded(attempt)
         return result
 
@@ -180,11 +183,15 @@ class Guard:
         call_alternative: Callable[[Callable], Any],
     ) -> Any:
         if strategy.kind == "fallback":
+            alternative = strategy.alternative
+            assert alternative is not None, "a fallback strategy is built with its alternative"
             try:
-                return call_alternative(strategy.alternative)
+                return call_alternative(alternative)
             except Exception as exc:
                 self._failed(attempt, exc, attempt_count=2)
                 raise
+        # A retry: in a with-block (no rerun) _recover has already re-raised.
+        assert rerun is not None, "a retry needs the call to run again"
         for number in range(2, strategy.attempts + 2):
             self._sleep(strategy.delay)
             try:
@@ -223,12 +230,12 @@ class Guard:
             **fields,
         )
 
-    def _report(self, attempt: Attempt, *, worked: bool) -> None:
+    def _report(self, attempt: Attempt, lesson: dict, *, worked: bool) -> None:
         failure_id = (attempt.failure or {}).get("id")
         self._quietly(
             self.client.report_application,
             None,
-            attempt.lesson["id"],
+            lesson["id"],
             worked,
             agent=self.agent,
             task_id=attempt.task,

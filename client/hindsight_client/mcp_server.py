@@ -27,7 +27,8 @@ INSTRUCTIONS = (
 
 
 def build_server(client: AsyncHindsight | None = None) -> MCPServer:
-    """The MCP server with its five tools, over ``client`` (by default one from the environment)."""
+    """The MCP server with its five tools, over ``client`` (by default one from the
+    environment)."""
     hs = client or AsyncHindsight()
     server = MCPServer("hindsight", instructions=INSTRUCTIONS, version=VERSION)
     _add_reads(server, hs)
@@ -41,6 +42,7 @@ def _tool(server: MCPServer) -> Callable[[Callable], Callable]:
     as an MCP client shows the description verbatim."""
 
     def register(function: Callable) -> Callable:
+        assert function.__doc__ is not None, f"the tool {function.__name__} has no docstring"
         return server.tool(description=" ".join(function.__doc__.split()))(function)
 
     return register

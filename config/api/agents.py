@@ -38,7 +38,8 @@ def agent_refusal(api_key: ApiKey | None, agent: str, *, field: str = "agent") -
     if api_key is None or api_key.may_act_for(agent):
         return None
     patterns = ", ".join(api_key.agent_patterns)
-    # The agent's name is not echoed: a name is agent-sent text, and errors are rendered unscrubbed.
+    # The agent's name is not echoed: a name is agent-sent text, and errors are rendered
+    # unscrubbed.
     return {field: [f"This API key may write only for agents matching {patterns}."]}
 
 

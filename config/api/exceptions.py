@@ -64,9 +64,10 @@ def api_exception_handler(exc, context):
         body = {"error": str(exc.detail), "fields": {}}
 
     headers = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None):
-        headers["Retry-After"] = str(int(exc.wait))
+    # Set on some exceptions only: the authentication challenge, and how long to wait.
+    if auth_header := getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = auth_header
+    if wait := getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(wait))
     set_rollback()
     return Response(body, status=exc.status_code, headers=headers)

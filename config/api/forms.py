@@ -5,9 +5,10 @@ from django import forms
 from .models import ApiKey, agent_patterns_validate
 
 
-class AgentPatternsField(forms.CharField):
+class AgentPatternsField(forms.Field):
     """A key's agent patterns as one line (``builder-*, ci-?``), stored as a list; empty: a
-    fleet key."""
+    fleet key. A plain Field (a text input, as a CharField's), since it cleans to a list, not
+    to text; the validator refuses what is not printable, NUL included."""
 
     def __init__(self, **kwargs):
         super().__init__(**{**kwargs, "required": False, "validators": [agent_patterns_validate]})

@@ -98,6 +98,9 @@ class IdempotencyRecord(models.Model):
     class Meta:
         verbose_name = "idempotency record"
 
+    def __str__(self) -> str:
+        return f"{self.operation} {self.event_id}"
+
 
 def written_by_key() -> models.ForeignKey:
     """The column of an agent-written row that names the API key which wrote it.

@@ -18,4 +18,4 @@ class ErrorSerializer(serializers.Serializer):
     """The shape of every error answer."""
 
     error = serializers.CharField()
-    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))  # type: ignore[assignment]  # DRF's metaclass moves declared fields off the class, so the API's field name shadows nothing (djangorestframework-stubs#78)

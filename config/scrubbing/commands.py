@@ -2,9 +2,10 @@
 of the tools that take a password with one (``mysql -psecret``, ``docker login -p x``,
 ``redis-cli -a x``), ``curl -u user:password``, single-dash flags (``keytool -storepass x``,
 ``openssl -passin pass:x``), ``.netrc`` lines, PowerShell's ``ConvertTo-SecureString``, and a
-secret whose name and value stand apart (``<password>x</password>``, ``define('DB_PASSWORD', 'x')``,
-``<add key="DbPassword" value="x"/>``, ``{"name": "API_KEY", "value": "x"}``, a Kubernetes
-env entry's ``name:`` line and ``value:`` line).  They run after the context rules."""
+secret whose name and value stand apart (``<password>x</password>``,
+``define('DB_PASSWORD', 'x')``, ``<add key="DbPassword" value="x"/>``,
+``{"name": "API_KEY", "value": "x"}``, a Kubernetes env entry's ``name:`` line and ``value:``
+line).  They run after the context rules."""
 
 from __future__ import annotations
 
@@ -298,8 +299,7 @@ COMMAND_RULES: tuple[Rule, ...] = (
         accept=lambda match, text: (
             None
             if names_no_secret(match.group("secret"))
-            or (match.group("secret").isalpha()
-            and match.group("secret").islower())
+            or (match.group("secret").isalpha() and match.group("secret").islower())
             else "password"
         ),
         anchored=False,

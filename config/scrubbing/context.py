@@ -329,7 +329,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         # base64 of a "u:p" pair ("dTpw").
         name="basic_auth",
         regex=re.compile(
-            r"(?<![A-Za-z0-9_])(?i:basic)[ \t]+(?P<secret>[A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])"
+            r"(?<![A-Za-z0-9_])(?i:basic)[ \t]+"
+            r"(?P<secret>[A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])"
         ),
         triggers=("basic",),
         accept=_accept_basic,

@@ -297,7 +297,8 @@ def _pem_in_base64(match: re.Match[str], text: str) -> str | None:
     return "private_key" if "PRIVATE KEY" in decoded else None
 
 
-PROVIDER_RULES: tuple[Rule, ...] = tuple(_rule(*entry) for entry in _PREFIXED) + (
+PROVIDER_RULES: tuple[Rule, ...] = (
+    *(_rule(*entry) for entry in _PREFIXED),
     Rule(
         # A PEM block in base64 ("LS0tLS1CRUdJTi" is "-----BEGIN "), as kubeconfig files and
         # Kubernetes secrets hold keys; _pem_in_base64 keeps certificates.

@@ -7,7 +7,10 @@ from lessons.models import Lesson
 
 
 class Command(BaseCommand):
-    help = "Recompute every lesson's effectiveness, ranking score and review flag from its applications."
+    help = (
+        "Recompute every lesson's effectiveness, ranking score and review flag from its "
+        "applications."
+    )
 
     def handle(self, *args, **options):
         updated = effectiveness_recompute()
