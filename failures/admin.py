@@ -1,6 +1,6 @@
 """Reading failures, root causes, regressions and reports in the admin, and deciding on root-cause
-groups; the patterns' own admin is failures.staff.pattern_admin. Every change goes through a service
-(failures.analysis.rootcauses); failures themselves are read-only here."""
+groups; the patterns' own admin is failures.staff.pattern_admin. Every change goes through a
+service (failures.analysis.rootcauses); failures themselves are read-only here."""
 
 import json
 
@@ -77,7 +77,11 @@ class FailureAdmin(ReadOnlyAdmin):
     def get_fields(self, request, obj=None):
         # Each raw field in its place, shown as a person reads it.
         fields = super().get_fields(request, obj)
-        return [SHOWN.get(name, name) for name in fields if name not in SHOWN.values()]
+        return [
+            SHOWN.get(name, name) if isinstance(name, str) else name  # a group (none here) as is
+            for name in fields
+            if name not in SHOWN.values()
+        ]
 
     def get_readonly_fields(self, request, obj=None):
         return [*super().get_readonly_fields(request, obj), *SHOWN.values()]
@@ -108,7 +112,7 @@ SHOWN = {"side_effects": "side_effects_shown"}
 def _link_text(link: dict) -> str:
     """One link of a root-cause group's evidence, in words."""
     if link.get("signal") == "dependency":
-        return link.get("dependency")
+        return str(link.get("dependency"))
     if link.get("signal") == "coincidence":
         return (
             f"started and stopped together {link.get('coincidence_count')} time(s), "
@@ -125,7 +129,7 @@ class RootCauseGroupAdmin(GuardedAdmin):
     list_filter = ["status"]
     list_select_related = ["decided_by"]
     ordering = ["-detected_at", "-pk"]
-    fields = [
+    fields = (
         "status",
         "members",
         "signals",
@@ -133,7 +137,7 @@ class RootCauseGroupAdmin(GuardedAdmin):
         "detected_at",
         "decided_at",
         "decided_by",
-    ]
+    )
     readonly_fields = fields
     actions = ["confirm", "split"]
 

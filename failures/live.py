@@ -1,9 +1,9 @@
 """The live pattern: a pattern merged away answers for the one it was merged into.
 
-Merging points every alias at the survivor, aliases of an alias included (failures.store.mining), so
-one hop from any pattern reaches its live one. This module spells that hop once: as an ORM
-expression for reads, in SQL for the raw reads that remain (failures.queries), and for a
-pattern in hand.
+Merging points every alias at the survivor, aliases of an alias included
+(failures.store.mining), so one hop from any pattern reaches its live one. This module spells
+that hop once: as an ORM expression for reads, in SQL for the raw reads that remain
+(failures.queries), and for a pattern in hand.
 """
 
 from django.db.models import Case, F, When
@@ -35,8 +35,3 @@ def live_pattern_sql(pattern_id: str) -> str:
 def live_of(pattern):
     """The live pattern of ``pattern`` (its ``merged_into`` loaded, or loaded on access)."""
     return pattern.merged_into or pattern
-
-
-def live_id_of(pattern) -> int:
-    """The live pattern's id, from ``pattern``'s own columns."""
-    return pattern.merged_into_id or pattern.pk

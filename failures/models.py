@@ -15,8 +15,8 @@ class FailurePattern(models.Model):
     """One fault, possibly with many shapes: the merged template of the templates linked to it."""
 
     class Status(models.TextChoices):
-        """A curator's triage (failures.store.triage): resolved reopens when the pattern fails again;
-        ignored stays until a curator reopens it; snoozed lasts until ``snoozed_until``."""
+        """A curator's triage (failures.store.triage): resolved reopens when the pattern fails
+        again; ignored stays until a curator reopens it; snoozed lasts until ``snoozed_until``."""
 
         OPEN = "open"
         RESOLVED = "resolved"
@@ -48,8 +48,8 @@ class FailurePattern(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="aliases"
     )
     # The open (suggested or confirmed) root-cause group it belongs to, kept by the root-cause
-    # job and the decisions (failures.analysis.rootcauses): the failure answer and the boot briefing read
-    # it with the pattern, and look further only when it is set.
+    # job and the decisions (failures.analysis.rootcauses): the failure answer and the boot
+    # briefing read it with the pattern, and look further only when it is set.
     root_cause_group = models.ForeignKey(
         "RootCauseGroup",
         null=True,
@@ -222,7 +222,7 @@ class Failure(models.Model):
         return f"{self.agent}/{self.task}: {shortened(self.error, 80)}"
 
 
-# --- scheduled jobs: where they got to, root causes, regressions, reports -------------------------
+# --- scheduled jobs: where they got to, root causes, regressions, reports ------------------------
 
 
 class JobState(models.Model):
@@ -296,6 +296,9 @@ class RootCauseMembership(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"pattern {self.pattern_id} in root cause group {self.group_id}"
+
 
 class RootCauseSplit(models.Model):
     """Two patterns a human said are not one root cause: never suggested together again."""
@@ -318,6 +321,9 @@ class RootCauseSplit(models.Model):
                 name="root_cause_split_ordered",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"patterns {self.pattern_low_id} and {self.pattern_high_id}: not one root cause"
 
 
 class Regression(models.Model):

@@ -4,6 +4,8 @@ each names the measurement). Each runs on every request of its endpoint, so each
 per connection (config.database), on a cursor Django wraps: logged and counted as any other.
 The writes take parallel arrays (``unnest``), so a batch of any size is one statement."""
 
+from datetime import datetime
+
 from config.database import prepared_cursor
 from failures.store.triage import muted_sql
 from lessons.match_index import match_index_version_sql
@@ -11,7 +13,8 @@ from lessons.match_index import match_index_version_sql
 from .live import live_pattern_sql
 from .models import Failure, FailurePattern
 
-# What boot reads of a failure (failures.boot.composer): shared by both parts, then each part's own.
+# What boot reads of a failure (failures.boot.composer): shared by both parts, then each part's
+# own.
 SHARED = (
     "occurred_at",
     "task",
@@ -140,11 +143,11 @@ def patterns_count(
         cursor.execute(
             _COUNT,
             [
-                *(list(side) for side in zip(*agents)),
+                *(list(side) for side in zip(*agents, strict=True)),
                 own,
-                *(list(side) for side in zip(*tasks)),
+                *(list(side) for side in zip(*tasks, strict=True)),
                 own,
-                *(list(column) for column in zip(*sorted(counts))),
+                *(list(column) for column in zip(*sorted(counts), strict=True)),
             ],
         )
 
@@ -168,13 +171,13 @@ RETURNING failure.id, failure.pattern_id, failure.agent, failure.task, closer.at
 
 
 def open_failures_close(
-    closings: list[tuple[str, str, object]], *, status: str, any_time: bool = False
-) -> list[tuple[int, int, str, str, object]]:
+    closings: list[tuple[str, str, datetime]], *, status: str, any_time: bool = False
+) -> list[tuple[int, int, str, str, datetime]]:
     """Close the open failures of the (agent, task, at) closings' tasks that happened at or
     before ``at`` (all of them with ``any_time``), each at the earliest such ``at``, in one
     statement that finds, locks and updates them; answer ``(id, pattern_id, agent, task, at)``
     of each closed."""
-    agents, tasks, ats = (list(side) for side in zip(*sorted(closings)))
+    agents, tasks, ats = (list(side) for side in zip(*sorted(closings), strict=True))
     with prepared_cursor() as cursor:
         cursor.execute(
             _CLOSE,

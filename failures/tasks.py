@@ -8,9 +8,8 @@ from dataclasses import asdict
 
 from celery import shared_task
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from config.api.fields import moment_utc
+from config.moments import moment_parsed
 from failures.analysis.regressions import regressions_detect
 from failures.analysis.rootcauses import root_causes_detect
 from failures.staff.reports import pattern_report_build
@@ -45,5 +44,4 @@ def pattern_report_task(since: str | None = None, until: str | None = None) -> i
 
 def _moment(value: str | None):
     """An ISO timestamp in UTC (taken as UTC when it has no offset), or None."""
-    moment = parse_datetime(value) if value else None
-    return moment_utc(moment) if moment is not None else None
+    return moment_parsed(value) if value else None

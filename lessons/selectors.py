@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, TypedDict
 from uuid import UUID
 
 from django.db.models import OuterRef, Q, QuerySet, Value
-from django.shortcuts import get_object_or_404
 
-from config.api.filtering import filter_or_400
+from config.api.filtering import filtered
+from config.errors import NotFound
 from failures.models import UNKNOWN_ERROR_TYPE
 from failures.records.selectors import pattern_of_message
 
@@ -260,13 +260,16 @@ def _own(lesson: Lesson, skill_name: str | None) -> bool:
 
 def lesson_list(*, filters: dict) -> QuerySet[Lesson]:
     """Lessons matching ``filters`` (see LessonFilter), most recently occurred first."""
-    lessons = filter_or_400(LessonFilter, filters, Lesson.objects.all())
+    lessons = filtered(LessonFilter, filters, Lesson.objects.all())
     return lessons.order_by("-last_occurred", "id")
 
 
 def lesson_get(*, lesson_id) -> Lesson:
-    """One lesson by id; a missing one is a 404."""
-    return get_object_or_404(Lesson, pk=lesson_id)
+    """One lesson by id; NotFound when there is none."""
+    try:
+        return Lesson.objects.get(pk=lesson_id)
+    except Lesson.DoesNotExist:
+        raise NotFound("No such lesson.") from None
 
 
 def lessons_best_by_pattern(pattern_ids) -> dict[int, tuple[str, bool]]:

@@ -247,7 +247,7 @@ def applications_record(*, entries: list[dict]) -> list[Application]:
 def application_report_check(
     *, agent: str = "", failure=None, api_key: ApiKey | None = None
 ) -> None:
-    """Raise AgentForbidden when ``api_key`` is bound to other agents than ``agent`` or the agent
+    """Raise Forbidden when ``api_key`` is bound to other agents than ``agent`` or the agent
     of ``failure``; an application naming no agent is allowed. A view runs it before a replay
     can answer, so a key never reads another agent's stored answer."""
     if agent:

@@ -10,7 +10,7 @@ from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
 from config.api.idempotency import idempotent_response
 from config.api.serializers import StrictInputSerializer
-from failures.records.selectors import failure_get_or_400
+from failures.records.selectors import failure_named
 
 from .selectors import lesson_check, lesson_get, lesson_list
 from .serializers import (
@@ -226,7 +226,7 @@ class LessonApplicationsApi(APIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         failure_id = fields.pop("failure_id", None)
-        failure = failure_get_or_400(failure_id=failure_id) if failure_id else None
+        failure = failure_named(failure_id=failure_id) if failure_id else None
         event_id = fields.pop("event_id", None)
         application_report_check(agent=fields["agent"], failure=failure, api_key=request.auth)
         return idempotent_response(

@@ -14,8 +14,9 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
-from config.api.agents import agent_refusal, refusal_message
+from config.api.agents import agent_refusal
 from config.api.models import ApiKey
+from config.errors import Forbidden
 from failures.models import UNKNOWN_ERROR_TYPE, Failure
 from failures.records.services import (
     failures_close_open_of,
@@ -80,7 +81,7 @@ def outcomes_record(*, items: list[OutcomeIn], api_key: ApiKey | None = None) ->
     api_key_id = api_key.pk if api_key is not None else None
     stored = iter(_record_retried(allowed, api_key_id=api_key_id) if allowed else ())
     return [
-        Recorded("forbidden", message=refusal_message(refusal), fields=refusal)
+        Recorded("forbidden", message=Forbidden.message_of(refusal), fields=refusal)
         if refusal
         else next(stored)
         for refusal in refusals

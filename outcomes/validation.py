@@ -15,18 +15,11 @@ from datetime import datetime
 from typing import Any, Literal, TypedDict
 
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
-from config.api.fields import (
-    OUT_OF_RANGE,
-    EventTimeField,
-    JSONObjectField,
-    future_problem,
-    moment_utc,
-    scrubbed,
-)
+from config.api.fields import EventTimeField, JSONObjectField, future_problem, scrubbed
 from config.api.jsonlimits import json_problem, text_problem
+from config.moments import OUT_OF_RANGE, moment_parsed
 from config.scrubbing import scrub_value
 
 # A file list longer than this describes a repository, not a task; paths beyond it are dropped.
@@ -37,6 +30,7 @@ MAX_ERROR_CHARS = 20_000
 # A week in milliseconds is a generous ceiling for one task attempt; more is a unit mistake.
 MAX_DURATION_MS = 7 * 24 * 3600 * 1000
 Errors = dict[str, list[str]]
+NOT_A_MOMENT = "Not an ISO 8601 date and time, e.g. 2026-02-16T09:30:00Z."
 
 
 class _Invalid(Exception):
@@ -166,14 +160,12 @@ def _choice(value, spec: Spec, name: str) -> str:
 def _datetime(value, spec: Spec, name: str) -> datetime | None:
     if value is None:
         return None
+    if not isinstance(value, str) or len(value) > 64:
+        raise _Invalid(NOT_A_MOMENT)
     try:
-        parsed = parse_datetime(value) if isinstance(value, str) and len(value) <= 64 else None
-    except ValueError:  # well formed but impossible, e.g. month 13
-        parsed = None
-    if parsed is None:
-        raise _Invalid("Not an ISO 8601 date and time, e.g. 2026-02-16T09:30:00Z.")
-    try:
-        moment = moment_utc(parsed)
+        moment = moment_parsed(value)
+    except ValueError:  # not ISO 8601, or well formed but impossible (month 13)
+        raise _Invalid(NOT_A_MOMENT) from None
     except OverflowError:
         raise _Invalid(OUT_OF_RANGE) from None
     problem = future_problem(moment, now=timezone.now())

@@ -10,12 +10,12 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.agents import AgentForbidden
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
-from config.api.errors import Conflict, InvalidInput, PayloadTooLarge, validation_message
+from config.api.errors import PayloadTooLarge
 from config.api.fields import ScrubbedCharField
 from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
+from config.errors import Conflict, Forbidden, InvalidInput, fields_message
 
 from .answers import OutcomeAnswer, outcome_answer
 from .history import HistoryQuery, history_context
@@ -40,7 +40,7 @@ class OutcomesApi(APIView):
         [recorded] = outcomes_record(items=[item], api_key=request.auth)
         if recorded.status == "forbidden":
             assert recorded.fields is not None  # a refusal names its field
-            raise AgentForbidden.from_fields(recorded.fields)
+            raise Forbidden.from_fields(recorded.fields)
         if recorded.status == "conflict":
             raise Conflict(recorded.message)
         assert recorded.outcome is not None  # created or replayed: the stored outcome
@@ -133,7 +133,7 @@ def _bulk_result(index: int, recorded, errors: dict) -> dict:
         return {
             "index": index,
             "status": "invalid",
-            "error": validation_message(errors),
+            "error": fields_message(errors),
             "fields": errors,
         }
     if recorded.status == "conflict":

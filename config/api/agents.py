@@ -4,32 +4,9 @@ Reads are not bound: any live key reads the whole fleet. Callers without a key (
 management commands) pass ``api_key=None`` and act for any agent.
 """
 
-from rest_framework import status
-from rest_framework.exceptions import APIException
+from config.errors import Forbidden
 
 from .models import ApiKey
-
-
-class AgentForbidden(APIException):
-    """403 naming the field that names an agent this key is not bound to."""
-
-    status_code = status.HTTP_403_FORBIDDEN
-    default_code = "forbidden"
-
-    def __init__(self, message: str, fields: dict[str, list[str]]):
-        super().__init__(message)
-        self.fields = fields
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, list[str]]) -> "AgentForbidden":
-        """The 403 of a refusal (agent_refusal)."""
-        return cls(refusal_message(fields), fields)
-
-
-def refusal_message(fields: dict[str, list[str]]) -> str:
-    """The error message of a refusal: the field it names, and why."""
-    field, [why] = next(iter(fields.items()))
-    return f"Forbidden {field}: {why}"
 
 
 def agent_refusal(api_key: ApiKey | None, agent: str, *, field: str = "agent") -> dict | None:
@@ -44,7 +21,7 @@ def agent_refusal(api_key: ApiKey | None, agent: str, *, field: str = "agent") -
 
 
 def agent_check(api_key: ApiKey | None, agent: str, *, field: str = "agent") -> None:
-    """Raise AgentForbidden when ``api_key`` may not act for ``agent``."""
+    """Raise Forbidden when ``api_key`` may not act for ``agent``."""
     refusal = agent_refusal(api_key, agent, field=field)
     if refusal is not None:
-        raise AgentForbidden.from_fields(refusal)
+        raise Forbidden.from_fields(refusal)

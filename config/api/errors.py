@@ -1,41 +1,8 @@
-"""Domain errors that services raise and the API turns into the one error shape."""
+"""Errors of the HTTP layer itself (a body too large, the database out of reach), in the one error
+shape; what the domain refuses is config.errors."""
 
 from rest_framework import status
 from rest_framework.exceptions import APIException
-
-
-class InvalidInput(APIException):
-    """400 with per-field messages, for checks a serializer cannot make."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_detail = "Invalid input."
-    default_code = "invalid"
-
-    def __init__(self, message: str, fields: dict[str, list[str]] | None = None):
-        super().__init__(message)
-        self.fields = fields or {}
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, list[str]]) -> "InvalidInput":
-        """A 400 whose message names every offending field and quotes the first problem."""
-        return cls(validation_message(fields), fields)
-
-
-def validation_message(fields: dict[str, list[str]]) -> str:
-    """``Invalid input in a, b: a: <first message>``; non-field errors as they are."""
-    named = [name for name in fields if name != "non_field_errors"]
-    if not named:
-        return "; ".join(fields.get("non_field_errors", ["Invalid input."]))
-    first = named[0]
-    return f"Invalid input in {', '.join(named)}: {first}: {fields[first][0]}"
-
-
-class Conflict(APIException):
-    """409: the request contradicts what is stored (e.g. an event id reused with another body)."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "Conflict."
-    default_code = "conflict"
 
 
 class PayloadTooLarge(APIException):

@@ -7,12 +7,20 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
-from rest_framework import exceptions
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from .agents import AgentForbidden
-from .errors import InvalidInput, Unavailable, validation_message
+from config.errors import (
+    Conflict,
+    DomainError,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    fields_message,
+)
+
+from .errors import Unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +44,21 @@ def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or "non_field_errors": [str(detail)]}
 
 
+# The status of each kind of domain error (config.errors): the one place the domain meets HTTP.
+DOMAIN_STATUS = {
+    InvalidInput: status.HTTP_400_BAD_REQUEST,
+    Forbidden: status.HTTP_403_FORBIDDEN,
+    NotFound: status.HTTP_404_NOT_FOUND,
+    Conflict: status.HTTP_409_CONFLICT,
+}
+
+
 def api_exception_handler(exc, context):
     """Render API and domain errors in the shared shape; anything else stays a real 500."""
+    if isinstance(exc, DomainError):
+        set_rollback()
+        body = {"error": exc.message, "fields": exc.fields}
+        return Response(body, status=DOMAIN_STATUS[type(exc)])
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)
     elif isinstance(exc, DjangoPermissionDenied):
@@ -55,11 +76,9 @@ def api_exception_handler(exc, context):
     if not isinstance(exc, exceptions.APIException):
         return None
 
-    if isinstance(exc, (InvalidInput, AgentForbidden)):
-        body = {"error": str(exc.detail), "fields": exc.fields}
-    elif isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ValidationError):
         fields = _flatten(exc.detail)
-        body = {"error": validation_message(fields), "fields": fields}
+        body = {"error": fields_message(fields), "fields": fields}
     else:
         body = {"error": str(exc.detail), "fields": {}}
 

@@ -2,7 +2,7 @@
 secrets scrubbed at the input boundary, so nothing downstream (storage, caches, logs, answers,
 lookups by name) ever holds one; and the one rule of how far ahead an agent's timestamp may be."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 from rest_framework import serializers
@@ -15,19 +15,6 @@ from .jsonlimits import json_problem, text_problem
 # time sent as UTC (up to 14 hours ahead); later is a wrong clock or unit, and such a row would
 # sort first by recency and weigh more than every real event in the decay of effectiveness.
 MAX_AHEAD = timedelta(days=1)
-
-
-# Why a moment has no UTC form, e.g. 0001-01-01T00:00:00+01:00, before year 1 in UTC.
-OUT_OF_RANGE = "Date and time is out of range."
-
-
-def moment_utc(moment: datetime) -> datetime:
-    """``moment`` in UTC, a naive one taken as UTC: the one rule for every moment the API is
-    sent. Python takes UTC offsets up to ±23:59, PostgreSQL only up to ±15:59, so a moment is
-    compared and stored in UTC, never as written. OverflowError when it has no UTC form."""
-    if not timezone.is_aware(moment):
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
 
 
 def future_problem(moment: datetime, *, now: datetime) -> str | None:

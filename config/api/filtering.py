@@ -4,12 +4,13 @@ import django_filters
 from django.core.exceptions import ValidationError
 from django_filters.fields import IsoDateTimeField
 
-from config.api.errors import InvalidInput
-from config.api.fields import OUT_OF_RANGE, moment_utc, scrubbed
+from config.api.fields import scrubbed
+from config.errors import InvalidInput
+from config.moments import OUT_OF_RANGE, moment_utc
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):
-    """An ISO 8601 moment turned into UTC (config.api.fields.moment_utc)."""
+    """An ISO 8601 moment turned into UTC (config.moments.moment_utc)."""
 
     def to_python(self, value):
         moment = super().to_python(value)
@@ -37,8 +38,8 @@ class ScrubbedCharFilter(django_filters.CharFilter):
         return super().filter(qs, value)
 
 
-def filter_or_400(filterset_class, data, queryset):
-    """The filtered queryset; invalid filter values raise a 400 naming each field."""
+def filtered(filterset_class, data, queryset):
+    """The filtered queryset; invalid filter values raise InvalidInput naming each field."""
     filterset = filterset_class(data, queryset=queryset)
     if not filterset.is_valid():
         raise InvalidInput.from_fields(

@@ -14,7 +14,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from rest_framework.response import Response
 
-from .errors import Conflict
+from config.errors import Conflict
+
 from .models import IdempotencyRecord
 
 Answer = tuple[int, dict]

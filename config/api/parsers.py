@@ -6,7 +6,9 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from .errors import InvalidInput, PayloadTooLarge
+from config.errors import InvalidInput
+
+from .errors import PayloadTooLarge
 from .jsonlimits import BadNumber, decode_float, decode_int, json_problem
 from .middleware import body_limit
 

@@ -3,7 +3,7 @@
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 
-from .errors import InvalidInput
+from config.errors import InvalidInput
 
 
 class MarkdownRenderer(BaseRenderer):

@@ -121,11 +121,13 @@ class Link:
 def bursts_of(failures: Iterable[tuple[datetime, str]], *, gap: timedelta = GAP) -> list[Burst]:
     """The bursts of one pattern's ``(occurred_at, agent)`` failures, given in time order."""
     bursts: list[Burst] = []
-    start = end = None
+    # The open burst's first and latest failure: both None, or both set, before each failure.
+    start: datetime | None = None
+    end: datetime | None = None
     agents: set = set()
     count = 0
     for moment, agent in failures:
-        if end is not None and moment - end >= gap:
+        if start is not None and end is not None and moment - end >= gap:
             bursts.append(Burst(start, end, count, frozenset(agents)))
             start, agents, count = None, set(), 0
         if start is None:
@@ -133,7 +135,7 @@ def bursts_of(failures: Iterable[tuple[datetime, str]], *, gap: timedelta = GAP)
         end = moment
         agents.add(agent)
         count += 1
-    if start is not None:
+    if start is not None and end is not None:
         bursts.append(Burst(start, end, count, frozenset(agents)))
     return bursts
 
@@ -171,7 +173,7 @@ class _Series:
         self.bursts = sorted(bursts, key=lambda b: b.start)
         self.starts = [b.start.timestamp() for b in self.bursts]
         self.ends = [b.end.timestamp() for b in self.bursts]
-        self.lengths = [e - s for s, e in zip(self.starts, self.ends)]
+        self.lengths = [e - s for s, e in zip(self.starts, self.ends, strict=True)]
         self.sorted_lengths = sorted(self.lengths)
         self.prefix = [0.0, *accumulate(self.sorted_lengths)]
 
@@ -469,9 +471,9 @@ def _outage_judged(
     threshold: float,
     **chances,
 ) -> tuple[float, set, float] | None:
-    """(p-value, members, expected) of the patterns that burst together in ``group`` (each pattern's
-    burst, the ``anchor``'s first), or None. The anchor's test picks its members; then each
-    member is tested as an anchor in its turn, over all that bursts with its own burst
+    """(p-value, members, expected) of the patterns that burst together in ``group`` (each
+    pattern's burst, the ``anchor``'s first), or None. The anchor's test picks its members; then
+    each member is tested as an anchor in its turn, over all that bursts with its own burst
     (``joint``): the members are those every member counts, three or more, each passing. A
     fault that happened to burst in those minutes sees the outage's new symptoms as rare, but
     they, seen from their own bursts, count one another and not it. The p-value is the
@@ -511,11 +513,11 @@ def _outage_p_value(
     near: float,
     min_agents: int,
 ) -> tuple[float, list, float]:
-    """(p-value, the patterns counted, the count chance expected) of the patterns bursting with ``pattern``'s ``burst``
-    (``joint``), see the module: for each number of shared agents ``m`` and each chance
-    ``t`` of one of them, those as unlikely as ``t`` or less are counted against the sum of
-    the chances of every pattern's doing so; the smallest Poisson tail, times the number of
-    (``m``, ``t``) tried."""
+    """(p-value, the patterns counted, the count chance expected) of the patterns bursting with
+    ``pattern``'s ``burst`` (``joint``), see the module: for each number of shared agents ``m``
+    and each chance ``t`` of one of them, those as unlikely as ``t`` or less are counted against
+    the sum of the chances of every pattern's doing so; the smallest Poisson tail, times the
+    number of (``m``, ``t``) tried."""
     start, agents = burst.start.timestamp(), burst.agents
     # The chance that each other pattern starts a burst within tol of the burst's start.
     starting = {}

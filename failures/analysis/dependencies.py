@@ -16,11 +16,59 @@ import re
 IGNORED = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1"})
 # Words that look like ``name:number`` but are fields of a log line, not hosts.
 FIELD_WORDS = frozenset(
-    ["attempt", "code", "col", "column", "count", "epoch", "errno", "error", "exit", "id", "len", "length", "level", "limit", "line", "offset", "page", "pid", "port", "retry", "size", "status", "step", "took", "try"]
+    [
+        "attempt",
+        "code",
+        "col",
+        "column",
+        "count",
+        "epoch",
+        "errno",
+        "error",
+        "exit",
+        "id",
+        "len",
+        "length",
+        "level",
+        "limit",
+        "line",
+        "offset",
+        "page",
+        "pid",
+        "port",
+        "retry",
+        "size",
+        "status",
+        "step",
+        "took",
+        "try",
+    ]
 )
 # Words an English sentence puts after "table" or "service" that are not names.
 PROSE_WORDS = frozenset(
-    ["a", "an", "and", "at", "does", "for", "from", "has", "in", "is", "lock", "locked", "not", "of", "on", "or", "scan", "the", "to", "unavailable", "was"]
+    [
+        "a",
+        "an",
+        "and",
+        "at",
+        "does",
+        "for",
+        "from",
+        "has",
+        "in",
+        "is",
+        "lock",
+        "locked",
+        "not",
+        "of",
+        "on",
+        "or",
+        "scan",
+        "the",
+        "to",
+        "unavailable",
+        "was",
+    ]
 )
 # Source files in a stack trace (``main.py:42``) read like ``host:port``.
 SOURCE_SUFFIXES = (

@@ -1,8 +1,8 @@
 """When a fault that came back after its fix is a regression: the rule, pure (no Django).
 
 A pattern counts as fixed from a moment (an approved lesson for it, or all of its failures
-closed; see failures.analysis.regressions). When it fails again after that, the recurrence is judged on
-the evidence since the fix:
+closed; see failures.analysis.regressions). When it fails again after that, the recurrence is
+judged on the evidence since the fix:
 
 * FAILING: the fix stopped working. At least MIN_APPLICATIONS applications of the pattern's
   lessons were reported since the fix, and fewer than FAILING_BELOW of the latest

@@ -12,10 +12,10 @@ A pattern counts as fixed from
   time, every flaky pattern that a retry fixes would come back on its next failure.
 
 Coming back is not a regression by itself: faults such as rate limits recur by nature. Each
-episode is judged by failures.analysis.recurrence on the failures and the applications of the pattern's
-lessons since the fix (its approved lessons; unverified ones where it has none): a regression
-when the applications fail or the pattern is back at its pre-fix rate with none that worked;
-"recurring, handled" when its lesson keeps working.
+episode is judged by failures.analysis.recurrence on the failures and the applications of the
+pattern's lessons since the fix (its approved lessons; unverified ones where it has none): a
+regression when the applications fail or the pattern is back at its pre-fix rate with none that
+worked; "recurring, handled" when its lesson keeps working.
 
 Only patterns with failures since the job's watermark are looked at (an application is reported
 for a failure, so a new one comes with one), and each run judges their latest episodes again on
@@ -29,6 +29,7 @@ Like the boot composer, this job reads lessons (approvals, applications) across 
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -36,6 +37,7 @@ from django.db.models import Case, Count, DateTimeField, F, Max, Min, Q, Value, 
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from config.moments import moment_parsed
 from failures.analysis import recurrence
 from failures.analysis.loops import MIN_REPEAT, loop_detect
 from failures.live import live_pattern
@@ -134,7 +136,7 @@ def _lessons(firsts: dict[int, datetime]) -> dict[int, list[dict]]:
 def _after_approval(firsts: dict[int, datetime], lessons: dict[int, list[dict]]) -> list[Episode]:
     """Patterns with a failure after the latest approval of one of their lessons."""
     fixed = {
-        pk: max(datetime.fromisoformat(lesson["approved_at"]) for lesson in entries)
+        pk: max(moment_parsed(lesson["approved_at"]) for lesson in entries)
         for pk, entries in lessons.items()
         if entries[0]["approved_at"]
     }
@@ -273,7 +275,8 @@ def _evidence(episode: Episode, lesson_ids: list[str], now: datetime) -> recurre
 
 
 def loops_fleet_detect(*, now: datetime | None = None) -> list[dict]:
-    """Every agent's open tasks whose failures end in a loop (failures.analysis.loops), longest first."""
+    """Every agent's open tasks whose failures end in a loop
+    (failures.analysis.loops), longest first."""
     now = now or timezone.now()
     rows = (
         Failure.objects.filter(
@@ -287,7 +290,7 @@ def loops_fleet_detect(*, now: datetime | None = None) -> list[dict]:
     for agent, task, pattern, at in rows:
         tasks[(agent, task)].append((pattern, at))
     min_repeat = getattr(settings, "HINDSIGHT_SKIP_AFTER", MIN_REPEAT)  # as boot's loops
-    found = []
+    found: list[dict[str, Any]] = []
     for (agent, task), sequence in tasks.items():
         loop = loop_detect([pattern for pattern, _ in sequence], min_repeat=min_repeat)
         if loop is not None:

@@ -3,16 +3,15 @@
 cause instead of retrying each symptom on its own.
 
 A group is open while it is suggested or confirmed (a split one was ruled out). A pattern's open
-group is on its row (``FailurePattern.root_cause_group``, kept by failures.analysis.rootcauses), read with
-the pattern: answers about failures outside any group cost nothing more, and those inside one
-cost one query for the group's members.
+group is on its row (``FailurePattern.root_cause_group``, kept by failures.analysis.rootcauses),
+read with the pattern: answers about failures outside any group cost nothing more, and those
+inside one cost one query for the group's members.
 """
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 
-from django.utils.dateparse import parse_datetime
-
+from config.moments import moment_parsed
 from failures.models import RootCauseGroup, RootCauseMembership
 from failures.records.markdown import root_cause_note
 
@@ -68,4 +67,7 @@ def root_cause_answer(*, pattern_id: int, group_id: int | None) -> dict | None:
 
 
 def _moment(value: str | None) -> datetime | None:
-    return parse_datetime(value).astimezone(UTC) if value else None
+    if not value:
+        return None
+    # The job writes ISO 8601 moments: anything else is a bug, said loudly (ValueError).
+    return moment_parsed(value)

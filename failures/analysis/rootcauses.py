@@ -17,9 +17,9 @@ The job runs every five minutes (settings.HINDSIGHT_PERIODIC_JOBS). Symptoms are
 they last (a burst ends, so far, at its latest failure), so an incident's symptoms are grouped
 by a run a few minutes after they start together, and at the latest by the first run after
 they stop together: within 15 minutes of the start for an outage of up to ten minutes. A run
-costs what is active: it reads the window's failures of the patterns with failures written since
-its previous run (its watermark, failures.store.jobstate; the first run reads the window) and of the
-members of its current suggestions, whose links it checks again.
+costs what is active: it reads the window's failures of the patterns with failures written
+since its previous run (its watermark, failures.store.jobstate; the first run reads the window)
+and of the members of its current suggestions, whose links it checks again.
 
 Linked patterns are grouped (union-find) and stored with the evidence of every link.
 Recomputing is idempotent: a suggested group with the same members keeps its id and row;
@@ -32,6 +32,7 @@ answer and the boot briefing read (failures.analysis.rootcause_notes).
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import combinations
@@ -41,7 +42,7 @@ from django.db.models import Count, F, Min, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from failures.analysis.coincidence import Link, burst_links, bursts_of, components
+from failures.analysis.coincidence import Burst, Link, burst_links, bursts_of, components
 from failures.analysis.dependencies import dependencies_of
 from failures.live import live_pattern
 from failures.models import (
@@ -92,7 +93,10 @@ def root_causes_detect(*, now: datetime | None = None, days: int = WINDOW_DAYS) 
         failures = _failures_of(patterns, since, now)
         observed_since = _observed_since(since, now)
         links: dict[tuple, list[dict]] = defaultdict(list)
-        bursts = {pattern: bursts_of(rows) for pattern, rows in failures.items()}
+        # Keyed by pattern id, as the coincidence module's any hashable key.
+        bursts: dict[Hashable, list[Burst]] = {
+            pattern: bursts_of(rows) for pattern, rows in failures.items()
+        }
         for link in burst_links(bursts, since=observed_since, until=now):
             links[(link.a, link.b)].append(_link_evidence(link))
         frequent = {pattern for pattern, rows in failures.items() if len(rows) >= MIN_EVENTS}

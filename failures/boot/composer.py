@@ -9,8 +9,8 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 
 * recent failures: ``(agent, -occurred_at)``, within the window, newest RECENT_CAP, leaving out
   those of patterns a curator muted (failures.store.triage: one primary-key probe per row read);
-* open failures: the partial ``(agent, -occurred_at) WHERE status='open'`` (an agent's open set stays
-  small while it resolves what succeeds), newest OPEN_CAP; skip, resume, hints, loops and
+* open failures: the partial ``(agent, -occurred_at) WHERE status='open'`` (an agent's open set
+  stays small while it resolves what succeeds), newest OPEN_CAP; skip, resume, hints, loops and
   retry advice are all derived from these rows in Python;
 * with a task type, the same two reads ride ``(agent, task_type, -occurred_at, -id)`` and its
   open-only twin, so a type an agent rarely fails at costs no more than one it often does;
@@ -19,9 +19,9 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 
 Queries per briefing: 1 for the recent and open failures (one UNION ALL, live patterns
 joined: failures.queries), 1 for pattern-linked lessons, 2 per message check (matched and
-related lessons; LESSON_CHECKS_CAP, answers reused for a while, see failures.boot.hints) and 1 for the
-fleet when its cached view expired: 5 at most, whatever the history size; 1 more while an open
-task's pattern is in an open root-cause group (failures.analysis.rootcause_notes).
+related lessons; LESSON_CHECKS_CAP, answers reused for a while, see failures.boot.hints) and 1 for
+the fleet when its cached view expired: 5 at most, whatever the history size; 1 more while an
+open task's pattern is in an open root-cause group (failures.analysis.rootcause_notes).
 """
 
 import json
@@ -85,9 +85,8 @@ def boot_context_build(
     if scope not in ("agent", "fleet"):
         raise ValueError("scope must be agent or fleet")
     now = now or timezone.now()
-    window_hours = window_hours or getattr(
-        settings, "HINDSIGHT_BOOT_WINDOW_HOURS", DEFAULT_WINDOW_HOURS
-    )
+    if not window_hours:
+        window_hours = getattr(settings, "HINDSIGHT_BOOT_WINDOW_HOURS", DEFAULT_WINDOW_HOURS)
     skip_after = skip_after or getattr(settings, "HINDSIGHT_SKIP_AFTER", DEFAULT_SKIP_AFTER)
     since = now - timedelta(hours=window_hours)
     recent, open_failures = _failures(agent, task_type, since, now)
@@ -121,7 +120,7 @@ def _ref(pattern: FailurePattern) -> dict:
 
 
 class _Row(SimpleNamespace):
-    """A failure as boot reads it: plain attributes, no model instance (too slow by the hundred)."""
+    """A failure as boot reads it: plain attributes, no model instance (slow by the hundred)."""
 
 
 class _Pattern(SimpleNamespace):
@@ -141,8 +140,9 @@ def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
         open_cap=OPEN_CAP,
     )
     shared, recent_end = len(queries.SHARED), len(queries.SHARED) + len(queries.RECENT)
+    # A recent row goes on with the open columns (NULL in it): zip stops at the recent ones.
     recent = [
-        _Row(pk=pk, **dict(zip(queries.SHARED + queries.RECENT, values)))
+        _Row(pk=pk, **dict(zip(queries.SHARED + queries.RECENT, values, strict=False)))
         for is_open, pk, *values in rows
         if not is_open
     ]
@@ -158,7 +158,8 @@ def _open_rows(rows) -> list[_Row]:
     patterns: dict[int, _Pattern] = {}
     failures = []
     for pk, *values, token in rows:
-        failure = _Row(pk=pk, index_token=token, **dict(zip(columns, values)))
+        # The row goes on with its live pattern's columns, read below: zip stops before them.
+        failure = _Row(pk=pk, index_token=token, **dict(zip(columns, values, strict=False)))
         # A plain cursor reads jsonb as text; most rows have no side effects and no checkpoint.
         failure.side_effects = (
             [] if failure.side_effects == "[]" else json.loads(failure.side_effects)
@@ -167,7 +168,7 @@ def _open_rows(rows) -> list[_Row]:
             failure.checkpoint = json.loads(failure.checkpoint)
         live_id, *live = values[len(columns) :]
         failure.live = patterns.get(live_id) or patterns.setdefault(
-            live_id, _Pattern(pk=live_id, **dict(zip(queries.LIVE[1:], live)))
+            live_id, _Pattern(pk=live_id, **dict(zip(queries.LIVE[1:], live, strict=True)))
         )
         failures.append(failure)
     return failures
@@ -255,7 +256,7 @@ def _resumes(tasks) -> list[dict]:
 
 
 def _loops(tasks, skip_after) -> list[dict]:
-    """Tasks whose failures since their last success end in a loop (see failures.analysis.loops)."""
+    """Tasks whose failures since their last success end in a loop (failures.analysis.loops)."""
     entries = []
     for task, failures in tasks.items():
         chronological = failures[::-1]

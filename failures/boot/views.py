@@ -1,4 +1,5 @@
-"""The boot endpoint: what an agent should know when it starts, as JSON or prompt-ready markdown."""
+"""The boot endpoint: what an agent should know when it starts, as JSON or prompt-ready
+markdown."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -24,7 +25,7 @@ class BootLessonSerializer(serializers.Serializer):
     match = serializers.CharField()
 
 
-_Advice = {
+_Advice: dict[str, serializers.Field] = {
     "retryable": serializers.BooleanField(allow_null=True),
     "after_seconds": serializers.IntegerField(allow_null=True),
     "reason": serializers.CharField(),
@@ -106,8 +107,8 @@ BootBriefing = inline_serializer(
                     help_text="This agent's open tasks that failed with it.",
                 ),
             },
-            help_text="Open root-cause groups of this agent's open tasks: symptoms that started and "
-            "stopped together across agents, probably one cause.",
+            help_text="Open root-cause groups of this agent's open tasks: symptoms that started "
+            "and stopped together across agents, probably one cause.",
         ),
         "retry_advice": inline_serializer(
             "BootRetryAdvice",

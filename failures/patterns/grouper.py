@@ -67,7 +67,7 @@ class PatternGrouper:
         return self._root_fp[self._find(node)]
 
     def resolve(self, fingerprint: str) -> str:
-        """Current pattern fingerprint for any fingerprint handed out before (or unknown: as is)."""
+        """Current pattern fingerprint for any fingerprint handed out before (unknown: as is)."""
         node = self._node_of_fp.get(fingerprint)
         return fingerprint if node is None else self._root_fp[self._find(node)]
 
@@ -115,7 +115,7 @@ class PatternGrouper:
             shape = generalised(token)
             if shape is None:
                 continue
-            key = tokens[:i] + (shape,) + tokens[i + 1 :]
+            key = (*tokens[:i], shape, *tokens[i + 1 :])
             if context(key, skip=i) < MIN_CONTEXT:
                 continue
             words = self._slots.setdefault(key, {})

@@ -22,6 +22,7 @@ little less evidence: a name rarely puts a long mixed-case run after such a pref
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 # Letter pairs frequent inside English words, by first letter: the 250 most frequent pairs in
 # the English comments of the Python standard library and common packages, which make about
@@ -84,7 +85,7 @@ _CAMEL_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 
 def _rare_share(run: str) -> float | None:
     """Share of a run's in-word letter pairs that are not common; None when too few pairs."""
-    pairs = [(a + b).lower() for a, b in zip(run, run[1:]) if b.islower()]
+    pairs = [(a + b).lower() for a, b in pairwise(run) if b.islower()]
     if len(pairs) < MIN_PAIRS:
         return None
     return sum(pair not in _COMMON_PAIRS for pair in pairs) / len(pairs)
@@ -105,7 +106,10 @@ def is_random_id(token: str) -> bool:
     """True for a letter-only token that is a random id, or that holds one between ``_``/``-``."""
     parts = _PARTS.split(token)
     prefix, tail = parts[:-1], parts[-1]
-    if prefix and all(part.isalpha() and part.islower() for part in prefix):
-        if _random(tail, PREFIXED_MIN_LENGTH, PREFIXED_RARE_SHARE):
-            return True
+    if (
+        prefix
+        and all(part.isalpha() and part.islower() for part in prefix)
+        and _random(tail, PREFIXED_MIN_LENGTH, PREFIXED_RARE_SHARE)
+    ):
+        return True
     return any(_random(part, MIN_LENGTH, RARE_SHARE) for part in parts)

@@ -19,6 +19,7 @@ quote, ``=(``: :data:`.rules.OPENS_SPAN`) is scanned whole.
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from .rules import BRIDGES, OPENS_SPAN
 from .scan import fold, scan, tidy
@@ -40,7 +41,8 @@ _EXACT = 1 << len(BRIDGES)
 # shape (UTF-8) -> (starts, ends, template): bit i of starts / ends set when the token starts /
 # ends like bridge i; template None when it is not the shape's (``_EXACT``) or when the token
 # opens a value with blanks (no flag: scan the message whole).
-_shapes: dict[bytes, tuple[int, int, str | None]] = {}
+_Entry = tuple[int, int, str | None]
+_shapes: dict[bytes, _Entry] = {}
 _exact: dict[str, str] = {}  # pieces whose template keeps a digit -> template
 
 
@@ -51,7 +53,7 @@ def _remember(cache: dict, key, value):
     return value
 
 
-def _learn(shape: bytes) -> tuple[int, int, str | None]:
+def _learn(shape: bytes) -> _Entry:
     """Classify and scan one token shape; remember it."""
     token = shape.decode()
     if OPENS_SPAN.search(token):
@@ -94,12 +96,13 @@ def _by_segments(message: str, shapes: list[bytes]) -> str | None:
     if "  " in message and len(starts_at) < len(shapes):
         return None  # the scanner would see the blanks between bridged tokens as they are
     tokens = message.split()  # aligned with shapes: the only blank is the space
-    bounds = zip(starts_at, starts_at[1:] + [len(shapes)])
+    bounds = pairwise([*starts_at, len(shapes)])
     return fold(" ".join(_piece(tokens[a:b], shapes[a:b]) for a, b in bounds))
 
 
 def _piece(tokens: list[str], shapes: list[bytes]) -> str:
     """Template of a token, or of bridged tokens, scanned on its own (via its shape if exact)."""
+    entry: _Entry | None
     if len(shapes) == 1:
         entry = _shapes.get(shapes[0]) or _learn(shapes[0])
     else:  # keyed by the joined shapes; only its template is ever looked up

@@ -28,7 +28,8 @@ def _quoted_value(text: str) -> str:
 
 
 def _host_port(text: str) -> str:
-    """``host.name:443`` -> ``<*>``, but ``state.clipTopAmount:180`` -> ``state.clipTopAmount:<*>``."""
+    """``host.name:443`` -> ``<*>``, but
+    ``state.clipTopAmount:180`` -> ``state.clipTopAmount:<*>``."""
     name = text[: text.rindex(":")]
     return f"{name}:{WILDCARD}" if _CAMEL.search(name) else WILDCARD
 

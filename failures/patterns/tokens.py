@@ -34,7 +34,52 @@ _QUOTED_WORD = re.compile(r"""[(\[{]*(["'])[A-Za-z][\w.\-]*\1[)\]}.,:;!?]*""")
 # timed out), so they are never absorbed into a variable however many of them share a slot.
 # General error vocabulary (POSIX/socket/HTTP wording), not taken from any data set.
 OUTCOME_WORDS = frozenset(
-    ["aborted", "abort", "canceled", "cancelled", "closed", "corrupt", "corrupted", "declined", "denied", "disconnected", "dropped", "error", "errors", "exceeded", "exhausted", "expired", "fail", "failed", "failure", "fatal", "forbidden", "full", "hung", "interrupted", "invalid", "killed", "locked", "lost", "missing", "refused", "rejected", "reset", "revoked", "terminated", "timeout", "timedout", "timed", "unauthorized", "unavailable", "unknown", "unreachable", "unsupported", "violated", "violation"]
+    [
+        "aborted",
+        "abort",
+        "canceled",
+        "cancelled",
+        "closed",
+        "corrupt",
+        "corrupted",
+        "declined",
+        "denied",
+        "disconnected",
+        "dropped",
+        "error",
+        "errors",
+        "exceeded",
+        "exhausted",
+        "expired",
+        "fail",
+        "failed",
+        "failure",
+        "fatal",
+        "forbidden",
+        "full",
+        "hung",
+        "interrupted",
+        "invalid",
+        "killed",
+        "locked",
+        "lost",
+        "missing",
+        "refused",
+        "rejected",
+        "reset",
+        "revoked",
+        "terminated",
+        "timeout",
+        "timedout",
+        "timed",
+        "unauthorized",
+        "unavailable",
+        "unknown",
+        "unreachable",
+        "unsupported",
+        "violated",
+        "violation",
+    ]
 )
 
 
@@ -92,7 +137,7 @@ def compatible(a, b) -> bool:
     """
     if len(a) != len(b):
         return False
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         if x == y:
             continue
         vx, vy = WILDCARD in x, WILDCARD in y  # is_variable, inlined: this loop is hot
@@ -111,7 +156,7 @@ def context(tokens, skip: int = -1) -> int:
 def merge(a, b) -> tuple[str, ...]:
     """Position-wise union of two compatible token lists: differing positions become variables."""
     out = []
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         if x == y or (is_variable(x) and not is_variable(y)):
             out.append(x)
         elif is_variable(y) and not is_variable(x):

@@ -8,8 +8,8 @@ from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from config.api.agents import agent_check
-from config.api.errors import InvalidInput
 from config.api.models import ApiKey
+from config.errors import InvalidInput
 from failures.analysis.rootcause_notes import root_cause_answer
 from failures.models import Failure
 from failures.records.selectors import retry_advice
@@ -47,8 +47,8 @@ FailureAnswer = inline_serializer(
                     many=True, help_text="The other symptoms of the cause."
                 ),
             },
-            help_text="The open root-cause group of this failure's pattern: its symptoms started and "
-            "stopped together across agents. Null when it belongs to none.",
+            help_text="The open root-cause group of this failure's pattern: its symptoms started "
+            "and stopped together across agents. Null when it belongs to none.",
         ),
     },
 )
@@ -85,7 +85,7 @@ def failure_answer(failure: Failure) -> dict:
 def failure_report_check(
     *, agent: str, applied_lesson=None, api_key: ApiKey | None = None
 ) -> None:
-    """Refuse a failure before anything is written or replayed: AgentForbidden when ``api_key``
+    """Refuse a failure before anything is written or replayed: Forbidden when ``api_key``
     is bound to other agents, InvalidInput when ``applied_lesson`` names no lesson."""
     agent_check(api_key, agent)
     if applied_lesson in lesson_ids_missing([applied_lesson]):
@@ -99,7 +99,7 @@ def failure_report(
 ) -> Failure:
     """Record a failure as written by ``api_key``, with its failed outcome and, when it names
     the lesson it applied (checked by failure_report_check), that lesson as not having worked.
-    A key bound to other agents may not (AgentForbidden)."""
+    A key bound to other agents may not (Forbidden)."""
     agent_check(api_key, agent)
     with transaction.atomic(savepoint=False):  # inside a view's idempotent answer: no savepoint
         failure = failure_record(agent=agent, **fields, api_key_id=api_key and api_key.pk)
@@ -107,15 +107,15 @@ def failure_report(
         if applied_lesson:
             applications_record(
                 entries=[
-                    dict(
-                        lesson_id=applied_lesson,
-                        worked=False,
-                        agent=failure.agent,
-                        task_id=failure.task,
-                        failure=failure,
-                        applied_at=failure.occurred_at,
-                        api_key_id=failure.api_key_id,
-                    )
+                    {
+                        "lesson_id": applied_lesson,
+                        "worked": False,
+                        "agent": failure.agent,
+                        "task_id": failure.task,
+                        "failure": failure,
+                        "applied_at": failure.occurred_at,
+                        "api_key_id": failure.api_key_id,
+                    }
                 ]
             )
         failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE

@@ -39,7 +39,8 @@ _MARKUP = re.compile(
             r"\][(\[]|^\[|\]$",
             r"\\(?=[!-/:-@\[-`{-~]|$)",  # a backslash escape, or a hard break (or an escape of the
             #                         service's own next character) when the value ends with it
-            r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity references
+            # Entity references: numeric (decimal, hexadecimal) and named.
+            r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",
             r"(?i:\b(?:https?|ftp)://|\bwww\.)",  # GitHub's extended autolinks: URLs and www.
             r"[\w.+-]@[\w-]+\.\w",  # ...and e-mail addresses
             r"(?:^|\s)#+$",  # a heading's closing sequence, when the value ends a heading

@@ -6,12 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q, QuerySet
-from django.shortcuts import get_object_or_404
 
-from config.api.errors import InvalidInput
-from config.api.fields import moment_utc
-from config.api.filtering import filter_or_400
+from config.api.filtering import filtered
+from config.errors import InvalidInput, NotFound
 from config.formats import counted
+from config.moments import moment_parsed
 from failures.live import live_of, live_pattern
 from failures.models import Failure, FailurePattern, FailureTemplate, PatternReport
 from failures.patterns import fingerprint_of, template_of
@@ -37,19 +36,18 @@ def _cursor_encode(failure: Failure) -> str:
 def _cursor_decode(cursor: str) -> tuple[datetime, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        moment, pk = raw.split("|")
-        moment, pk = datetime.fromisoformat(moment), int(pk)
+        moment_text, pk_text = raw.split("|")
         # The API gives out aware moments and ids a bigint holds.
-        if moment.tzinfo is None or not 1 <= pk < 2**63:
+        if not 1 <= int(pk_text) < 2**63 or datetime.fromisoformat(moment_text).tzinfo is None:
             raise ValueError(raw)
-        return moment_utc(moment), pk
+        return moment_parsed(moment_text), int(pk_text)
     except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError):
         raise InvalidInput.from_fields({"cursor": ["Not a cursor this API gave out."]}) from None
 
 
 def failure_list(*, filters, cursor: str | None = None, limit: int = 50) -> Page:
     """Failures matching ``filters``, newest first, ``limit`` at a time after ``cursor``."""
-    failures = filter_or_400(FailureFilter, filters, Failure.objects.select_related("pattern"))
+    failures = filtered(FailureFilter, filters, Failure.objects.select_related("pattern"))
     if cursor:
         moment, pk = _cursor_decode(cursor)
         failures = failures.filter(Q(occurred_at__lt=moment) | Q(occurred_at=moment, pk__lt=pk))
@@ -159,13 +157,9 @@ def _advice(retryable: bool | None, after: int | None, reason: str) -> dict:
     return {"retryable": retryable, "after_seconds": after, "reason": reason}
 
 
-def patterns_recent(*, limit: int = 50) -> QuerySet[FailurePattern]:
-    """Current (unmerged) patterns, most recently seen first."""
-    return FailurePattern.objects.filter(merged_into__isnull=True).order_by("-last_seen")[:limit]
-
-
-def failure_get_or_400(*, failure_id: int, field: str = "failure_id") -> Failure:
-    """A failure named in a request body; an unknown id is the request's fault (400), not a 404."""
+def failure_named(*, failure_id: int, field: str = "failure_id") -> Failure:
+    """The failure a request names in ``field``; an unknown id is invalid input (the request's
+    fault, not a missing resource)."""
     failure = Failure.objects.filter(pk=failure_id).first()
     if failure is None:
         raise InvalidInput.from_fields({field: [f"No failure with id {failure_id}."]})
@@ -179,13 +173,19 @@ def reports_newest_first() -> QuerySet[PatternReport]:
 
 
 def report_get(*, pk: int) -> PatternReport:
-    """One stored report; 404 when there is none."""
-    return get_object_or_404(PatternReport, pk=pk)
+    """One stored report; NotFound when there is none."""
+    try:
+        return PatternReport.objects.get(pk=pk)
+    except PatternReport.DoesNotExist:
+        raise NotFound("No such report.") from None
 
 
-def failures_of_traces(*, trace_ids: set[str]) -> list[tuple[int, str, str, str, list[str], str]]:
+def failures_of_traces(
+    *, trace_ids: set[str]
+) -> list[tuple[int, str, str, str, list[str] | None, str]]:
     """``(id, trace_id, span_id, fault, lineage, agent_span)`` of the failures recorded from
-    spans of these OpenTelemetry traces (through failure_trace_idx)."""
+    spans of these OpenTelemetry traces (through failure_trace_idx); lineage is None for
+    failures sent otherwise."""
     if not trace_ids:
         return []
     return list(

@@ -50,23 +50,6 @@ class FailureInputSerializer(StrictInputSerializer):
         return value
 
 
-class PatternOutputSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = FailurePattern
-        fields = [
-            "id",
-            "fingerprint",
-            "template",
-            "error_type",
-            "first_seen",
-            "last_seen",
-            "event_count",
-            "agent_count",
-            "task_count",
-        ]
-        read_only_fields = fields
-
-
 class PatternRefSerializer(serializers.ModelSerializer):
     class Meta:
         model = FailurePattern

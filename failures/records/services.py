@@ -47,6 +47,8 @@ def pattern_held(*, pattern: FailurePattern) -> FailurePattern:
         held = FailurePattern.objects.select_for_update(no_key=True).filter(pk=pattern.pk)
         with transaction.atomic(savepoint=False):  # the caller's, if it has one
             live = held.values_list(live_pattern(), flat=True).first()
+        if live is None:  # the pattern itself is gone: as a lookup of it would say
+            raise FailurePattern.DoesNotExist(f"pattern {pattern.pk} does not exist")
         if live == pattern.pk:
             return pattern
         pattern = FailurePattern.objects.get(pk=live)
@@ -112,8 +114,9 @@ def _pattern_create(template: str, fingerprint: str, error_type: str) -> Failure
 def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
     """Store one failure under its pattern and count it; ``api_key_id``, if given, is recorded
     as its writer. Its text comes scrubbed of secrets (config.api.fields and outcomes.validation
-    scrub what agents send). Caller owns the transaction (see failures.records.answers.failure_report,
-    which adds idempotency and checks the key's agents)."""
+    scrub what agents send). Caller owns the transaction (see
+    failures.records.answers.failure_report, which adds idempotency and checks the key's
+    agents)."""
     return failures_record_many(entries=[dict(agent=agent, task=task, error=error, **fields)])[0]
 
 
@@ -299,7 +302,7 @@ def failures_resolve(
     *, agent: str, task: str, status: str = Failure.Status.RESOLVED, api_key: ApiKey | None = None
 ) -> int:
     """Close the open failures of an agent's task (fixed, or given up), now; return how many.
-    A key bound to other agents may not (AgentForbidden)."""
+    A key bound to other agents may not (Forbidden)."""
     agent_check(api_key, agent)
     with transaction.atomic():
         return len(

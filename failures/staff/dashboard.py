@@ -124,7 +124,7 @@ def _daily_counts(pattern_ids: list[int], since: datetime, now: datetime) -> dic
         .annotate(n=Count("*"))
         .order_by()
     )
-    counts = {pk: {} for pk in pattern_ids}
+    counts: dict[int, dict[date, int]] = {pk: {} for pk in pattern_ids}
     for pk, day, n in rows:
         counts[pk][day] = n
     return counts

@@ -88,7 +88,9 @@ def success_rates(*, now: datetime) -> dict:
         .values_list("occurred_at", flat=True)[OUTCOME_SAMPLE - 1 : OUTCOME_SAMPLE]
     )
     since = cutoff[0] if cutoff else since
-    by_type, by_agent = defaultdict(lambda: [0, 0]), defaultdict(lambda: [0, 0])
+    # Task type, agent -> [outcomes, successes].
+    by_type: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
+    by_agent: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
     for row in outcome_stats(since=since):
         for key, table in ((row["task_type"], by_type), (row["agent"], by_agent)):
             table[key][0] += row["total"]
@@ -118,8 +120,8 @@ def _rates(table: dict, limit: int) -> list[dict]:
 
 def curation_queue(*, now: datetime) -> list[dict]:
     """The most frequent live patterns seen in the pattern report's curation window that have
-    no approved lesson and are not triaged (failures.store.triage), with how many unverified lessons
-    already wait on each."""
+    no approved lesson and are not triaged (failures.store.triage), with how many unverified
+    lessons already wait on each."""
     approved = Lesson.patterns.through.objects.filter(
         failurepattern_id=OuterRef("pk"), lesson__status=Lesson.Status.APPROVED
     )
@@ -187,7 +189,8 @@ def effectiveness_distribution() -> dict:
 
 
 def loops_recent(*, now: datetime) -> dict:
-    """Tasks whose open failures of the last day end in a loop (failures.analysis.loops), longest first.
+    """Tasks whose open failures of the last day end in a loop (failures.analysis.loops),
+    longest first.
 
     Read from failure_open_covering_idx alone, ordered in SQL: decoding the timestamps of
     every row would cost more than the query, so only the listed loops' times are read.
@@ -247,8 +250,8 @@ def _loops_describe(loops: list[dict], open_recent) -> None:
 
 def regressions_recent(*, now: datetime) -> dict:
     """How many regressions were judged in the last REGRESSION_DAYS, how many fixed patterns
-    kept recurring in them handled by their lesson (not regressions: failures.analysis.recurrence), and
-    the latest of both."""
+    kept recurring in them handled by their lesson (not regressions:
+    failures.analysis.recurrence), and the latest of both."""
     week = now - timedelta(days=REGRESSION_DAYS)
     regressed = Regression.objects.filter(verdict__in=recurrence.REGRESSED, regressed_at__gte=week)
     handled = Regression.objects.filter(

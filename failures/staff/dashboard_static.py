@@ -22,8 +22,15 @@ def plotly_bundle() -> Path | None:
     spec = importlib.util.find_spec("plotly")
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(list(spec.submodule_search_locations)[0]) / "package_data" / NAME
+    path = Path(next(iter(spec.submodule_search_locations))) / "package_data" / NAME
     return path if path.is_file() else None
+
+
+class _BundleStorage(FileSystemStorage):
+    """The bundle's directory, with the path collectstatic and WhiteNoise put its file under
+    (``prefix``, which Django's own FileSystemFinder sets on its storages)."""
+
+    prefix = PREFIX
 
 
 class PlotlyFinder(BaseFinder):
@@ -49,6 +56,4 @@ class PlotlyFinder(BaseFinder):
     def list(self, ignore_patterns):
         bundle = plotly_bundle()
         if bundle is not None:
-            storage = FileSystemStorage(location=bundle.parent)
-            storage.prefix = PREFIX  # collectstatic and WhiteNoise put it under this path
-            yield NAME, storage
+            yield NAME, _BundleStorage(location=bundle.parent)

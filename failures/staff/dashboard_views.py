@@ -11,8 +11,8 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import permission_required
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.dateparse import parse_datetime
 
+from config.moments import moment_parsed
 from failures.staff.dashboard import CACHE_SECONDS, dashboard_data
 from failures.staff.dashboard_sections import OUTCOME_SAMPLE
 
@@ -35,7 +35,7 @@ def dashboard(request):
             "data": data,
             "charts": charts,
             "queue": [_queue_row(entry) for entry in data["curation_queue"]],
-            "generated_at": parse_datetime(data["generated_at"]),
+            "generated_at": moment_parsed(data["generated_at"]),
             "cache_seconds": CACHE_SECONDS,
             "outcome_sample": OUTCOME_SAMPLE,
         },

@@ -88,7 +88,7 @@ class FailurePatternAdmin(GuardedAdmin):
     list_filter = ["status", MergedFilter, ApprovedLessonFilter, "error_type"]
     search_fields = ["template", "=fingerprint"]
     ordering = ["-event_count", "pk"]
-    fields = [
+    fields = (
         "template",
         "fingerprint",
         "error_type",
@@ -102,7 +102,7 @@ class FailurePatternAdmin(GuardedAdmin):
         "last_seen",
         "merged_into",
         "aliases_list",
-    ]
+    )
     readonly_fields = fields
     inlines = [LessonLinkInline]
     actions = ["merge", "unmerge", "resolve", "ignore", "snooze", "reopen"]
@@ -122,7 +122,7 @@ class FailurePatternAdmin(GuardedAdmin):
                 "triage": _triage_context(pattern, now),
                 "may_triage": self.has_triage_permission(request),
                 "may_link": request.user.has_perm("lessons.change_lesson"),
-                "action_form": PatternActionForm(auto_id=None),
+                "action_form": PatternActionForm(auto_id=False),
             }
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -318,7 +318,7 @@ class FailurePatternAdmin(GuardedAdmin):
 def _triage_label(pattern: FailurePattern, now) -> str:
     """The triage state as the list and the page say it; a snooze that ran out is open."""
     if pattern.status == FailurePattern.Status.SNOOZED:
-        if not pattern_is_muted(pattern, now=now):
+        if pattern.snoozed_until is None or not pattern_is_muted(pattern, now=now):
             return "open (snooze ended)"
         return f"snoozed until {moment_shown(pattern.snoozed_until)}"
     return pattern.status

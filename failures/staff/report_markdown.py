@@ -5,8 +5,7 @@ The data is what failures.staff.reports stores (timestamps as ISO strings). Text
 plain text; templates are set off by quotes.
 """
 
-from datetime import datetime
-
+from config.moments import moment_parsed
 from failures.analysis import recurrence
 from failures.records.markdown import inline, timestamp
 
@@ -58,7 +57,7 @@ def report_markdown(data: dict) -> str:
 
 
 def _when(value: str | None) -> str:
-    return timestamp(datetime.fromisoformat(value)) if value else "?"
+    return timestamp(moment_parsed(value)) if value else "?"
 
 
 def _quoted(text: str) -> str:

@@ -110,8 +110,8 @@ def root_cause_groups(*, since: datetime) -> list[dict]:
 
 
 def regressions(*, since: datetime, until: datetime) -> list[dict]:
-    """Regressions (the fix stopped working, failures.analysis.recurrence) coming back or judged in the
-    window; latest comeback first."""
+    """Regressions (the fix stopped working, failures.analysis.recurrence) coming back or judged
+    in the window; latest comeback first."""
     found = Regression.objects.filter(
         Q(since__range=(since, until)) | Q(regressed_at__range=(since, until)),
         verdict__in=recurrence.REGRESSED,

@@ -8,9 +8,11 @@ from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import permission_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from config.errors import NotFound
+from failures.models import PatternReport
 from failures.records.selectors import report_get, reports_newest_first
 from failures.staff.report_markdown import SECTIONS, report_summary
 
@@ -22,6 +24,14 @@ def report_page(view):
     return staff_member_required(
         permission_required("failures.view_patternreport", raise_exception=True)(view)
     )
+
+
+def _report(pk: int) -> PatternReport:
+    """The report of a page's URL; an unknown one is the page's 404."""
+    try:
+        return report_get(pk=pk)
+    except NotFound:
+        raise Http404("No such report.") from None
 
 
 @report_page
@@ -44,7 +54,7 @@ def report_list(request):
 @report_page
 def report_detail(request, pk: int):
     """One report, section by section."""
-    report = report_get(pk=pk)
+    report = _report(pk)
     sections = [(key, title, report.data.get(key) or []) for key, title in SECTIONS]
     return render(
         request,
@@ -62,7 +72,7 @@ def report_detail(request, pk: int):
 @report_page
 def report_markdown_download(request, pk: int):
     """The report as a markdown file."""
-    report = report_get(pk=pk)
+    report = _report(pk)
     response = HttpResponse(report.markdown, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="pattern-report-{report.pk}.md"'
     return response
@@ -71,7 +81,7 @@ def report_markdown_download(request, pk: int):
 @report_page
 def report_json_download(request, pk: int):
     """The report's data as a JSON file."""
-    report = report_get(pk=pk)
+    report = _report(pk)
     response = JsonResponse(report.data, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="pattern-report-{report.pk}.json"'
     return response

@@ -66,6 +66,8 @@ def patterns_merge_selected(*, patterns, user=None) -> MergeResult:
             # pattern's own template, which no other pattern can own.
             top = FailurePattern.objects.filter(pk__in=live).order_by("-event_count", "pk")[0]
             survivor, merged = patterns_merge(pattern_ids=set(live), template=top.template)
+            # That template is the fingerprint of one of the patterns folded, so one survives.
+            assert survivor is not None
         survivor.refresh_from_db()
     return MergeResult(survivor=survivor, merged=merged, template=survivor.template)
 

@@ -1,7 +1,7 @@
 """The incremental pattern job: new templates merged into patterns, counts of touched patterns.
 
-``patterns_mine`` (failures.store.mining) replays every template; this job looks only at what arrived
-since its watermarks (failures.store.jobstate):
+``patterns_mine`` (failures.store.mining) replays every template; this job looks only at what
+arrived since its watermarks (failures.store.jobstate):
 
 * templates created since the last run are regrouped with the engine (PatternGrouper) together
   with the live patterns they could join, those of the same token count and head (as

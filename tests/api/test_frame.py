@@ -48,7 +48,7 @@ def test_swagger_assets_are_served_locally(client, anon_api):
 def test_unknown_lesson_is_404_in_the_error_shape(api):
     response = api.get("/api/v1/lessons/00000000-0000-0000-0000-000000000000")
     assert response.status_code == 404
-    assert response.json() == {"error": "No Lesson matches the given query.", "fields": {}}
+    assert response.json() == {"error": "No such lesson.", "fields": {}}
 
 
 def test_health_needs_no_key(anon_api):

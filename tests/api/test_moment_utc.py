@@ -1,13 +1,13 @@
-"""config.api.fields.moment_utc: the one UTC rule for every moment the API is sent (filters,
+"""config.moments.moment_utc: the one UTC rule for every moment the API is sent (filters,
 outcomes, the failures cursor, job arguments)."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from config.api.fields import moment_utc
+from config.moments import moment_utc
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def at(*parts, hours: float = 0) -> datetime:
@@ -39,3 +39,39 @@ def test_moments_come_out_in_utc(name, moment, expected):
 def test_a_moment_without_a_utc_form_overflows(moment):
     with pytest.raises(OverflowError):
         moment_utc(moment)
+
+
+@pytest.fixture
+def local_time_far_from_utc(monkeypatch):
+    """The process's local time zone five and a half hours ahead of UTC, for one test."""
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("2026-02-16T09:30:00Z", at(2026, 2, 16, 9, 30)),
+        ("2026-02-16T09:30:00", at(2026, 2, 16, 9, 30)),  # no offset: UTC, not local time
+        ("2026-02-16 09:30+05:30", at(2026, 2, 16, 4, 0)),  # an offset is converted
+        ("2026-02-16", at(2026, 2, 16)),
+    ],
+)
+def test_a_moment_in_text_comes_out_in_utc(local_time_far_from_utc, text, expected):
+    from config.moments import moment_parsed
+
+    result = moment_parsed(text)
+    assert result == expected and result.tzinfo is UTC
+
+
+def test_text_that_is_no_moment_is_refused():
+    from config.moments import moment_parsed
+
+    for text in ("yesterday", "2026-13-01T00:00", ""):
+        with pytest.raises(ValueError):
+            moment_parsed(text)

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from failures.live import live_id_of, live_of, live_pattern, live_pattern_sql
+from failures.live import live_of, live_pattern, live_pattern_sql
 from failures.models import Failure, FailurePattern
 from failures.records.services import failure_record, pattern_live
 from failures.store.mining import patterns_merge
@@ -38,12 +38,7 @@ def test_every_form_of_the_rule_agrees_along_a_chain_of_merges():
 
     lives = dict(FailurePattern.objects.annotate(live=live_pattern()).values_list("pk", "live"))
     for pattern in FailurePattern.objects.select_related("merged_into"):
-        assert (
-            lives[pattern.pk]
-            == live_of(pattern).pk
-            == live_id_of(pattern)
-            == pattern_live(pattern=pattern).pk
-        )
+        assert lives[pattern.pk] == live_of(pattern).pk == pattern_live(pattern=pattern).pk
     assert lives[first.pk] == lives[second.pk] == lives[third.pk] == third.pk
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT p.id, {live_pattern_sql('p.id')} FROM failures_failurepattern p")

@@ -1,12 +1,9 @@
 """``manage.py pattern_report [--since ISO_DATETIME]``: build, store and point to a report."""
 
-from datetime import UTC
-
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
+from config.moments import moment_parsed
 from failures.analysis.regressions import regressions_detect
 from failures.analysis.rootcauses import root_causes_detect
 from failures.staff.report_markdown import report_summary
@@ -49,9 +46,6 @@ class Command(BaseCommand):
         if not raw:
             return None
         try:
-            moment = parse_datetime(raw)
-        except ValueError:
-            moment = None
-        if moment is None:
-            raise CommandError(f"--since must be an ISO 8601 date and time, not {raw!r}")
-        return moment if timezone.is_aware(moment) else moment.replace(tzinfo=UTC)
+            return moment_parsed(raw)
+        except (ValueError, OverflowError):
+            raise CommandError(f"--since must be an ISO 8601 date and time, not {raw!r}") from None
