@@ -11,7 +11,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/hindsight
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test install install-dev chromium migrate clean demo bench
+.PHONY: run test lint install install-dev chromium migrate clean demo bench
 
 $(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,7 +53,17 @@ migrate: install
 run: install
 	@$(PY) -m config.embedded --serve $(HOST):$(PORT)
 
-test: install-dev
+# Lint, format, types and dead code first (ruff and mypy configured in pyproject.toml; vulture's
+# exceptions in tests/vulture_whitelist.py): a finding fails the run as a failing test does.
+LINTED := config lessons outcomes failures client
+lint: install-dev
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED) tests bench demo manage.py conftest.py
+	$(VENV)/bin/mypy config lessons outcomes failures client/hindsight_client
+	$(VENV)/bin/vulture $(LINTED) tests/vulture_whitelist.py --min-confidence 90 \
+		--exclude '*/migrations/*'
+
+test: lint
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(PY) -m pytest $(PYTEST_ARGS)
 
