@@ -43,6 +43,9 @@ RANKING = (
 )
 # The keys that describe how a lesson fits: equal for lessons found the same way.
 FIT_KEYS = ("fit", "fit_score", "fit_size")
+# The first keys, up to the last of FIT_KEYS: what a fit alone decides, before the lesson's row
+# is read (whether it is its writer's own words, then how it fits).
+LEADING = RANKING[: max(i for i, key in enumerate(RANKING) if key.name in FIT_KEYS) + 1]
 
 
 @total_ordering
@@ -77,9 +80,10 @@ def linked_by_own_words(lesson, pattern) -> Exists:
     )
 
 
-def rank_key(candidate) -> tuple:
-    """The sort key of a candidate (anything with RANKING's names as attributes), best first."""
-    return tuple(_directed(getattr(candidate, key.name), key.descending) for key in RANKING)
+def rank_key(candidate, keys: tuple[Key, ...] = RANKING) -> tuple:
+    """The sort key of a candidate (anything with the names of ``keys`` as attributes), best
+    first; ``keys`` a leading part of RANKING (LEADING) when only those are known."""
+    return tuple(_directed(getattr(candidate, key.name), key.descending) for key in keys)
 
 
 def lessons_ranked(

@@ -2,7 +2,7 @@
 and each pattern's best lesson."""
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from uuid import UUID
 
 from django.db.models import OuterRef, Q, QuerySet, Value
@@ -16,7 +16,14 @@ from .filters import LessonFilter
 from .match_index import MatchIndex, match_index
 from .matching import compile_pattern, names_held, prepare_message
 from .models import Lesson
-from .ranking import FIT, lessons_ranked, lessons_ranked_within, linked_by_own_words, rank_key
+from .ranking import (
+    FIT,
+    LEADING,
+    lessons_ranked,
+    lessons_ranked_within,
+    linked_by_own_words,
+    rank_key,
+)
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -245,13 +252,24 @@ def _reaching(fits: dict, limit: int) -> list:
 
     def how(item):
         found = item[1]
-        return found.approved, FIT[found.fit.kind], found.fit.score, found.fit.size
+        # A fit of an unverified lesson is its writer's own words (see _ways_found).
+        fitted = _Leading(not found.approved, FIT[found.fit.kind], found.fit.score, found.fit.size)
+        return rank_key(fitted, LEADING)
 
-    ranked = sorted(sorted(fits.items(), key=lambda item: item[0]), key=how, reverse=True)
+    ranked = sorted(fits.items(), key=lambda item: (how(item), item[0]))
     if len(ranked) > limit:
         last = how(ranked[limit - 1])
-        ranked = [item for item in ranked if how(item) >= last]
+        ranked = [item for item in ranked if how(item) <= last]
     return [pk for pk, _fit in ranked[:MESSAGE_CANDIDATES]]
+
+
+class _Leading(NamedTuple):
+    """What a fit alone tells of the ranking's LEADING keys."""
+
+    own_words: bool
+    fit: int
+    fit_score: float
+    fit_size: float
 
 
 def _own(lesson: Lesson, skill_name: str | None) -> bool:

@@ -218,3 +218,44 @@ def test_every_answer_ranks_one_set_of_lessons_alike(api, ranked_lessons):
     insights = api.get("/api/v1/outcomes/insights", {"agent": "a1"}).json()
     fixes = [line for line in insights["recommendations"] if line.startswith("Known fix")]
     assert fixes and all(line.endswith(f"(approved lesson): {best}") for line in fixes)
+
+
+def test_the_fits_a_check_loads_are_the_ones_the_ranking_puts_first():
+    """The check loads only the best fits (selectors._reaching), ranked by what a fit alone
+    tells: that must be the ranking's own order, not a second spelling of it. Lessons equal in
+    every other key come out of the full ranking in the order the fits were loaded."""
+    from lessons.match_index import Found
+    from lessons.matching import Fit
+    from lessons.selectors import _reaching
+
+    rng = random.Random(35)
+    kinds = ["template", "words"]
+    fits = {
+        uuid.UUID(int=n): Found(
+            Fit(rng.choice(kinds), rng.choice([0.6, 0.75, 1.0]), rng.choice([2.0, 3.5])),
+            "timeout",
+            rng.random() < 0.5,
+        )
+        for n in range(60)
+    }
+    loaded = _reaching(fits, 60)
+    lesson = Lesson(rank_score=0.5, occurrences=1, last_occurred=timezone.now())
+
+    def entry(pk):
+        found = fits[pk]
+        lesson_of = Lesson(
+            pk=pk,
+            status=Lesson.Status.APPROVED if found.approved else Lesson.Status.UNVERIFIED,
+            rank_score=lesson.rank_score,
+            occurrences=lesson.occurrences,
+            last_occurred=lesson.last_occurred,
+        )
+        return CheckedLesson(
+            lesson_of,
+            found.fit.kind,
+            found.fit.score,
+            found.fit.size,
+            own_words=not found.approved,
+        )
+
+    assert loaded == sorted(fits, key=lambda pk: rank_key(entry(pk)))
