@@ -11,9 +11,9 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from config.api.agents import agent_check
-from config.api.fields import scrubbed
 from config.api.models import ApiKey
 from config.jobs import publish
+from config.scrubbing import scrubbed
 from failures.records.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS

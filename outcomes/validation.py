@@ -17,10 +17,10 @@ from typing import Any, Literal, TypedDict
 from django.utils import timezone
 from rest_framework import serializers
 
-from config.api.fields import EventTimeField, JSONObjectField, future_problem, scrubbed
+from config.api.fields import EventTimeField, JSONObjectField, future_problem
 from config.api.jsonlimits import json_problem, text_problem
 from config.moments import OUT_OF_RANGE, moment_parsed
-from config.scrubbing import scrub_value
+from config.scrubbing import scrub_value, scrubbed
 
 # A file list longer than this describes a repository, not a task; paths beyond it are dropped.
 MAX_FILES = 50

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 from rest_framework import serializers
 
-from config.scrubbing import scrub_text, scrub_value
+from config.scrubbing import scrub_value, scrubbed
 
 from .jsonlimits import json_problem, text_problem
 
@@ -37,14 +37,6 @@ class EventTimeField(serializers.DateTimeField):
         if problem:
             raise serializers.ValidationError(problem)
         return moment
-
-
-def scrubbed(text: str, max_length: int | None = None) -> str:
-    """``text`` with secrets replaced by markers, cut to ``max_length``: a marker may be longer
-    than what it hides, and the limit is the column's. The one rule for every agent-sent
-    string; a name used as a lookup key goes through it on write and on read alike."""
-    text = scrub_text(text)
-    return text[:max_length] if max_length else text
 
 
 class SafeCharField(serializers.CharField):

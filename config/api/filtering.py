@@ -4,9 +4,9 @@ import django_filters
 from django.core.exceptions import ValidationError
 from django_filters.fields import IsoDateTimeField
 
-from config.api.fields import scrubbed
 from config.errors import InvalidInput
 from config.moments import OUT_OF_RANGE, moment_utc
+from config.scrubbing import scrubbed
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):

@@ -99,4 +99,20 @@ from .normalise import normalise
 from .rule import Rule
 from .walk import scrub_value
 
-__all__ = ["RULES", "Rule", "normalise", "scrub_text", "scrub_value", "secret_key_kind"]
+__all__ = [
+    "RULES",
+    "Rule",
+    "normalise",
+    "scrub_text",
+    "scrub_value",
+    "scrubbed",
+    "secret_key_kind",
+]
+
+
+def scrubbed(text: str, max_length: int | None = None) -> str:
+    """``text`` with secrets replaced by markers, cut to ``max_length``: a marker may be longer
+    than what it hides, and the limit is the column's. The one rule for every agent-sent
+    string; a name used as a lookup key goes through it on write and on read alike."""
+    text = scrub_text(text)
+    return text[:max_length] if max_length else text

@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.api.agents import agent_refusal
-from config.api.fields import scrubbed
 from config.api.models import ApiKey
+from config.scrubbing import scrubbed
 from failures.records.selectors import failures_of_traces
 from failures.records.traces import failures_agent_refile, failures_lineage_extend
 

@@ -15,8 +15,8 @@ from rest_framework.parsers import BaseParser
 from rest_framework.views import APIView
 
 from config.api.errors import PayloadTooLarge
-from config.api.fields import scrubbed
 from config.api.middleware import body_limit
+from config.scrubbing import scrubbed
 
 from .decoding import (
     JSON,
