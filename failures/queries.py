@@ -7,7 +7,7 @@ The writes take parallel arrays (``unnest``), so a batch of any size is one stat
 from datetime import datetime
 
 from config.database import prepared_cursor
-from failures.store.triage import muted_sql
+from failures.store.triage import muted_sql, reopened_sql
 from lessons.match_index import match_index_version_sql
 
 from .live import live_pattern_sql
@@ -118,12 +118,7 @@ UPDATE failures_failurepattern AS pattern SET
     last_seen = CASE WHEN pattern.event_count = 0 THEN batch.latest
                      ELSE GREATEST(pattern.last_seen, batch.latest) END,
     retry_after = COALESCE(batch.retry_after, pattern.retry_after),
-    -- A resolved pattern that fails again is open again (failures.store.triage), by no one, then.
-    status = CASE WHEN pattern.status = 'resolved' THEN 'open' ELSE pattern.status END,
-    triaged_by_id = CASE WHEN pattern.status = 'resolved' THEN NULL
-                         ELSE pattern.triaged_by_id END,
-    triaged_at = CASE WHEN pattern.status = 'resolved' THEN batch.latest
-                      ELSE pattern.triaged_at END
+    {reopened_sql(alias="pattern", at="batch.latest")}
 FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::timestamptz[], %s::timestamptz[], %s::int[])
      AS batch(id, events, unsafe, earliest, latest, retry_after)
      LEFT JOIN agents ON agents.pattern_id = batch.id

@@ -41,6 +41,18 @@ def muted_sql(*, alias: str, now: str) -> str:
     )
 
 
+def reopened_sql(*, alias: str, at: str) -> str:
+    """The reopen rule as SQL assignments on the pattern table's ``alias``, for the failure
+    write's counting statement (failures.queries): a resolved pattern that fails again is open
+    again, by no one, at ``at`` (an SQL expression); any other state stays as it is."""
+    resolved = f"{alias}.status = '{Status.RESOLVED.value}'"
+    return (
+        f"status = CASE WHEN {resolved} THEN '{Status.OPEN.value}' ELSE {alias}.status END,"
+        f" triaged_by_id = CASE WHEN {resolved} THEN NULL ELSE {alias}.triaged_by_id END,"
+        f" triaged_at = CASE WHEN {resolved} THEN {at} ELSE {alias}.triaged_at END"
+    )
+
+
 def triaged_q(*, now: datetime, prefix: str = "") -> Q:
     """The patterns a curator has dealt with at ``now``: muted, or resolved (and not failing
     since, or the write would have reopened it)."""

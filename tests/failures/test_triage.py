@@ -169,3 +169,23 @@ def test_boots_fleet_view_leaves_muted_patterns_out(django_user_model):
     assert {entry["pattern"]["id"] for entry in fleet} == {
         patterns[state].pk for state in ("open", "resolved", "snooze_over")
     }
+
+
+def test_the_triage_rules_are_spelled_in_sql_only_by_the_triage_module():
+    """muted_sql and reopened_sql are the SQL forms of the rule: a raw statement elsewhere that
+    spells a pattern's triage state itself would be a second copy that can drift."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    Status = FailurePattern.Status
+    # The states only a pattern has (a failure is open or resolved too), and the reopening.
+    spellings = [f"'{Status.IGNORED.value}'", f"'{Status.SNOOZED.value}'", "THEN 'open'"]
+    spelled = [
+        str(path.relative_to(root))
+        for package in ("config", "failures", "lessons", "outcomes")
+        for path in (root / package).rglob("*.py")
+        if "migrations" not in path.parts
+        and path.name != "triage.py"
+        and any(spelling in path.read_text() for spelling in spellings)
+    ]
+    assert spelled == []
