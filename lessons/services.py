@@ -10,10 +10,9 @@ from django.db.models import F
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from config.api.agents import agent_check
-from config.api.models import ApiKey
 from config.jobs import publish
 from config.scrubbing import scrubbed
+from config.writers import ANYONE, Writer, agent_check
 from failures.records.services import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
@@ -53,13 +52,14 @@ def lesson_record(
     proposed_by: str = "",
     error_message: str | None = None,
     error_messages: list[str] | None = None,
-    api_key: ApiKey | None = None,
+    writer: Writer = ANYONE,
 ) -> LessonRecorded:
     """Record a lesson or count one more occurrence of its pattern.
     The text comes scrubbed of secrets (the API's fields scrub what agents send).
-    ``api_key`` is recorded as the writer of a new lesson or proposal; a lesson names no agent,
-    so any write key may record one. A differing resolution replaces the text of an unverified
-    lesson only when the same key wrote it; otherwise it becomes a proposal for a curator.
+    ``writer``'s key is recorded as the writer of a new lesson or proposal; a lesson names no
+    agent, so any write key may record one. A differing resolution replaces the text of an
+    unverified lesson only when the same key wrote it; otherwise it becomes a proposal for a
+    curator.
 
     ``error_message``, a sample of the error, and each of ``error_messages`` (other wordings
     of the same fault) are wordings of that message's failure pattern (lessons.links): the
@@ -79,30 +79,30 @@ def lesson_record(
     }
     samples = [text for text in [error_message, *(error_messages or [])] if text]
     with transaction.atomic(savepoint=False):  # inside a view's idempotent answer: no savepoint
-        return _record(fields, proposed_by=proposed_by, samples=samples, api_key=api_key)
+        return _record(fields, proposed_by=proposed_by, samples=samples, writer=writer)
 
 
 def _record(
-    fields: dict, *, proposed_by: str, samples: list[str], api_key: ApiKey | None
+    fields: dict, *, proposed_by: str, samples: list[str], writer: Writer
 ) -> LessonRecorded:
     pattern = fields["error_pattern"]
     if not _increment(pattern):
         try:
             with transaction.atomic():
                 lesson = Lesson.objects.create(
-                    **fields, source=Lesson.Source.AGENT, api_key=api_key
+                    **fields, source=Lesson.Source.AGENT, api_key_id=writer.key_id
                 )
         except IntegrityError:  # another request created it first: count ours on top
             _increment(pattern)
         else:
-            _link_patterns(lesson, samples, api_key=api_key)
+            _link_patterns(lesson, samples, writer=writer)
             lessons_changed()
             return LessonRecorded(lesson=lesson, created=True)
     # The UPDATE above holds the row lock until commit, so this read sees our own count.
     lesson = Lesson.objects.get(error_pattern=pattern)
-    if _link_patterns(lesson, samples, api_key=api_key):
+    if _link_patterns(lesson, samples, writer=writer):
         lessons_changed()
-    proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by, api_key=api_key)
+    proposal = _offer_resolution(lesson, fields, proposed_by=proposed_by, writer=writer)
     return LessonRecorded(lesson=lesson, created=False, proposal=proposal)
 
 
@@ -111,13 +111,13 @@ def lessons_changed() -> None:
     match_index_bump()
 
 
-def _link_patterns(lesson: Lesson, samples: list[str], *, api_key: ApiKey | None) -> bool:
-    """Count each sample message as ``api_key``'s wording of its pattern for the lesson
+def _link_patterns(lesson: Lesson, samples: list[str], *, writer: Writer) -> bool:
+    """Count each sample message as ``writer``'s wording of its pattern for the lesson
     (lessons.links), the pattern held so that a concurrent merge cannot leave the link on the
     merged-away pattern (see failures.records.services.pattern_held). Whether the patterns the
     check reads changed. Links are locked in pattern order, as reports lock them
     (lessons.links.pattern_links_learn), so the two never deadlock."""
-    own = lesson_written_by(lesson, api_key)
+    own = lesson_written_by(lesson, writer)
     pattern_ids = {
         pattern_held(pattern=pattern_for_message(message=message, error_type=lesson.error_type)).pk
         for message in samples
@@ -127,7 +127,7 @@ def _link_patterns(lesson: Lesson, samples: list[str], *, api_key: ApiKey | None
         changed |= pattern_link_worded(
             lesson=lesson,
             pattern_id=pattern_id,
-            api_key_id=api_key.pk if api_key is not None else None,
+            api_key_id=writer.key_id,
             own=own,
         )
     return changed
@@ -140,23 +140,23 @@ def _increment(pattern: str) -> bool:
     return updated > 0
 
 
-def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str, api_key):
+def _offer_resolution(lesson: Lesson, fields: dict, *, proposed_by: str, writer: Writer):
     """An unreviewed lesson takes its writer's newer text; anyone else's, and any text for a
     reviewed lesson, is kept as a proposal: no key overwrites what another key wrote."""
     new = (fields["resolution"], fields["resolution_code"])
     if new == (lesson.resolution, lesson.resolution_code):
         return None
-    if lesson.status == Lesson.Status.UNVERIFIED and lesson_written_by(lesson, api_key):
+    if lesson.status == Lesson.Status.UNVERIFIED and lesson_written_by(lesson, writer):
         Lesson.objects.filter(pk=lesson.pk).update(resolution=new[0], resolution_code=new[1])
         lesson.resolution, lesson.resolution_code = new
         return None
-    return _proposal_upsert(lesson, *new, proposed_by=proposed_by, api_key=api_key)
+    return _proposal_upsert(lesson, *new, proposed_by=proposed_by, writer=writer)
 
 
-def lesson_written_by(lesson: Lesson, api_key: ApiKey | None) -> bool:
-    """Whether ``api_key`` wrote ``lesson`` (None: written without a key, by the admin, a job
+def lesson_written_by(lesson: Lesson, writer: Writer) -> bool:
+    """Whether ``writer`` wrote ``lesson`` (a writer without a key: written by the admin, a job
     or a command, and asked about for such a caller)."""
-    return lesson.api_key_id == (api_key.pk if api_key else None)
+    return lesson.api_key_id == writer.key_id
 
 
 def proposal_digest(resolution: str, resolution_code: str | None) -> str:
@@ -165,7 +165,7 @@ def proposal_digest(resolution: str, resolution_code: str | None) -> str:
 
 
 def _proposal_upsert(
-    lesson, resolution, resolution_code, *, proposed_by, api_key
+    lesson, resolution, resolution_code, *, proposed_by, writer: Writer
 ) -> LessonProposal:
     digest = proposal_digest(resolution, resolution_code)
     pending = LessonProposal.objects.filter(
@@ -180,7 +180,7 @@ def _proposal_upsert(
                     resolution_code=resolution_code,
                     digest=digest,
                     proposed_by=proposed_by,
-                    api_key=api_key,
+                    api_key_id=writer.key_id,
                 )
         except IntegrityError:
             pending.update(times_proposed=F("times_proposed") + 1)
@@ -244,16 +244,14 @@ def applications_record(*, entries: list[dict]) -> list[Application]:
     return rows
 
 
-def application_report_check(
-    *, agent: str = "", failure=None, api_key: ApiKey | None = None
-) -> None:
-    """Raise Forbidden when ``api_key`` is bound to other agents than ``agent`` or the agent
+def application_report_check(*, agent: str = "", failure=None, writer: Writer = ANYONE) -> None:
+    """Raise Forbidden when ``writer`` is bound to other agents than ``agent`` or the agent
     of ``failure``; an application naming no agent is allowed. A view runs it before a replay
     can answer, so a key never reads another agent's stored answer."""
     if agent:
-        agent_check(api_key, agent)
+        agent_check(writer, agent)
     if failure is not None:
-        agent_check(api_key, failure.agent, field="failure_id")
+        agent_check(writer, failure.agent, field="failure_id")
 
 
 def application_report(
@@ -264,11 +262,11 @@ def application_report(
     task_id: str = "",
     failure=None,
     applied_at=None,
-    api_key: ApiKey | None = None,
+    writer: Writer = ANYONE,
 ) -> Application:
-    """Record that ``lesson`` was applied and whether it worked, as written by ``api_key``
+    """Record that ``lesson`` was applied and whether it worked, as written by ``writer``
     (checked first by application_report_check)."""
-    application_report_check(agent=agent, failure=failure, api_key=api_key)
+    application_report_check(agent=agent, failure=failure, writer=writer)
     with transaction.atomic(savepoint=False):
         [row] = applications_record(
             entries=[
@@ -279,7 +277,7 @@ def application_report(
                     "task_id": task_id,
                     "failure": failure,
                     "applied_at": applied_at,
-                    "api_key_id": api_key and api_key.pk,
+                    "api_key_id": writer.key_id,
                 }
             ]
         )

@@ -6,6 +6,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.agents import writer_of
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import EventTimeField, JSONObjectField, ScrubbedCharField
 from config.api.idempotency import idempotent_response
@@ -122,7 +123,9 @@ class LessonsApi(APIView):
             event_id=event_id,
             payload=request.data,
             answer=lambda: _recorded_answer(
-                lesson_record(**fields, proposed_by=request.auth.name, api_key=request.auth)
+                lesson_record(
+                    **fields, proposed_by=request.auth.name, writer=writer_of(request.auth)
+                )
             ),
         )
 
@@ -228,7 +231,9 @@ class LessonApplicationsApi(APIView):
         failure_id = fields.pop("failure_id", None)
         failure = failure_named(failure_id=failure_id) if failure_id else None
         event_id = fields.pop("event_id", None)
-        application_report_check(agent=fields["agent"], failure=failure, api_key=request.auth)
+        application_report_check(
+            agent=fields["agent"], failure=failure, writer=writer_of(request.auth)
+        )
         return idempotent_response(
             operation="application_record",
             event_id=event_id,
@@ -237,7 +242,7 @@ class LessonApplicationsApi(APIView):
                 201,
                 ApplicationRecordedSerializer(
                     application_report(
-                        lesson=lesson, failure=failure, api_key=request.auth, **fields
+                        lesson=lesson, failure=failure, writer=writer_of(request.auth), **fields
                     )
                 ).data,
             ),

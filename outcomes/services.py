@@ -14,9 +14,8 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
-from config.api.agents import agent_refusal
-from config.api.models import ApiKey
 from config.errors import Forbidden
+from config.writers import ANYONE, Writer, agent_refusal
 from failures.models import UNKNOWN_ERROR_TYPE, Failure
 from failures.records.services import (
     failures_close_open_of,
@@ -72,14 +71,13 @@ class _EventsTaken(Exception):
     wrote is undone, and the next attempt answers those events as replays."""
 
 
-def outcomes_record(*, items: list[OutcomeIn], api_key: ApiKey | None = None) -> list[Recorded]:
-    """Record checked outcomes in one transaction, as written by ``api_key``; answer one
+def outcomes_record(*, items: list[OutcomeIn], writer: Writer = ANYONE) -> list[Recorded]:
+    """Record checked outcomes in one transaction, as written by ``writer``; answer one
     Recorded per item, in order. An item for an agent the key is not bound to is not stored:
-    it is answered "forbidden", with the refusal (config.api.agents) as its fields."""
-    refusals = [agent_refusal(api_key, item.agent) for item in items]
+    it is answered "forbidden", with the refusal (config.writers) as its fields."""
+    refusals = [agent_refusal(writer, item.agent) for item in items]
     allowed = [item for item, refusal in zip(items, refusals, strict=True) if refusal is None]
-    api_key_id = api_key.pk if api_key is not None else None
-    stored = iter(_record_retried(allowed, api_key_id=api_key_id) if allowed else ())
+    stored = iter(_record_retried(allowed, api_key_id=writer.key_id) if allowed else ())
     return [
         Recorded("forbidden", message=Forbidden.message_of(refusal), fields=refusal)
         if refusal

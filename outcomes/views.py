@@ -10,6 +10,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.agents import writer_of
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.errors import PayloadTooLarge
 from config.api.fields import ScrubbedCharField
@@ -37,7 +38,7 @@ class OutcomesApi(APIView):
         [(item, errors)] = outcomes_parse(raw_items=[request.data])
         if item is None:  # refused: the errors say why
             raise InvalidInput.from_fields(errors)
-        [recorded] = outcomes_record(items=[item], api_key=request.auth)
+        [recorded] = outcomes_record(items=[item], writer=writer_of(request.auth))
         if recorded.status == "forbidden":
             assert recorded.fields is not None  # a refusal names its field
             raise Forbidden.from_fields(recorded.fields)
@@ -100,7 +101,7 @@ class OutcomesBulkApi(APIView):
         raw = _bulk_items(request.data)
         parsed = outcomes_parse(raw_items=raw)
         valid = {index: item for index, (item, _) in enumerate(parsed) if item is not None}
-        answers = outcomes_record(items=list(valid.values()), api_key=request.auth)
+        answers = outcomes_record(items=list(valid.values()), writer=writer_of(request.auth))
         recorded = dict(zip(valid, answers, strict=True))  # one answer per item, in order
         results = [_bulk_result(i, recorded.get(i), parsed[i][1]) for i in range(len(raw))]
         counts = {

@@ -3,7 +3,6 @@ database access."""
 
 import hashlib
 import secrets
-from fnmatch import fnmatchcase
 
 # Every key starts with this, so a leaked key is recognisable in logs and by secret scanners.
 KEY_PREFIX = "hsk_"
@@ -21,11 +20,3 @@ def key_generate() -> str:
 def key_digest(raw: str) -> str:
     """Return the hex SHA-256 of a raw key, the only form stored."""
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def agent_matches(patterns: list[str], agent: str) -> bool:
-    """Whether a key bound to these glob patterns may act for ``agent``; no patterns: any agent.
-
-    Case-sensitive (``fnmatchcase``): agent names are stored as sent, so ``Builder-1`` is not
-    ``builder-1``, and a key's reach must not depend on the server's operating system."""
-    return not patterns or any(fnmatchcase(agent, pattern) for pattern in patterns)

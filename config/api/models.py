@@ -3,7 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from .keys import agent_matches
+from config.writers import agent_matches
 
 # As long as the longest agent name an agent may send.
 MAX_AGENT_PATTERN = 100

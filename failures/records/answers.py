@@ -7,9 +7,8 @@ from django.db import transaction
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from config.api.agents import agent_check
-from config.api.models import ApiKey
 from config.errors import InvalidInput
+from config.writers import ANYONE, Writer, agent_check
 from failures.analysis.rootcause_notes import root_cause_answer
 from failures.models import Failure
 from failures.records.selectors import retry_advice
@@ -82,12 +81,10 @@ def failure_answer(failure: Failure) -> dict:
     }
 
 
-def failure_report_check(
-    *, agent: str, applied_lesson=None, api_key: ApiKey | None = None
-) -> None:
-    """Refuse a failure before anything is written or replayed: Forbidden when ``api_key``
+def failure_report_check(*, agent: str, applied_lesson=None, writer: Writer = ANYONE) -> None:
+    """Refuse a failure before anything is written or replayed: Forbidden when ``writer``
     is bound to other agents, InvalidInput when ``applied_lesson`` names no lesson."""
-    agent_check(api_key, agent)
+    agent_check(writer, agent)
     if applied_lesson in lesson_ids_missing([applied_lesson]):
         raise InvalidInput.from_fields(
             {"applied_lesson": [f"No lesson with id {applied_lesson}."]}
@@ -95,14 +92,14 @@ def failure_report_check(
 
 
 def failure_report(
-    *, agent: str, applied_lesson=None, api_key: ApiKey | None = None, **fields
+    *, agent: str, applied_lesson=None, writer: Writer = ANYONE, **fields
 ) -> Failure:
-    """Record a failure as written by ``api_key``, with its failed outcome and, when it names
+    """Record a failure as written by ``writer``, with its failed outcome and, when it names
     the lesson it applied (checked by failure_report_check), that lesson as not having worked.
     A key bound to other agents may not (Forbidden)."""
-    agent_check(api_key, agent)
+    agent_check(writer, agent)
     with transaction.atomic(savepoint=False):  # inside a view's idempotent answer: no savepoint
-        failure = failure_record(agent=agent, **fields, api_key_id=api_key and api_key.pk)
+        failure = failure_record(agent=agent, **fields, api_key_id=writer.key_id)
         outcome_append_for_failure(failure=failure)  # the ledger misses no event
         if applied_lesson:
             applications_record(

@@ -7,8 +7,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Subquery
 from django.utils import timezone
 
-from config.api.agents import agent_check
-from config.api.models import ApiKey
+from config.writers import ANYONE, Writer, agent_check
 from failures import queries
 from failures.live import live_pattern
 from failures.models import UNKNOWN_ERROR_TYPE, Failure, FailurePattern, FailureTemplate
@@ -299,11 +298,11 @@ def _patterns_resolved_add(per_pattern: Counter) -> None:
 
 
 def failures_resolve(
-    *, agent: str, task: str, status: str = Failure.Status.RESOLVED, api_key: ApiKey | None = None
+    *, agent: str, task: str, status: str = Failure.Status.RESOLVED, writer: Writer = ANYONE
 ) -> int:
     """Close the open failures of an agent's task (fixed, or given up), now; return how many.
     A key bound to other agents may not (Forbidden)."""
-    agent_check(api_key, agent)
+    agent_check(writer, agent)
     with transaction.atomic():
         return len(
             failures_close_open_of(

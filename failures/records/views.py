@@ -6,6 +6,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.agents import writer_of
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import SafeCharField, ScrubbedCharField
 from config.api.idempotency import idempotent_response
@@ -94,13 +95,16 @@ class FailuresApi(APIView):
         failure_report_check(
             agent=fields["agent"],
             applied_lesson=fields.get("applied_lesson"),
-            api_key=request.auth,
+            writer=writer_of(request.auth),
         )
         return idempotent_response(
             operation="failure_record",
             event_id=event_id,
             payload=request.data,
-            answer=lambda: (201, failure_answer(failure_report(**fields, api_key=request.auth))),
+            answer=lambda: (
+                201,
+                failure_answer(failure_report(**fields, writer=writer_of(request.auth))),
+            ),
         )
 
 
@@ -126,5 +130,5 @@ class FailuresResolveApi(APIView):
     def post(self, request):
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
-        closed = failures_resolve(**data.validated_data, api_key=request.auth)
+        closed = failures_resolve(**data.validated_data, writer=writer_of(request.auth))
         return Response({"resolved": closed, "status": data.validated_data["status"]})

@@ -11,9 +11,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config.api.agents import agent_refusal
-from config.api.models import ApiKey
 from config.scrubbing import scrubbed
+from config.writers import ANYONE, Writer, agent_refusal
 from failures.records.selectors import failures_of_traces
 from failures.records.traces import failures_agent_refile, failures_lineage_extend
 
@@ -44,9 +43,9 @@ class Exported:
     message: str = ""
 
 
-def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
+def traces_record(*, export, writer: Writer = ANYONE) -> Exported:
     """Record the outcomes of ``export``, an ExportTraceServiceRequest, as written by
-    ``api_key``, in the order the spans ended. A span whose outcomes cannot be stored is
+    ``writer``, in the order the spans ended. A span whose outcomes cannot be stored is
     refused with the reason; the others are stored. A failed span whose fault a descendant (or
     an ancestor stored earlier) already recorded gives its outcome, if it is one, but no second
     failure record. A failure stored earlier is re-filed under the agent of a nearer named
@@ -77,10 +76,10 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
         else:
             items[i] = faulted
     # First, so that the export's successes close the failures they now own.
-    _trace_learn(decisions, mapped, api_key)
+    _trace_learn(decisions, mapped, writer)
     kept = [i for i in order if i in items]
     stored = replayed = 0
-    recorded = outcomes_record(items=[items[i] for i in kept], api_key=api_key) if kept else []
+    recorded = outcomes_record(items=[items[i] for i in kept], writer=writer) if kept else []
     for i, answer in zip(kept, recorded, strict=True):  # one answer per item, in order
         if answer.status in ("forbidden", "conflict"):
             reason = (
@@ -93,7 +92,7 @@ def traces_record(*, export, api_key: ApiKey | None = None) -> Exported:
             stored += 1
         else:
             replayed += 1
-    spans_rejected_record(refused=refused, api_key=api_key)
+    spans_rejected_record(refused=refused, writer=writer)
     quoted = [f"span {span}: {why}" for span, (why, _) in list(refused.items())[:QUOTED_REFUSALS]]
     more = len(refused) - len(quoted)
     message = "; ".join(quoted) + (f"; and {more} more" if more > 0 else "")
@@ -126,9 +125,7 @@ def _decide(failed: list[Mapped], mapped: MappedExport) -> dict[str, Decision]:
     }
 
 
-def _trace_learn(
-    decisions: dict[str, Decision], mapped: MappedExport, api_key: ApiKey | None
-) -> None:
+def _trace_learn(decisions: dict[str, Decision], mapped: MappedExport, writer: Writer) -> None:
     """Store what the export taught about failures stored earlier: their longer lineages, and
     the agent of a nearer named ancestor, for the failure and the failed outcome that came
     with it (an agent the ledger would refuse, or the key may not write for, moves nothing)."""
@@ -136,7 +133,7 @@ def _trace_learn(
     for trace, decision in decisions.items():
         for pk, span in decision.refiled.items():
             agent = agent_clean(mapped.agents[(trace, span)])
-            if agent and agent_refusal(api_key, agent) is None:
+            if agent and agent_refusal(writer, agent) is None:
                 agents[pk] = (agent, span)
     with transaction.atomic():
         failures_lineage_extend(
@@ -174,9 +171,7 @@ def _with_fault(item: OutcomeIn, owner: Mapped, decision: Decision) -> OutcomeIn
     )
 
 
-def spans_rejected_record(
-    *, refused: dict[str, tuple[str, str]], api_key: ApiKey | None = None
-) -> None:
+def spans_rejected_record(*, refused: dict[str, tuple[str, str]], writer: Writer = ANYONE) -> None:
     """Log and keep the refused spans of one export (``{span: (why, reason)}``): one WARNING
     and one SpanRejection per reason, with its count and the first span's refusal."""
     if not refused:
@@ -196,7 +191,11 @@ def spans_rejected_record(
     SpanRejection.objects.bulk_create(
         [
             SpanRejection(
-                at=now, reason=reason[:200], count=count, example=examples[reason], api_key=api_key
+                at=now,
+                reason=reason[:200],
+                count=count,
+                example=examples[reason],
+                api_key_id=writer.key_id,
             )
             for reason, count in counts.items()
         ]

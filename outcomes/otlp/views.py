@@ -14,6 +14,7 @@ from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.parsers import BaseParser
 from rest_framework.views import APIView
 
+from config.api.agents import writer_of
 from config.api.errors import PayloadTooLarge
 from config.api.middleware import body_limit
 from config.scrubbing import scrubbed
@@ -107,7 +108,7 @@ class TracesApi(APIView):
                 raise ParseError("Request body is empty; send an OTLP/JSON trace export.")
             export = ExportTraceServiceRequest()  # the empty export, in protobuf
         _spans_check(export)
-        exported = traces_record(export=export, api_key=request.auth)
+        exported = traces_record(export=export, writer=writer_of(request.auth))
         return HttpResponse(
             message_encode(response_of(exported.rejected, exported.message), media_type),
             content_type=media_type,

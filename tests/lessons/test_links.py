@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from config.api.agents import writer_of
 from config.api.idempotency import REPLAY_HEADER, run_idempotent
 from config.api.services import api_key_create
 from failures.records.services import failure_record
@@ -481,7 +482,7 @@ def test_concurrent_reports_count_each_exactly_once():
                             worked=True,
                             agent=failure.agent,
                             failure=failure,
-                            api_key=keys[n % 3],
+                            writer=writer_of(keys[n % 3]),
                         ).pk
                     },
                 ),

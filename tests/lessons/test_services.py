@@ -3,6 +3,7 @@ the seeded patterns."""
 
 import pytest
 
+from config.api.agents import writer_of
 from config.api.services import api_key_create
 from lessons.curation import (
     lesson_approve,
@@ -53,9 +54,9 @@ def test_another_keys_resolution_for_an_unverified_lesson_is_a_proposal():
     other key's becomes a proposal (counted when sent again); its own writer still edits it."""
     writer = api_key_create(name="writer", scope="write").key
     other = api_key_create(name="other", scope="write").key
-    record(api_key=writer)
-    first = record(resolution="delete the cache", proposed_by="other", api_key=other)
-    record(resolution="delete the cache", proposed_by="other", api_key=other)
+    record(writer=writer_of(writer))
+    first = record(resolution="delete the cache", proposed_by="other", writer=writer_of(other))
+    record(resolution="delete the cache", proposed_by="other", writer=writer_of(other))
     lesson = Lesson.objects.get()
     assert (lesson.resolution, lesson.status, lesson.occurrences) == ("wait 60s", "unverified", 3)
     proposal = LessonProposal.objects.get()
@@ -65,7 +66,7 @@ def test_another_keys_resolution_for_an_unverified_lesson_is_a_proposal():
         other,
         2,
     )
-    record(resolution="wait for the retry-after", api_key=writer)
+    record(resolution="wait for the retry-after", writer=writer_of(writer))
     assert Lesson.objects.get().resolution == "wait for the retry-after"
     assert LessonProposal.objects.count() == 1
 
