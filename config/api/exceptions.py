@@ -58,7 +58,8 @@ def api_exception_handler(exc, context):
     if isinstance(exc, DomainError):
         set_rollback()
         body = {"error": exc.message, "fields": exc.fields}
-        return Response(body, status=DOMAIN_STATUS[type(exc)])
+        kind = next(k for k in type(exc).__mro__ if k in DOMAIN_STATUS)
+        return Response(body, status=DOMAIN_STATUS[kind])
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)
     elif isinstance(exc, DjangoPermissionDenied):

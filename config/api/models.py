@@ -3,8 +3,6 @@
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from config.writers import agent_matches
-
 # As long as the longest agent name an agent may send.
 MAX_AGENT_PATTERN = 100
 
@@ -77,10 +75,6 @@ class ApiKey(models.Model):
     @property
     def can_write(self) -> bool:
         return self.scope == self.Scope.WRITE
-
-    def may_act_for(self, agent: str) -> bool:
-        """Whether this key may write in ``agent``'s name (any agent, for a fleet key)."""
-        return agent_matches(self.agent_patterns, agent)
 
 
 class IdempotencyRecord(models.Model):

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from config.api.models import ApiKey
 from config.api.services import api_key_create
+from config.api.agents import writer_of
 from config.writers import agent_matches
 from failures.records.services import failure_record
 from lessons.models import Application, LessonProposal
@@ -55,7 +56,8 @@ def test_apikey_create_binds_the_key_to_each_agent_pattern(db):
     )
     key = ApiKey.objects.get(name="builders")
     assert key.agent_patterns == ["builder-*", "ci-?"]
-    assert key.may_act_for("builder-3") and not key.may_act_for("deployer")
+    writer = writer_of(key)
+    assert writer.may_act_for("builder-3") and not writer.may_act_for("deployer")
     assert "builder-*, ci-?" in err.getvalue()
     assert out.getvalue().strip().startswith("hsk_")  # the raw key alone, as before
 
