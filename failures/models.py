@@ -161,6 +161,12 @@ class Failure(models.Model):
     agent_span = models.CharField(
         max_length=16, blank=True, default="", db_default="", editable=False
     )
+    # What the agent ran when it happened: its own version (a semver, a git sha, a tag), the model
+    # behind it and its prompts' version; blank when not sent. Releases are judged from these
+    # (outcomes.releases); defaults in the database too, for rows written by SQL of its own.
+    release = models.CharField(max_length=100, blank=True, default="", db_default="")
+    model = models.CharField(max_length=100, blank=True, default="", db_default="")
+    prompt_version = models.CharField(max_length=100, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [

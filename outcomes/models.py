@@ -50,6 +50,12 @@ class Outcome(models.Model):
     )
     # A success closes the task's open failures: how many this one closed.
     resolved_failures = models.PositiveIntegerField(default=0)
+    # What the agent ran when it happened: its own version (a semver, a git sha, a tag), the model
+    # behind it and its prompts' version; blank when not sent. Releases are judged from these
+    # (outcomes.releases); defaults in the database too, for rows written by SQL of its own.
+    release = models.CharField(max_length=100, blank=True, default="", db_default="")
+    model = models.CharField(max_length=100, blank=True, default="", db_default="")
+    prompt_version = models.CharField(max_length=100, blank=True, default="", db_default="")
     api_key = written_by_key()
 
     class Meta:
