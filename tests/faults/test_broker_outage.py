@@ -40,6 +40,14 @@ def _scored_at_all(lesson: Lesson) -> bool:
     return Lesson.objects.filter(pk=lesson.pk, scored_at__isnull=False).exists()
 
 
+def _dropped(tmp_path) -> int:
+    """Jobs the service's processes dropped because the broker was away, from their logs."""
+    return sum(
+        log.read_text().count("left to its periodic run")
+        for log in tmp_path.glob("gunicorn-*.log")
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 def test_writes_go_on_while_the_broker_is_down_and_its_jobs_catch_up(
     throwaway_redis, celery_on, start_gunicorn, tmp_path
@@ -58,6 +66,9 @@ def test_writes_go_on_while_the_broker_is_down_and_its_jobs_catch_up(
     statuses = [_apply(base, key, during) for _ in range(OUTAGE_WRITES)]
     assert statuses == [201] * OUTAGE_WRITES
     assert Application.objects.filter(lesson=during).count() == OUTAGE_WRITES
+    # Each write answered before its job was sent (config.jobs): the broker comes back only
+    # once every one of those jobs was tried and dropped.
+    assert until(lambda: _dropped(tmp_path) == OUTAGE_WRITES, WAIT_SECONDS, 0.2), logs(tmp_path)
     assert not _scored_at_all(during)
 
     broker.start()  # empty: the jobs of the outage were never sent
