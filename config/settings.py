@@ -243,6 +243,8 @@ HINDSIGHT_PERIODIC_JOBS = {
     "detect-regressions": ("failures.tasks.regressions_detect_task", 15 * 60),
     # Every five minutes: an incident's symptoms are grouped within 15 minutes of its start.
     "detect-root-causes": ("failures.tasks.root_causes_detect_task", 5 * 60),
+    # Every five minutes: a release's new fault is named while the release rolls out.
+    "judge-releases": ("outcomes.tasks.versions_judge_task", 5 * 60),
     "pattern-report": ("failures.tasks.pattern_report_task", 24 * 3600),
     "prune-outcomes": ("outcomes.tasks.outcomes_prune_task", 24 * 3600),
     "prune-idempotency": ("config.api.tasks.idempotency_prune_task", 24 * 3600),
@@ -401,6 +403,7 @@ SPECTACULAR_SETTINGS = {
         "FailureStatusEnum": "failures.models.Failure.Status",
         "ClosingStatusEnum": ["resolved", "abandoned"],
         "OpenRootCauseStatusEnum": ["suggested", "confirmed"],
+        "VersionKindEnum": "failures.models.Version.Kind",
     },
 }
 

@@ -15,6 +15,7 @@ api_v1 = [
     path("", include("lessons.urls")),
     path("", include("failures.urls")),
     path("", include("outcomes.urls")),
+    path("", include("outcomes.releases.urls")),
 ]
 
 urlpatterns = [

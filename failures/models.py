@@ -9,6 +9,7 @@ from django.db.models.functions import Now
 from config.api.models import written_by_key
 from config.formats import moment_shown, shortened
 from failures.analysis import recurrence
+from failures.releases import rule as releases
 
 
 class FailurePattern(models.Model):
@@ -244,6 +245,13 @@ class JobState(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def locked(cls, name: str) -> "JobState":
+        """The job's state row, created when missing and locked until the caller's transaction
+        ends, so two runs of one job (an overlapping beat, a manual command) take turns."""
+        cls.objects.get_or_create(name=name)
+        return cls.objects.select_for_update().get(name=name)
+
 
 class RootCauseGroup(models.Model):
     """Patterns that look like one root cause with different symptoms, and why (evidence)."""
@@ -388,3 +396,94 @@ class PatternReport(models.Model):
 
     def __str__(self) -> str:
         return f"report {self.pk}: {moment_shown(self.since)} to {moment_shown(self.until)}"
+
+
+class Version(models.Model):
+    """A release, model or prompt version that agents ran, with its health as the release job
+    last counted it (outcomes.releases; the rule: failures.releases.rule)."""
+
+    class Kind(models.TextChoices):
+        RELEASE = "release"
+        MODEL = "model"
+        PROMPT_VERSION = "prompt_version"
+
+    kind = models.CharField(max_length=14, choices=Kind.choices)
+    name = models.CharField(max_length=100)
+    # The latest release of its line first seen before it (None: the first of its line).
+    previous = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    first_seen = models.DateTimeField()
+    last_seen = models.DateTimeField()
+    tasks = models.PositiveIntegerField()  # outcomes recorded with it
+    failed = models.PositiveIntegerField()  # of which failed
+    failures = models.PositiveIntegerField()  # failure records
+    # Its failed tasks over what the previous one's rates per task type predict, in standard
+    # deviations (None: nothing to compare); worse above releases.WORSE_Z.
+    worse_z = models.FloatField(null=True, blank=True)
+    judged_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "name"], name="version_kind_name_unique")
+        ]
+        indexes = [models.Index(fields=["kind", "-first_seen"], name="version_recent_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name}"
+
+    @property
+    def success_rate(self) -> float | None:
+        return (self.tasks - self.failed) / self.tasks if self.tasks else None
+
+    @property
+    def failures_per_100(self) -> float | None:
+        return 100 * self.failures / self.tasks if self.tasks else None
+
+    @property
+    def worse(self) -> bool:
+        return releases.is_worse(self.worse_z)
+
+
+class VersionPattern(models.Model):
+    """A pattern in a release (or model, or prompt version): how often it was seen there, and
+    the verdict against the previous one (failures.releases.rule)."""
+
+    class Verdict(models.TextChoices):
+        NEW = releases.NEW  # in no earlier release; the previous one would have met it
+        UNDECIDED = releases.UNDECIDED  # in no earlier release; too few tasks before to tell
+        KNOWN = releases.KNOWN  # seen in an earlier release of the line
+        GONE = releases.GONE  # in the previous release, not in this one after enough tasks
+
+    version = models.ForeignKey(Version, on_delete=models.CASCADE, related_name="patterns")
+    pattern = models.ForeignKey(FailurePattern, on_delete=models.CASCADE, related_name="versions")
+    verdict = models.CharField(max_length=9, choices=Verdict.choices)
+    failures = models.PositiveIntegerField()  # 0 for a pattern gone
+    first_seen = models.DateTimeField(null=True, blank=True)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    # The tasks of the pattern's task types that the other release ran: the previous one for a
+    # pattern seen here, this one for a pattern gone.
+    tasks_compared = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["version", "pattern"], name="version_pattern_unique")
+        ]
+        indexes = [models.Index(fields=["pattern", "version"], name="version_pattern_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.pattern_id} {self.verdict} in {self.version}"
+
+    @property
+    def verdict_text(self) -> str:
+        """The verdict in words, with its evidence (``version__previous`` loaded)."""
+        previous = self.version.previous.name if self.version.previous else ""
+        if self.verdict == self.Verdict.NEW:
+            return f"new here: none in {previous} over {self.tasks_compared} tasks of its types"
+        if self.verdict == self.Verdict.GONE:
+            return f"gone: none here over {self.tasks_compared} tasks of its types"
+        if self.verdict == self.Verdict.KNOWN:
+            return "seen in an earlier one"
+        if not previous:
+            return "first seen here; nothing earlier to compare with"
+        return f"first seen here; {previous} ran too few tasks of its types to tell"

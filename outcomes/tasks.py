@@ -4,6 +4,7 @@ from celery import shared_task
 from django.conf import settings
 
 from .otlp.services import span_rejections_prune
+from .releases.services import versions_judge
 from .services import outcomes_prune
 
 
@@ -14,3 +15,10 @@ def outcomes_prune_task() -> int:
     span_rejections_prune()
     days = settings.HINDSIGHT_OUTCOME_RETENTION_DAYS
     return outcomes_prune(older_than_days=days) if days > 0 else 0
+
+
+@shared_task(acks_late=True)
+def versions_judge_task() -> dict[str, int]:
+    """Count what each release, model and prompt version ran and met, and judge which patterns
+    are new or gone in it (outcomes.releases)."""
+    return versions_judge()

@@ -62,6 +62,19 @@ FIELDS: dict[str, Spec] = {
         "text", False, 100, help="Same as agent; sent with agent, it must name the same agent."
     ),
     "task_type": Spec("text", True, 100),
+    "release": Spec(
+        "text",
+        False,
+        100,
+        help="The agent's own version (a semver, a git sha, a tag; coder@1.4.2 names its "
+        "line): releases are judged by what each brought.",
+    ),
+    "model": Spec(
+        "text", False, 100, help="The model behind the agent (its id), judged as releases are."
+    ),
+    "prompt_version": Spec(
+        "text", False, 100, help="The version of the agent's prompts, judged as releases are."
+    ),
     "outcome": Spec("choice", True, choices=("success", "failure")),
     "context": Spec(
         "object",
@@ -102,6 +115,9 @@ class OutcomeIn:
     error: str = ""  # the error message of a failed outcome ("" when none was given)
     files: tuple[str, ...] = ()
     failure_extras: dict = field(default_factory=dict)
+    release: str = ""
+    model: str = ""
+    prompt_version: str = ""
 
 
 def _text(value, spec: Spec, name: str) -> str:
@@ -422,6 +438,9 @@ def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None
         occurred_at=values.get("occurred_at") or now or timezone.now(),
         event_id=event_id,
         applied_lesson=values.get("applied_lesson"),
+        release=values.get("release", ""),
+        model=values.get("model", ""),
+        prompt_version=values.get("prompt_version", ""),
         digest=request_digest(raw) if event_id else "",
         **derived,
     ), {}

@@ -54,7 +54,7 @@ BREACHES = [
     (
         "lessons/selectors.py",
         "from failures.boot.composer import boot_context_build",
-        "lessons and outcomes use failures' engine, records and models only",
+        "lessons and outcomes use failures' engine, records, releases and models only",
     ),
     (
         "failures/store/triage.py",

@@ -49,6 +49,10 @@ class Settings:
     agent: str | None
     timeout: httpx.Timeout
     strict: bool
+    # What the agent runs, sent with every outcome and failure (and the release with boot).
+    release: str | None = None
+    model: str | None = None
+    prompt_version: str | None = None
 
 
 def settings_resolve(
@@ -58,8 +62,13 @@ def settings_resolve(
     connect_timeout: float,
     read_timeout: float,
     strict: bool,
+    *,
+    release: str | None = None,
+    model: str | None = None,
+    prompt_version: str | None = None,
 ) -> Settings:
-    """Arguments first, then HINDSIGHT_URL / HINDSIGHT_API_KEY / HINDSIGHT_AGENT."""
+    """Arguments first, then HINDSIGHT_URL / HINDSIGHT_API_KEY / HINDSIGHT_AGENT /
+    HINDSIGHT_RELEASE / HINDSIGHT_MODEL / HINDSIGHT_PROMPT_VERSION."""
     base_url = url or os.environ.get("HINDSIGHT_URL") or "http://127.0.0.1:8000"
     # Short by default: an agent waiting on its memory is worse than one without it.
     timeout = httpx.Timeout(read_timeout, connect=connect_timeout)
@@ -69,6 +78,9 @@ def settings_resolve(
         agent=agent or os.environ.get("HINDSIGHT_AGENT"),
         timeout=timeout,
         strict=strict,
+        release=release or os.environ.get("HINDSIGHT_RELEASE"),
+        model=model or os.environ.get("HINDSIGHT_MODEL"),
+        prompt_version=prompt_version or os.environ.get("HINDSIGHT_PROMPT_VERSION"),
     )
 
 
@@ -136,6 +148,7 @@ def boot_call(
     scope: str | None,
     window_hours: int | None,
     skip_after: int | None,
+    release: str | None = None,
 ) -> Call:
     """GET boot."""
     params = compact(
@@ -144,6 +157,7 @@ def boot_call(
         scope=scope,
         window_hours=window_hours,
         skip_after=skip_after,
+        release=release,
     )
     return Call("GET", f"{API}/boot", params=params, fallback=dict(empty_boot(agent)))
 

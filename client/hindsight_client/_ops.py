@@ -27,6 +27,15 @@ class Operations:
             raise ValueError("agent is required: pass agent= or set HINDSIGHT_AGENT")
         return chosen
 
+    def _versions(self, release: str | None, model: str | None, prompt_version: str | None):
+        """What the agent runs: the call's values, else the client's (its constructor's, else
+        HINDSIGHT_RELEASE / HINDSIGHT_MODEL / HINDSIGHT_PROMPT_VERSION)."""
+        return compact(
+            release=release or self._settings.release,
+            model=model or self._settings.model,
+            prompt_version=prompt_version or self._settings.prompt_version,
+        )
+
     def record_outcome(
         self,
         task_id: str | int,
@@ -40,6 +49,9 @@ class Operations:
         occurred_at: datetime | str | None = None,
         applied_lesson: str | None = None,
         event_id: str | None = None,
+        release: str | None = None,
+        model: str | None = None,
+        prompt_version: str | None = None,
     ):
         """Record a task's outcome ("success" or "failure"); a success closes its open failures.
         Answers an OutcomeRecorded."""
@@ -54,6 +66,7 @@ class Operations:
             occurred_at=_iso(occurred_at),
             applied_lesson=applied_lesson,
             event_id=event_id,
+            **self._versions(release, model, prompt_version),
         )
         return self._write(_core.write_call("outcomes", body))
 
@@ -76,6 +89,9 @@ class Operations:
         timestamp: datetime | str | None = None,
         applied_lesson: str | None = None,
         event_id: str | None = None,
+        release: str | None = None,
+        model: str | None = None,
+        prompt_version: str | None = None,
     ):
         """Record a failure in the seed's format. Answers a FailureRecorded (pattern, retry
         advice and matching lessons), or a spooled mark."""
@@ -96,6 +112,7 @@ class Operations:
             timestamp=_iso(timestamp),
             applied_lesson=applied_lesson,
             event_id=event_id,
+            **self._versions(release, model, prompt_version),
         )
         return self._write(_core.write_call("failures", body))
 
@@ -174,8 +191,10 @@ class Operations:
         scope: str | None = None,
         window_hours: int | None = None,
         skip_after: int | None = None,
+        release: str | None = None,
     ):
-        """The boot briefing: skip, resume, hints, loops. Answers a BootBriefing."""
+        """The boot briefing: skip, resume, hints, loops, and what is new in the agent's
+        release. Answers a BootBriefing."""
         return self._read(
             _core.boot_call(
                 agent=self._agent(agent),
@@ -183,6 +202,7 @@ class Operations:
                 scope=scope,
                 window_hours=window_hours,
                 skip_after=skip_after,
+                release=release or self._settings.release,
             )
         )
 

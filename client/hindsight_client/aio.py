@@ -33,6 +33,9 @@ class AsyncHindsight(Operations):
         api_key: str | None = None,
         *,
         agent: str | None = None,
+        release: str | None = None,
+        model: str | None = None,
+        prompt_version: str | None = None,
         spool_dir: str | os.PathLike | None = None,
         connect_timeout: float = 1.0,
         read_timeout: float = 3.0,
@@ -40,7 +43,15 @@ class AsyncHindsight(Operations):
         transport: httpx.AsyncBaseTransport | None = None,
     ):
         self._settings = _core.settings_resolve(
-            url, api_key, agent, connect_timeout, read_timeout, strict
+            url,
+            api_key,
+            agent,
+            connect_timeout,
+            read_timeout,
+            strict,
+            release=release,
+            model=model,
+            prompt_version=prompt_version,
         )
         self._http = httpx.AsyncClient(
             base_url=self._settings.base_url,

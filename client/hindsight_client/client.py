@@ -32,6 +32,9 @@ class Hindsight(Operations):
         api_key: str | None = None,
         *,
         agent: str | None = None,
+        release: str | None = None,
+        model: str | None = None,
+        prompt_version: str | None = None,
         spool_dir: str | os.PathLike | None = None,
         connect_timeout: float = 1.0,
         read_timeout: float = 3.0,
@@ -39,7 +42,15 @@ class Hindsight(Operations):
         transport: httpx.BaseTransport | None = None,
     ):
         self._settings = _core.settings_resolve(
-            url, api_key, agent, connect_timeout, read_timeout, strict
+            url,
+            api_key,
+            agent,
+            connect_timeout,
+            read_timeout,
+            strict,
+            release=release,
+            model=model,
+            prompt_version=prompt_version,
         )
         self._http = httpx.Client(
             base_url=self._settings.base_url,

@@ -67,9 +67,19 @@ def _add_reads(server: MCPServer, hs: AsyncHindsight) -> None:
         )
 
     @tool
-    async def boot(agent: str = "", task_type: str = "", scope: str = "agent") -> dict[str, Any]:
-        """The boot briefing: tasks to skip, work to resume, hints, loops, recent failures."""
-        return dict(await hs.boot(agent=agent or None, task_type=task_type or None, scope=scope))
+    async def boot(
+        agent: str = "", task_type: str = "", scope: str = "agent", release: str = ""
+    ) -> dict[str, Any]:
+        """The boot briefing: tasks to skip, work to resume, hints, loops, recent failures, and
+        the faults new in your release (default: the server's HINDSIGHT_RELEASE)."""
+        return dict(
+            await hs.boot(
+                agent=agent or None,
+                task_type=task_type or None,
+                scope=scope,
+                release=release or None,
+            )
+        )
 
 
 def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
@@ -87,9 +97,15 @@ def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
         side_effects: list[str] | None = None,
         recovery_hint: str = "",
         checkpoint: dict[str, Any] | None = None,
+        release: str = "",
+        model: str = "",
+        prompt_version: str = "",
     ) -> dict[str, Any]:
-        """Record a failed task; answers its pattern, retry advice, matching lessons and the
-        event_id it was recorded under."""
+        """Record a failed task; answers its pattern, retry advice, matching lessons, the
+        event_id it was recorded under, and new_in: the release, model or prompt version you
+        run in which this fault is new (then it likely comes from that change). release, model
+        and prompt_version default to the server's HINDSIGHT_RELEASE, HINDSIGHT_MODEL and
+        HINDSIGHT_PROMPT_VERSION."""
         return dict(
             await hs.record_failure(
                 task,
@@ -102,6 +118,9 @@ def _add_writes(server: MCPServer, hs: AsyncHindsight) -> None:
                 side_effects=side_effects,
                 recovery_hint=recovery_hint or None,
                 checkpoint=checkpoint,
+                release=release or None,
+                model=model or None,
+                prompt_version=prompt_version or None,
             )
         )
 
@@ -143,13 +162,17 @@ def _add_outcome(server: MCPServer, hs: AsyncHindsight) -> None:
         occurred_at: str = "",
         applied_lesson: str = "",
         event_id: str = "",
+        release: str = "",
+        model: str = "",
+        prompt_version: str = "",
     ) -> dict[str, Any]:
         """Record how a task ended. A success closes the task's open failures (task_id is the
         task given to record_failure); a failure whose context has an error_message (and an
         error_type) is recorded as a failure too. context is what you knew, result what you
         did; occurred_at is ISO 8601, now by default; applied_lesson is the id of a lesson you
         applied, and the outcome says whether it worked. Sending the same event_id again
-        records nothing new."""
+        records nothing new. release, model and prompt_version say what you run (defaults:
+        the server's HINDSIGHT_RELEASE, HINDSIGHT_MODEL, HINDSIGHT_PROMPT_VERSION)."""
         return dict(
             await hs.record_outcome(
                 task_id,
@@ -162,6 +185,9 @@ def _add_outcome(server: MCPServer, hs: AsyncHindsight) -> None:
                 occurred_at=occurred_at or None,
                 applied_lesson=applied_lesson or None,
                 event_id=event_id or None,
+                release=release or None,
+                model=model or None,
+                prompt_version=prompt_version or None,
             )
         )
 

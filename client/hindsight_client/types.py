@@ -62,6 +62,9 @@ class FailureRecorded(TypedDict, total=False):
     has_resolution: bool
     has_approved_resolution: bool
     root_cause: dict[str, Any] | None
+    # The release, model or prompt version sent in which the pattern is new: likely the
+    # agent's own change, not the environment's.
+    new_in: list[dict[str, Any]]
     # The write's own marks: the failure an OutcomeRecorded carries has neither.
     event_id: str
     spooled: bool
@@ -75,6 +78,9 @@ class OutcomeRecorded(TypedDict, total=False):
     task_id: str
     agent: str
     task_type: str
+    release: str
+    model: str
+    prompt_version: str
     outcome: str
     occurred_at: str
     resolved_failures: int
@@ -118,6 +124,8 @@ class BootBriefing(TypedDict, total=False):
     root_causes: list[dict[str, Any]]
     retry_advice: list[dict[str, Any]]
     recent_failures: list[dict[str, Any]]
+    release: str
+    new_in_release: list[dict[str, Any]]
     fleet: list[dict[str, Any]] | None
     available: bool
 
@@ -150,6 +158,7 @@ def empty_boot(agent: str) -> BootBriefing:
         "loops": [],
         "retry_advice": [],
         "recent_failures": [],
+        "new_in_release": [],
         "fleet": None,
         "available": False,
     }

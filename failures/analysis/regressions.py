@@ -41,8 +41,8 @@ from config.moments import moment_parsed
 from failures.analysis import recurrence
 from failures.analysis.loops import MIN_REPEAT, loop_detect
 from failures.live import live_pattern
-from failures.models import Failure, FailurePattern, Regression
-from failures.store.jobstate import job_state_lock, watermark_settled
+from failures.models import Failure, FailurePattern, JobState, Regression
+from failures.store.jobstate import watermark_settled
 from lessons.models import Application, Lesson
 
 JOB = "regressions"
@@ -77,7 +77,7 @@ def regressions_detect(*, now: datetime | None = None) -> RegressionResult:
     """Judge the patterns that came back since the last run; count the fleet's loops."""
     now = now or timezone.now()
     with transaction.atomic():
-        state = job_state_lock(name=JOB)
+        state = JobState.locked(JOB)
         failures = Failure.objects.filter(pk__gt=state.failure_watermark)
         firsts = dict(
             failures.annotate(live=live_pattern("pattern"))

@@ -48,11 +48,12 @@ from failures.live import live_pattern
 from failures.models import (
     Failure,
     FailurePattern,
+    JobState,
     RootCauseGroup,
     RootCauseMembership,
     RootCauseSplit,
 )
-from failures.store.jobstate import job_state_lock, watermark_settled
+from failures.store.jobstate import watermark_settled
 
 JOB = "root_causes"
 # A week: the rates that say how often two faults coincide by chance are measured over it, and
@@ -86,7 +87,7 @@ def root_causes_detect(*, now: datetime | None = None, days: int = WINDOW_DAYS) 
     now = now or timezone.now()
     since = now - timedelta(days=days)
     with transaction.atomic():
-        state = job_state_lock(name=JOB)
+        state = JobState.locked(JOB)
         confirmed, forbidden = _decisions()
         written = Failure.objects.filter(pk__gt=state.failure_watermark)
         patterns = _active(written, since, now, exclude=confirmed)

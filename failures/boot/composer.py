@@ -39,6 +39,7 @@ from failures.boot.fleet import fleet_build
 from failures.boot.hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
 from failures.models import FailurePattern
 from failures.records.selectors import retry_advice
+from failures.releases.selectors import new_in_release
 
 # Defaults when neither the request nor the settings say: a day of history, and three failures
 # of one task with one pattern before it is skipped (the seed's "N times with the same error").
@@ -78,10 +79,12 @@ def boot_context_build(
     scope: str = "agent",
     window_hours: int | None = None,
     skip_after: int | None = None,
+    release: str = "",
     now: datetime | None = None,
 ) -> dict:
-    """The briefing for ``agent``: skip, resume, hints, loops, retry advice, recent failures and,
-    with ``scope="fleet"``, other agents' failures in the same task types."""
+    """The briefing for ``agent``: skip, resume, hints, loops, retry advice, recent failures,
+    the patterns new in its ``release`` and, with ``scope="fleet"``, other agents' failures in
+    the same task types."""
     if scope not in ("agent", "fleet"):
         raise ValueError("scope must be agent or fleet")
     now = now or timezone.now()
@@ -111,6 +114,8 @@ def boot_context_build(
         "retry_advice": _advice(tasks),
         "root_causes": _root_causes(tasks),
         "recent_failures": [_compact(f) for f in recent],
+        "release": release,
+        "new_in_release": new_in_release(release) if release else [],
         "fleet": fleet,
     }
 

@@ -31,6 +31,15 @@ def boot_markdown(context: Mapping) -> str:
         ("Retry advice", context["retry_advice"], _advice),
         ("Recent failures", context["recent_failures"], _recent),
     ]
+    if context.get("release"):
+        sections.insert(
+            0,
+            (
+                f"New in release {inline(context['release'], NAME_CHARS)}",
+                context["new_in_release"],
+                _new,
+            ),
+        )
     if context.get("fleet") is not None:
         sections.append(("Fleet", context["fleet"], _fleet))
     parts = [f"## Boot briefing for {inline(context['agent'], NAME_CHARS)}", _summary(context)]
@@ -124,6 +133,15 @@ def _root_cause(item: Mapping) -> str:
         quote=inline,
     )
     return f"- {note} Your tasks: {tasks} (group {item['group']}, {item['status']})."
+
+
+def _new(item: Mapping) -> str:
+    previous = inline(item["previous"], NAME_CHARS)
+    return (
+        f"- {_quoted(item['pattern'])}: {item['failures']} failures since "
+        f"{timestamp(item['first_seen'])}, none in {previous} over {item['tasks_before']} tasks "
+        "of the same types. Likely this release's own fault, not the environment's."
+    )
 
 
 def _advice(item: Mapping) -> str:

@@ -138,6 +138,24 @@ BootBriefing = inline_serializer(
                 "attempt_count": serializers.IntegerField(),
             },
         ),
+        "release": serializers.CharField(help_text="The release asked about (may be empty)."),
+        "new_in_release": inline_serializer(
+            "BootNewInRelease",
+            many=True,
+            fields={
+                "pattern": PatternRefSerializer(),
+                "failures": serializers.IntegerField(),
+                "first_seen": serializers.DateTimeField(),
+                "kind": serializers.CharField(),
+                "name": serializers.CharField(),
+                "previous": serializers.CharField(),
+                "tasks_before": serializers.IntegerField(),
+                "note": serializers.CharField(),
+            },
+            help_text="Patterns new in this release: seen in no earlier release, though the "
+            "previous one ran enough of the same task types to have met them. Likely the "
+            "release's own faults, not the environment's.",
+        ),
         "fleet": inline_serializer(
             "BootFleetPattern",
             many=True,
@@ -181,6 +199,12 @@ class BootApi(APIView):
             max_value=100,
             required=False,
             help_text="Failures of one pattern before a task is skipped.",
+        )
+        release = ScrubbedCharField(
+            max_length=100,
+            required=False,
+            default="",
+            help_text="The release the agent runs: the briefing lists the patterns new in it.",
         )
 
     @extend_schema(

@@ -10,10 +10,11 @@ from rest_framework import serializers
 from config.errors import InvalidInput
 from config.writers import ANYONE, Writer, agent_check
 from failures.analysis.rootcause_notes import root_cause_answer
-from failures.models import Failure
+from failures.models import Failure, Version
 from failures.records.selectors import retry_advice
 from failures.records.serializers import PatternRefSerializer, root_cause_fields
 from failures.records.services import failure_record
+from failures.releases.selectors import new_in_answer
 from lessons.selectors import lesson_check, lesson_ids_missing
 from lessons.serializers import check_answer_fields, check_answer_json
 from lessons.services import applications_record
@@ -21,6 +22,27 @@ from outcomes.services import outcome_append_for_failure
 
 # Lessons returned with a failure; the same default as the check endpoint.
 LESSONS_PER_ANSWER = 5
+
+
+def _new_in_fields():
+    return inline_serializer(
+        "NewIn",
+        many=True,
+        fields={
+            "kind": serializers.ChoiceField(choices=Version.Kind.choices),
+            "name": serializers.CharField(),
+            "previous": serializers.CharField(help_text="The one it followed."),
+            "tasks_before": serializers.IntegerField(
+                help_text="Tasks of the pattern's task types the previous one ran, never "
+                "meeting it."
+            ),
+            "note": serializers.CharField(),
+        },
+        help_text="The release, model or prompt version of this failure in which its pattern "
+        "is new: seen in no earlier one, though the previous one ran enough of the same task "
+        "types to have met it. Empty when none.",
+    )
+
 
 FailureAnswer = inline_serializer(
     "FailureRecorded",
@@ -49,6 +71,7 @@ FailureAnswer = inline_serializer(
             help_text="The open root-cause group of this failure's pattern: its symptoms started "
             "and stopped together across agents. Null when it belongs to none.",
         ),
+        "new_in": _new_in_fields(),
     },
 )
 
@@ -56,7 +79,8 @@ FailureAnswer = inline_serializer(
 def failure_answer(failure: Failure) -> dict:
     """The answer to a recorded failure: id, pattern, retry advice, the lessons that match it
     and, apart, those that share only its type, and the open root-cause group of its pattern
-    (the other symptoms of one cause), if any."""
+    (the other symptoms of one cause), if any, and whether the pattern is new in the release,
+    model or prompt version the agent ran (its own change, not the world's)."""
     pattern = failure.pattern  # its message's live pattern: the check need not look it up
     checked = lesson_check(
         error_type=failure.error_type,
@@ -77,6 +101,12 @@ def failure_answer(failure: Failure) -> dict:
         **check_answer_json(checked),
         "root_cause": root_cause_answer(
             pattern_id=pattern.pk, group_id=pattern.root_cause_group_id
+        ),
+        "new_in": new_in_answer(
+            pattern_id=pattern.pk,
+            release=failure.release,
+            model=failure.model,
+            prompt_version=failure.prompt_version,
         ),
     }
 

@@ -25,6 +25,25 @@ class FailureInputSerializer(StrictInputSerializer):
     task_description = ScrubbedCharField(max_length=2000, required=False, default="")
     task_type = ScrubbedCharField(max_length=100, required=False, default="")
     skill_name = ScrubbedCharField(max_length=100, required=False, default="")
+    release = ScrubbedCharField(
+        max_length=100,
+        required=False,
+        default="",
+        help_text="The agent's own version (a semver, a git sha, a tag; coder@1.4.2 names "
+        "its line): releases are judged by what each brought.",
+    )
+    model = ScrubbedCharField(
+        max_length=100,
+        required=False,
+        default="",
+        help_text="The model behind the agent (its id), judged as releases are.",
+    )
+    prompt_version = ScrubbedCharField(
+        max_length=100,
+        required=False,
+        default="",
+        help_text="The version of the agent's prompts, judged as releases are.",
+    )
     retry_safe = serializers.BooleanField(required=False, allow_null=True, default=None)
     retry_after = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=MAX_RETRY_AFTER, default=None
@@ -71,6 +90,9 @@ class FailureOutputSerializer(serializers.ModelSerializer):
             "task_description",
             "task_type",
             "skill_name",
+            "release",
+            "model",
+            "prompt_version",
             "title",
             "error",
             "error_type",

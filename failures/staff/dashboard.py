@@ -73,6 +73,7 @@ def dashboard_compose(*, now: datetime) -> dict:
         "loops": sections.loops_recent(now=now),
         "regressions": sections.regressions_recent(now=now),
         "spans_refused": sections.spans_refused(now=now),
+        "releases": sections.releases_latest(),
     }
     data["summary"] = sections.summary(data)
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))

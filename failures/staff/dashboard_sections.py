@@ -14,7 +14,8 @@ from django.db.models.functions import Cast, Floor, Least
 
 from failures.analysis import recurrence
 from failures.analysis.loops import MIN_REPEAT, loop_detect
-from failures.models import Failure, FailurePattern, Regression
+from failures.models import Failure, FailurePattern, Regression, Version
+from failures.releases.selectors import releases_list
 from failures.staff import report_sections
 from failures.store.triage import triaged_q
 from lessons.models import Lesson
@@ -39,6 +40,8 @@ LISTED = 10
 REGRESSION_DAYS = 7
 # Refused OpenTelemetry spans: the last day's, by reason.
 REFUSED_WINDOW = timedelta(hours=24)
+# Releases in the releases panel, newest first.
+RELEASES_SHOWN = 8
 
 
 def _pattern_ref(pattern: FailurePattern) -> dict:
@@ -306,6 +309,12 @@ def spans_refused(*, now: datetime) -> list[dict]:
     return [{**row, "example": examples.get(row["reason"], "")} for row in rows]
 
 
+def releases_latest() -> list[dict]:
+    """The latest RELEASES_SHOWN releases with their health and the patterns new in each
+    (failures.releases.selectors)."""
+    return releases_list(kind=Version.Kind.RELEASE, limit=RELEASES_SHOWN)
+
+
 def summary(data: dict) -> dict:
     """Headline figures, from the sections already read (no query of its own)."""
     over_time, success = data["failures_over_time"], data["success"]
@@ -326,4 +335,5 @@ def summary(data: dict) -> dict:
         "recurring_handled": data["regressions"]["handled"],
         "queue": len(data["curation_queue"]),
         "spans_refused": sum(row["spans"] for row in data["spans_refused"]),
+        "releases_worse": sum(release["worse_than_previous"] for release in data["releases"]),
     }

@@ -12,7 +12,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from django.db.models import Count, Max
 from django.db.models.functions import TruncDate
 
-from failures.models import Failure, FailurePattern, RootCauseGroup
+from failures.models import Failure, FailurePattern, RootCauseGroup, Version, VersionPattern
+from failures.releases.selectors import pattern_versions
 from lessons.models import Lesson, PatternLink
 from lessons.scoring import effectiveness_text
 
@@ -55,6 +56,9 @@ class PatternOverview:
     # that worked here, not yet answering the pattern's checks.
     candidates: list[PatternLink]
     groups: list[GroupRow]
+    # The releases and models it was seen in (or is gone from), first seen first.
+    releases: list[VersionPattern]
+    models: list[VersionPattern]
 
 
 def pattern_overview(*, pattern: FailurePattern, now: datetime) -> PatternOverview:
@@ -81,6 +85,7 @@ def pattern_overview(*, pattern: FailurePattern, now: datetime) -> PatternOvervi
         )
         for d in (first + timedelta(days=i) for i in range(WINDOW_DAYS))
     ]
+    versions = pattern_versions(pattern.pk)
     return PatternOverview(
         days=days,
         window_total=sum(counts.values()),
@@ -111,6 +116,8 @@ def pattern_overview(*, pattern: FailurePattern, now: datetime) -> PatternOvervi
             .prefetch_related("patterns")
             .order_by("-detected_at", "-pk")
         ],
+        releases=versions[Version.Kind.RELEASE],
+        models=versions[Version.Kind.MODEL],
     )
 
 

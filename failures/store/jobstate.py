@@ -1,4 +1,5 @@
-"""Periodic jobs' state: one locked row per job, and watermarks that only pass settled rows.
+"""Periodic jobs' watermarks, which only pass settled rows (a job's state row, locked while it
+runs: failures.models.JobState.locked).
 
 A job reads the rows with an id above its watermark (a primary-key range: its cost follows what
 is new, not the history). Ids are handed out when a row is inserted, not when it commits, so a
@@ -12,18 +13,9 @@ from datetime import datetime, timedelta
 
 from django.db.models import Max, Min, QuerySet
 
-from failures.models import JobState
-
 # Failure writes are single short transactions (milliseconds); five minutes leaves a wide margin
 # for a stalled one while keeping the re-read tail of each run small.
 SETTLE = timedelta(minutes=5)
-
-
-def job_state_lock(*, name: str) -> JobState:
-    """The job's state row, created when missing and locked until the caller's transaction ends,
-    so two runs of one job (an overlapping beat, a manual command) take turns."""
-    JobState.objects.get_or_create(name=name)
-    return JobState.objects.select_for_update().get(name=name)
 
 
 def watermark_settled(*, rows: QuerySet, time_field: str, now: datetime, current: int) -> int:

@@ -25,12 +25,12 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from failures.live import live_pattern
-from failures.models import Failure, FailurePattern, FailureTemplate
+from failures.models import Failure, FailurePattern, FailureTemplate, JobState
 from failures.patterns import PatternGrouper
 from failures.patterns.tokens import split
 from failures.records.counts import patterns_recount
 from failures.records.services import COVER_CANDIDATES, pattern_head
-from failures.store.jobstate import job_state_lock, watermark_settled
+from failures.store.jobstate import watermark_settled
 from failures.store.mining import patterns_merge
 
 JOB = "patterns_update"
@@ -50,7 +50,7 @@ def patterns_update(*, now: datetime | None = None) -> PatternUpdate:
     that got failures since then; ``now`` is when the run happens (tests move it forward)."""
     now = now or timezone.now()
     with transaction.atomic():
-        state = job_state_lock(name=JOB)
+        state = JobState.locked(JOB)
         templates = FailureTemplate.objects.filter(pk__gt=state.template_watermark)
         failures = Failure.objects.filter(pk__gt=state.failure_watermark)
         new = list(

@@ -39,6 +39,12 @@ ERROR_TYPE = "error.type"
 EXCEPTION = "exception"
 EXCEPTION_MESSAGE = "exception.message"
 EXCEPTION_TYPE = "exception.type"
+# What the agent ran: its release (a resource attribute), the model a span called (the one asked
+# for, else the one that answered) and its prompts' version (on the span, else the resource).
+RELEASE = "service.version"
+REQUEST_MODEL = "gen_ai.request.model"
+RESPONSE_MODEL = "gen_ai.response.model"
+PROMPT_VERSION = "hindsight.prompt_version"
 # Attributes that fill the failure record's fields of the same name (context keys of an outcome).
 FAILURE_ATTRIBUTES = {
     "hindsight.retry_safe": "retry_safe",
@@ -57,6 +63,9 @@ SOURCES = {
     "context.error_message": f"{EXCEPTION_MESSAGE} (or the status message)",
     "context.error_type": f"{ERROR_TYPE} (or {EXCEPTION_TYPE})",
     "context.files": FILES,
+    "release": RELEASE,
+    "model": f"{REQUEST_MODEL} (or {RESPONSE_MODEL})",
+    "prompt_version": PROMPT_VERSION,
     **{f"context.{key}": name for name, key in FAILURE_ATTRIBUTES.items()},
 }
 # The ledger's longest task type: a derived one (operation and span name) is cut to it.
@@ -119,8 +128,9 @@ def request_map(request) -> MappedExport:
     """Every span of an ExportTraceServiceRequest that gives outcomes or is refused, in order
     (spans that are neither failed nor outcomes are left out), and every span's parent."""
     spans = [
-        (resource_agent({kv.key: kv.value for kv in resource_spans.resource.attributes}), span)
+        (resource, span)
         for resource_spans in request.resource_spans
+        for resource in [{kv.key: kv.value for kv in resource_spans.resource.attributes}]
         for scope_spans in resource_spans.scope_spans
         for span in scope_spans.spans
     ]
@@ -130,13 +140,14 @@ def request_map(request) -> MappedExport:
         for (_, span), values in zip(spans, attributes, strict=True)
     }
     mapped = MappedExport()
-    for (agent, span), values in zip(spans, attributes, strict=True):
+    for (resource, span), values in zip(spans, attributes, strict=True):
         key = (hex_id(span.trace_id), hex_id(span.span_id))
         mapped.parents[key] = hex_id(span.parent_span_id)
         named = nodes[(span.trace_id, span.span_id)].agent
         if named:
             mapped.agents[key] = named
-        item = span_map(span, values, _inherited(span, nodes, agent))
+        inherited = _inherited(span, nodes, resource_agent(resource))
+        item = span_map(span, values, {**inherited, "resource": resource})
         if item is not None:
             mapped.spans.append(item)
     return mapped
@@ -275,6 +286,7 @@ def _common(span: Span, attributes: dict, inherited: dict) -> dict:
         "task_id": task,
         "task_type": task_type,
         "occurred_at": _moment(span.end_time_unix_nano),
+        **_versions(attributes, inherited.get("resource", {})),
     }
     if span.start_time_unix_nano:
         common["duration_ms"] = (span.end_time_unix_nano - span.start_time_unix_nano) // 1_000_000
@@ -282,6 +294,16 @@ def _common(span: Span, attributes: dict, inherited: dict) -> dict:
     if files is not None:
         common["context"] = {"files": [files] if isinstance(files, str) else files}
     return common
+
+
+def _versions(attributes: dict, resource: dict) -> dict:
+    """The release, model and prompt version of a span's outcomes (those it names)."""
+    found = {
+        "release": text(resource, RELEASE),
+        "model": text(attributes, REQUEST_MODEL) or text(attributes, RESPONSE_MODEL),
+        "prompt_version": text(attributes, PROMPT_VERSION) or text(resource, PROMPT_VERSION),
+    }
+    return {name: named for name, named in found.items() if named}
 
 
 def _operation_task(operation: str, name: str) -> str:

@@ -261,3 +261,28 @@ def test_requests_name_the_client_and_its_installed_version(gunicorn_server, wri
     [request] = recording.sent
     installed = metadata.version("hindsight-client")
     assert request.headers["user-agent"] == f"hindsight-client/{installed}"
+
+
+def test_the_release_model_and_prompt_version_travel_with_every_write(
+    gunicorn_server, write_key, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("HINDSIGHT_MODEL", "env-model")
+    monkeypatch.setenv("HINDSIGHT_PROMPT_VERSION", "env-prompts")
+    hs = Hindsight(
+        gunicorn_server, write_key, agent="rel-agent", release="1.4.2", spool_dir=tmp_path
+    )
+    outcome = hs.record_outcome("t1", "x", "success")
+    failure = hs.record_failure("t2", "HTTP 502 Bad Gateway", model="call-model")
+    stored_outcome = Outcome.objects.get(pk=outcome["id"])
+    stored_failure = Failure.objects.get(pk=failure["id"])
+    # The constructor's release, the environment's model and prompts, a call's own model.
+    assert (stored_outcome.release, stored_outcome.model, stored_outcome.prompt_version) == (
+        "1.4.2",
+        "env-model",
+        "env-prompts",
+    )
+    assert (stored_failure.release, stored_failure.model) == ("1.4.2", "call-model")
+    assert stored_failure.outcomes.get().release == "1.4.2"  # its ledger entry too
+    assert failure["new_in"] == []
+    briefing = hs.boot()
+    assert (briefing["release"], briefing["new_in_release"]) == ("1.4.2", [])

@@ -43,8 +43,9 @@ def test_record_takes_the_seed_json_and_answers_in_one_round_trip(api):
         "has_resolution",
         "has_approved_resolution",
         "root_cause",
+        "new_in",
     }
-    assert body["status"] == "open" and body["root_cause"] is None
+    assert body["status"] == "open" and body["root_cause"] is None and body["new_in"] == []
     assert set(body["pattern"]) == {"id", "fingerprint", "template"}
     assert body["retry_advice"] == {
         "retryable": True,

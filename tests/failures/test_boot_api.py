@@ -48,8 +48,11 @@ def test_json_answer_has_every_section(read_api):
         "root_causes",
         "retry_advice",
         "recent_failures",
+        "release",
+        "new_in_release",
         "fleet",
     }
+    assert (body["release"], body["new_in_release"]) == ("", [])
     assert (body["agent"], body["scope"], body["window_hours"], body["skip_after"]) == (
         "a1",
         "agent",

@@ -285,3 +285,34 @@ def test_a_span_without_ids_is_refused_with_its_reason():
         item = span(status=ERROR, trace_id=trace_id, span_id=span_id)
         mapped = mapped_of(item)
         assert mapped.reason == "no trace or span id" and "span id" in mapped.problem
+
+
+def test_the_release_model_and_prompt_version_come_from_the_resource_and_the_span():
+    resource = {"service.version": "1.4.2", "hindsight.prompt_version": "p7"}
+    [failure] = outcomes_of(
+        span(status=ERROR, attrs={"gen_ai.request.model": "gpt-4o"}), resource=resource
+    )
+    assert (failure["release"], failure["model"], failure["prompt_version"]) == (
+        "1.4.2",
+        "gpt-4o",
+        "p7",
+    )
+    # The model that answered when the one asked for is not given; the span's prompt version
+    # before the resource's.
+    [answered] = outcomes_of(
+        span(
+            status=ERROR,
+            attrs={"gen_ai.response.model": "gpt-4o-2024-08-06", "hindsight.prompt_version": "p8"},
+        ),
+        resource=resource,
+    )
+    assert (answered["model"], answered["prompt_version"]) == ("gpt-4o-2024-08-06", "p8")
+    # None given: none sent (the ledger stores them blank).
+    [bare] = outcomes_of(span(status=ERROR))
+    assert not {"release", "model", "prompt_version"} & set(bare)
+
+
+def test_a_release_that_is_not_text_refuses_the_span_and_names_the_attribute():
+    assert "service.version" in problem_of(
+        span(status=ERROR), resource={"service.version": ["1", "2"]}
+    )

@@ -356,3 +356,23 @@ def test_one_exception_through_spans_of_three_exports_is_one_failure(api):
     run = Outcome.objects.get(task_type="invoke_agent")
     assert (run.outcome, run.failure_id, run.error_type) == ("failure", None, "CardDeclined")
     assert Outcome.objects.count() == 2  # the chat span is no outcome
+
+
+def test_an_export_stores_the_release_model_and_prompt_version_scrubbed(api):
+    body = export(
+        span(
+            "chat",
+            status=ERROR,
+            attrs={
+                "gen_ai.request.model": "gpt-4o",
+                "hindsight.prompt_version": f"p token={SECRET}",
+            },
+            exception={"exception.message": "context length exceeded"},
+        ),
+        resource={"service.version": "1.4.2"},
+    ).SerializeToString()
+    answer_of(post(api, body))
+    failure, outcome = Failure.objects.get(), Outcome.objects.get()
+    for row in (failure, outcome):
+        assert (row.release, row.model) == ("1.4.2", "gpt-4o")
+        assert SECRET not in row.prompt_version and row.prompt_version.startswith("p ")

@@ -45,12 +45,16 @@ def test_record_a_success(api):
         "task_id",
         "agent",
         "task_type",
+        "release",
+        "model",
+        "prompt_version",
         "outcome",
         "occurred_at",
         "resolved_failures",
         "failure",
     }
     assert (body["agent"], body["outcome"], body["failure"]) == ("developer", "success", None)
+    assert (body["release"], body["model"], body["prompt_version"]) == ("", "", "")
     assert Outcome.objects.get().result == {"approach": "null check"}
 
 

@@ -124,6 +124,8 @@ ROUTES: dict[str, list[Case]] = {
         )
     ],
     "api/v1/boot": [Case("get", "/api/v1/boot", API_READ, {"agent": "matrix-agent"})],
+    "api/v1/patterns/<int:pk>": [Case("get", "/api/v1/patterns/{pattern}", API_READ)],
+    "api/v1/releases": [Case("get", "/api/v1/releases", API_READ)],
     "api/v1/outcomes": [Case("post", "/api/v1/outcomes", api_write(201, bound=403), OUTCOME)],
     # Answered per item: the bound key's item for another agent is "forbidden" in a 200.
     "api/v1/outcomes/bulk": [

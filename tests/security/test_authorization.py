@@ -105,6 +105,7 @@ def objects(db, principals, django_user_model) -> dict[str, object]:
     values.update(
         lesson=lesson.pk,
         report=rows["failures/patternreport"].pk,
+        pattern=failure.pattern.pk,
         lesson_type=ContentType.objects.get_for_model(Lesson).pk,
     )
     return values
