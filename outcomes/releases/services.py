@@ -35,6 +35,8 @@ class _Seen:
 
 
 JOB = "judge-releases"
+# Each kind of version is read from the ledger's column of the same name.
+KINDS = tuple(Version.Kind.values)
 
 
 def versions_judge(*, now: datetime | None = None) -> dict[str, int]:
@@ -42,13 +44,34 @@ def versions_judge(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     with transaction.atomic():
         JobState.locked(JOB)  # an overlapping run waits for this one
-        judged = {kind: _judge_kind(kind, now) for kind in Version.Kind.values}
+        tasks, met = _ledger_counts()
+        judged = {kind: _judge_kind(kind, tasks, met, now) for kind in Version.Kind.values}
         JobState.objects.filter(name=JOB).update(ran_at=now)
     return judged
 
 
-def _judge_kind(kind: str, now: datetime) -> int:
-    seen = _count(kind)
+def _ledger_counts() -> tuple[list[dict], list[dict]]:
+    """The ledger's tasks, and its failures per live pattern, counted per release, model,
+    prompt version and task type together: two reads of the ledger serve all three kinds."""
+    tagged = Outcome.objects.exclude(release="", model="", prompt_version="")
+    tasks = tagged.values(*KINDS, "task_type").annotate(
+        tasks=Count("id"),
+        failed=Count("id", filter=Q(outcome=Outcome.Result.FAILURE)),
+        failures=Count("failure_id"),
+        first=Min("occurred_at"),
+        last=Max("occurred_at"),
+    )
+    met = (
+        tagged.filter(pattern__isnull=False)
+        .annotate(live=live_pattern("pattern"))
+        .values(*KINDS, "task_type", "live")
+        .annotate(count=Count("id"), first=Min("occurred_at"), last=Max("occurred_at"))
+    )
+    return list(tasks), list(met)
+
+
+def _judge_kind(kind: str, tasks: list[dict], met: list[dict], now: datetime) -> int:
+    seen = _count(kind, tasks, met)
     ordered = sorted(seen.values(), key=lambda version: (version.first_seen, version.name))
     stored = _store_versions(kind, ordered, now)
     VersionPattern.objects.filter(version__kind=kind).delete()
@@ -57,32 +80,25 @@ def _judge_kind(kind: str, now: datetime) -> int:
     return len(ordered)
 
 
-def _count(kind: str) -> dict[str, _Seen]:
-    tagged = Outcome.objects.exclude(**{kind: ""})
+def _count(kind: str, tasks: list[dict], met: list[dict]) -> dict[str, _Seen]:
+    """The ledger's counts folded per version of ``kind``."""
     seen: dict[str, _Seen] = {}
-    for row in tagged.values(kind, "task_type").annotate(
-        tasks=Count("id"),
-        failed=Count("id", filter=Q(outcome=Outcome.Result.FAILURE)),
-        failures=Count("failure_id"),
-        first=Min("occurred_at"),
-        last=Max("occurred_at"),
-    ):
-        name = row[kind]
+    for row in tasks:
+        if not (name := row[kind]):
+            continue
         version = seen.setdefault(name, _Seen(name, row["first"], row["last"]))
         version.first_seen = min(version.first_seen, row["first"])
         version.last_seen = max(version.last_seen, row["last"])
-        version.tasks[row["task_type"]] = row["tasks"]
-        version.failed[row["task_type"]] = row["failed"]
+        task_type = row["task_type"]
+        version.tasks[task_type] = version.tasks.get(task_type, 0) + row["tasks"]
+        version.failed[task_type] = version.failed.get(task_type, 0) + row["failed"]
         version.failures += row["failures"]
-    met = (
-        tagged.filter(pattern__isnull=False)
-        .annotate(live=live_pattern("pattern"))
-        .values(kind, "task_type", "live")
-        .annotate(count=Count("id"), first=Min("occurred_at"), last=Max("occurred_at"))
-    )
     for row in met:
-        version = seen[row[kind]]
-        version.patterns.setdefault(row["live"], {})[row["task_type"]] = row["count"]
+        if not (name := row[kind]):
+            continue
+        version = seen[name]
+        by_type = version.patterns.setdefault(row["live"], {})
+        by_type[row["task_type"]] = by_type.get(row["task_type"], 0) + row["count"]
         first, last = version.pattern_times.get(row["live"], (row["first"], row["last"]))
         version.pattern_times[row["live"]] = (min(first, row["first"]), max(last, row["last"]))
     return seen
