@@ -116,6 +116,10 @@ def test_a_rollout_names_the_fault_the_new_release_brought_and_no_other(seed, di
         if named_at is not None:
             assert verdicts["key_error"] == "new"  # once named, it stays named
     assert named_at is not None, "the fault B brought was never named"
+    # What the rule needs: A ran about 200 deploys, so k failures in n of B's deploys are new
+    # once (n / (n + 200))^k < 0.01; at B's 10% that is 3 failures in about 30-50 deploys,
+    # a third of B's tasks: named by B's 200th task at the latest.
+    assert named_at <= 200, named_at
     b = Version.objects.get(kind=dimension, name="B")
     assert b.previous.name == "A"
     # Worse than A: after as many tasks as A ran, B's extra failures are beyond chance.
