@@ -78,10 +78,19 @@ def settings_resolve(
         agent=agent or os.environ.get("HINDSIGHT_AGENT"),
         timeout=timeout,
         strict=strict,
-        release=release or os.environ.get("HINDSIGHT_RELEASE"),
-        model=model or os.environ.get("HINDSIGHT_MODEL"),
-        prompt_version=prompt_version or os.environ.get("HINDSIGHT_PROMPT_VERSION"),
+        release=version_named(release) or version_named(os.environ.get("HINDSIGHT_RELEASE")),
+        model=version_named(model) or version_named(os.environ.get("HINDSIGHT_MODEL")),
+        prompt_version=version_named(prompt_version)
+        or version_named(os.environ.get("HINDSIGHT_PROMPT_VERSION")),
     )
+
+
+def version_named(value: str | None) -> str | None:
+    """A release, model or prompt version as sent: None when blank (an environment variable
+    set to nothing, as a deployment template leaves it), so it is left out of the body rather
+    than sent empty, which the failures endpoint refuses as it refuses any blank name."""
+    value = (value or "").strip()
+    return value or None
 
 
 def headers(settings: Settings) -> dict[str, str]:

@@ -27,13 +27,16 @@ class Operations:
             raise ValueError("agent is required: pass agent= or set HINDSIGHT_AGENT")
         return chosen
 
-    def _versions(self, release: str | None, model: str | None, prompt_version: str | None):
+    def _versions(
+        self, release: str | None, model: str | None, prompt_version: str | None
+    ) -> dict[str, str]:
         """What the agent runs: the call's values, else the client's (its constructor's, else
-        HINDSIGHT_RELEASE / HINDSIGHT_MODEL / HINDSIGHT_PROMPT_VERSION)."""
+        HINDSIGHT_RELEASE / HINDSIGHT_MODEL / HINDSIGHT_PROMPT_VERSION); a blank one is not
+        sent."""
         return compact(
-            release=release or self._settings.release,
-            model=model or self._settings.model,
-            prompt_version=prompt_version or self._settings.prompt_version,
+            release=_core.version_named(release) or self._settings.release,
+            model=_core.version_named(model) or self._settings.model,
+            prompt_version=_core.version_named(prompt_version) or self._settings.prompt_version,
         )
 
     def record_outcome(
@@ -54,7 +57,8 @@ class Operations:
         prompt_version: str | None = None,
     ):
         """Record a task's outcome ("success" or "failure"); a success closes its open failures.
-        Answers an OutcomeRecorded."""
+        ``release``, ``model`` and ``prompt_version`` say what the agent ran (default: the
+        client's). Answers an OutcomeRecorded."""
         body = compact(
             task_id=str(task_id),
             task_type=task_type,
@@ -93,8 +97,9 @@ class Operations:
         model: str | None = None,
         prompt_version: str | None = None,
     ):
-        """Record a failure in the seed's format. Answers a FailureRecorded (pattern, retry
-        advice and matching lessons), or a spooled mark."""
+        """Record a failure in the seed's format; ``release``, ``model`` and ``prompt_version``
+        say what the agent ran (default: the client's). Answers a FailureRecorded (pattern,
+        retry advice and matching lessons), or a spooled mark."""
         body = compact(
             agent=self._agent(agent),
             task=task,
@@ -202,7 +207,7 @@ class Operations:
                 scope=scope,
                 window_hours=window_hours,
                 skip_after=skip_after,
-                release=release or self._settings.release,
+                release=_core.version_named(release) or self._settings.release,
             )
         )
 

@@ -24,6 +24,10 @@ class Hindsight(Operations):
     carry an event id; when the service cannot be reached they are spooled and answer
     ``spooled=True``, then sent in order before the next write, after the next successful read,
     or on ``flush()``. Error answers (400, 401, 403, 404, 409, 5xx) raise ``HindsightError``s.
+
+    ``release``, ``model`` and ``prompt_version`` (else HINDSIGHT_RELEASE, HINDSIGHT_MODEL,
+    HINDSIGHT_PROMPT_VERSION) say what the agent runs: every outcome and failure carries them
+    unless its call passes its own, and boot sends the release.
     """
 
     def __init__(
