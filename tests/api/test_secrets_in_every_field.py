@@ -28,6 +28,8 @@ def named(label: str) -> str:
 AGENT, TASK, TASK_TYPE, SKILL, ERROR_TYPE = (
     named(x) for x in ("agent", "task", "type", "skill", "error")
 )
+# What the agent runs, each with the secret too.
+VERSIONS = {name: named(name) for name in ("release", "model", "prompt_version")}
 MESSAGE = f"401 from the API with key {SECRET} after 3 attempts"
 
 CONTEXT = {
@@ -48,6 +50,7 @@ OUTCOME = {
     "outcome": "failure",
     "context": CONTEXT,
     "result": {"approach": f"used {SECRET}", "files_changed": [f"lib/{SECRET}.py"]},
+    **VERSIONS,
 }
 FAILURE = {
     "agent": AGENT,
@@ -61,6 +64,7 @@ FAILURE = {
     "side_effects": [f"sent {SECRET}"],
     "recovery_hint": f"hint {SECRET}",
     "checkpoint": {"step": 2, "token": "plain", "note": SECRET},
+    **VERSIONS,
 }
 LESSON = {
     "error_pattern": f"pattern {SECRET}",
@@ -106,6 +110,8 @@ READS = [
     ("/api/v1/failures", {"format": "markdown"}),
     ("/api/v1/failures", {"agent": AGENT, "task": TASK}),
     ("/api/v1/boot", {"agent": AGENT}),
+    ("/api/v1/boot", {"agent": AGENT, "release": VERSIONS["release"]}),
+    ("/api/v1/boot", {"agent": AGENT, "release": VERSIONS["release"], "format": "markdown"}),
     ("/api/v1/boot", {"agent": AGENT, "format": "markdown"}),
     (
         "/api/v1/boot",
@@ -176,6 +182,9 @@ def test_names_sent_again_as_written_find_their_rows(written, api):
     """Stored names are scrubbed; the same names in a read or a write are scrubbed alike."""
     boot = api.get("/api/v1/boot", {"agent": AGENT}).json()
     assert boot["recent_failures"] and "REDACTED" in boot["agent"]
+    # The release boot is asked about is the release its failures were stored under.
+    released = api.get("/api/v1/boot", {"agent": AGENT, "release": VERSIONS["release"]}).json()
+    assert released["release"] in set(Failure.objects.values_list("release", flat=True))
     listed = api.get("/api/v1/failures", {"agent": AGENT, "task": TASK}).json()["failures"]
     assert {f["agent"] for f in listed} == {boot["agent"]}
     history = api.get("/api/v1/outcomes/history", {"agent": AGENT, "task_type": TASK_TYPE})
