@@ -9,6 +9,7 @@ deployment hardening (and refuses to start without ``SECRET_KEY``).
 
 import os
 import secrets
+import socket
 from pathlib import Path
 
 import dj_database_url
@@ -216,15 +217,21 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "retry_on_timeout": False,
     "max_retries": 0,
 }
-# A worker (config.celery_app swaps these in as it starts) waits longer for an answer, drops a
-# connection that stays silent past its health checks, and reconnects for as long as it takes.
+# A worker (config.celery_app swaps these in as it starts) waits out a broker that is slow or
+# stalled instead of dropping its connection: a BRPOP it sent during a stall is run by Redis when
+# it resumes, and were the connection closed meanwhile the message it pops would go with it
+# (popped, never delivered, never in the unacked index). A broker host that is gone is noticed
+# by TCP keepalive (no answer to 3 probes 5 s apart after 10 s idle: about 25 s); a broker that
+# restarts closes the connection, and the worker reconnects for as long as it takes.
 HINDSIGHT_WORKER_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 5,
-    "socket_timeout": 10,
+    "socket_timeout": None,
     "socket_keepalive": True,
-    # Seconds between checks of an idle connection (a PING first, and the watch on BRPOP and
-    # pub/sub replies): a silent broker is noticed within a few of these.
-    "health_check_interval": 10,
+    "socket_keepalive_options": {
+        socket.TCP_KEEPIDLE: 10,
+        socket.TCP_KEEPINTVL: 5,
+        socket.TCP_KEEPCNT: 3,
+    },
     # A message whose acknowledgement was lost (config.broker) comes back after this long: longer
     # than any task may run (CELERY_TASK_TIME_LIMIT), or a running task would be delivered twice.
     "visibility_timeout": 900,
