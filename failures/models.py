@@ -421,6 +421,8 @@ class Version(models.Model):
     # Its failed tasks over what the previous one's rates per task type predict, in standard
     # deviations (None: nothing to compare); worse above releases.WORSE_Z.
     worse_z = models.FloatField(null=True, blank=True)
+    # Since when it has been worse (None while it is not): alerts name a version worse anew.
+    worse_since = models.DateTimeField(null=True, blank=True)
     judged_at = models.DateTimeField()
 
     class Meta:

@@ -12,7 +12,7 @@ With ``S`` the weighted applications that worked and ``N`` all weighted applicat
   ranks by. It rewards evidence as well as rate: 9 of 10 outranks 1 of 1, which outranks a
   lesson never applied (0.0945), which outranks one that failed every time;
 * flagged for review when N is at least FLAG_MIN_EVIDENCE and effectiveness below FLAG_BELOW,
-  with the reason beside the flag.
+  with the reason beside the flag and the moment it was first flagged (kept while it stays so).
 
 One UPDATE ... FROM over an aggregate of the applications: the database does the work in a single
 pass, whatever the number of applications, and a lesson with none returns to the prior. Running it
@@ -69,6 +69,7 @@ UPDATE lessons_lesson SET
         'worked in ' || ROUND(judged.good::numeric, 1) || ' of ' || ROUND(judged.total::numeric, 1)
         || ' recent (decay-weighted) applications; effectiveness ' || ROUND(judged.p::numeric, 2)
         ELSE '' END,
+    flagged_at = CASE WHEN judged.flag THEN COALESCE(lessons_lesson.flagged_at, %(now)s) END,
     scored_at = %(now)s
 FROM judged WHERE judged.id = lessons_lesson.id
 """

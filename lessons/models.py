@@ -47,6 +47,8 @@ class Lesson(models.Model):
     scored_at = models.DateTimeField(null=True, blank=True, editable=False)
     flagged = models.BooleanField(default=False, editable=False)
     flagged_reason = models.CharField(max_length=200, blank=True, editable=False)
+    # When the job flagged it (None while it is not flagged): alerts name a lesson flagged anew.
+    flagged_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(db_default=Now(), editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.UNVERIFIED)
     source = models.CharField(max_length=5, choices=Source.choices, default=Source.AGENT)

@@ -126,6 +126,7 @@ def _store_versions(kind: str, ordered: list[_Seen], now: datetime) -> dict[str,
             if before
             else None
         )
+        row.worse_since = (row.worse_since or now) if row.worse else None
         row.judged_at = now
         row.save()
         stored[seen.name] = latest_of_line[line] = row
