@@ -111,6 +111,7 @@ INSTALLED_APPS = [
     "failures",
     "outcomes",
     "lessons",
+    "alerts",
 ]
 
 MIDDLEWARE = [
@@ -255,6 +256,8 @@ HINDSIGHT_PERIODIC_JOBS = {
     "pattern-report": ("failures.tasks.pattern_report_task", 24 * 3600),
     "prune-outcomes": ("outcomes.tasks.outcomes_prune_task", 24 * 3600),
     "prune-idempotency": ("config.api.tasks.idempotency_prune_task", 24 * 3600),
+    # Every minute: raise alerts, and send (or retry) the deliveries that are due.
+    "send-alerts": ("alerts.tasks.alerts_run_task", 60),
 }
 _BEAT_EVERY = env_int("HINDSIGHT_BEAT_EVERY_SECONDS", 0)
 CELERY_BEAT_SCHEDULE = {
@@ -425,6 +428,12 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
+
+# Alerts (alerts.sending): the service's own address, which an alert's links start with, and
+# whether webhook and Slack URLs may be plain http and reach loopback, private, link-local or
+# other non-public addresses (a receiver inside your own network); refused by default.
+HINDSIGHT_PUBLIC_URL = os.environ.get("HINDSIGHT_PUBLIC_URL", "http://127.0.0.1:8000")
+HINDSIGHT_ALERT_PRIVATE_URLS = env_bool("HINDSIGHT_ALERT_PRIVATE_URLS", False)
 
 ADMINS = [("Hindsight admins", a) for a in env_list("DJANGO_ADMINS", [])]
 # Email (the daily pattern report goes to ADMINS) is configured only when EMAIL_HOST or

@@ -44,6 +44,7 @@ def curators_make(apps, schema_editor) -> None:
     import_module("failures.migrations.0011_curators_triage").curators_triage_grant(
         apps, schema_editor
     )
+    import_module("alerts.migrations.0002_curators").curators_grant(apps, schema_editor)
 
 
 @pytest.fixture(autouse=True)

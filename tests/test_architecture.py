@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("config", "failures", "lessons", "outcomes")
+PACKAGES = ("config", "failures", "lessons", "outcomes", "alerts")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 
@@ -66,6 +66,11 @@ BREACHES = [
         "outcomes/models.py",
         "from lessons.models import Lesson",
         "outcomes reads lessons only to rank them",
+    ),
+    (
+        "lessons/services.py",
+        "from alerts.services import alerts_run",
+        "alerts reads the other apps; of them only the dashboard reads alerts",
     ),
     (
         "outcomes/history.py",

@@ -1,9 +1,9 @@
 """The staff dashboard's reads: bounded aggregate queries, composed once and cached briefly.
 
 Like the boot composer, this module reads across apps: lessons (the curation queue and the
-effectiveness distribution) and outcomes (success rates). Every read is an aggregate over a
-bounded window on an indexed column, so a page costs the same with a million failures as
-with a thousand (figures: bench/dashboard_bench.py):
+effectiveness distribution), outcomes (success rates) and alerts (destinations paused). Every
+read is an aggregate over a bounded window on an indexed column, so a page costs the same with a
+million failures as with a thousand (figures: bench/dashboard_bench.py):
 
 * failures over time: daily counts of the top patterns from the (pattern, occurred_at) index,
   and daily totals from the (occurred_at) index, a finished day's total cached for an hour
@@ -25,6 +25,7 @@ from django.db.models import Count
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from alerts.selectors import destinations_paused
 from failures.models import Failure, FailurePattern
 from failures.staff import dashboard_sections as sections
 
@@ -74,6 +75,7 @@ def dashboard_compose(*, now: datetime) -> dict:
         "regressions": sections.regressions_recent(now=now),
         "spans_refused": sections.spans_refused(now=now),
         "releases": sections.releases_latest(),
+        "alerts_paused": destinations_paused(),
     }
     data["summary"] = sections.summary(data)
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))

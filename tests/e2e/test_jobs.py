@@ -12,11 +12,15 @@ import uuid
 
 import pytest
 from django.utils import timezone
+from standardwebhooks import Webhook
 
+from alerts.models import Alert, Destination
 from config.api.services import api_key_create
 from config.jobs import publish_now
 from lessons.models import Application, Lesson
 from lessons.tasks import effectiveness_recompute_task
+from tests.alerts.conftest import receiver_start, rule_to
+from tests.alerts.test_delivery import spread
 from tests.conftest import ROOT, database_url, processes_stop
 from tests.lessons.factories import LessonFactory
 
@@ -146,3 +150,35 @@ def test_a_worker_runs_published_jobs_and_beat_schedules_the_periodic_ones(
     assert _until(lambda: _scored(periodic)), (tmp_path / "celery-beat.log").read_text()
     periodic.refresh_from_db()
     assert periodic.applications_count == 1
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_beat_raises_an_alert_and_a_worker_delivers_it_signed_once(celery_processes, tmp_path):
+    """The alerts job on beat's schedule, its delivery by a worker to a receiver on the loopback
+    (allowed by the setting): one signed request, however many runs follow within the window."""
+    receiver, server = receiver_start()
+    try:
+        hook = Destination.objects.create(name="hook", kind="webhook", url=receiver.url)
+        rule_to(hook)
+        spread(timezone.now())
+        private = {"HINDSIGHT_ALERT_PRIVATE_URLS": "true"}
+        celery_processes("worker", "--pool", "solo", "--concurrency", "1", **private)
+        celery_processes(
+            "beat",
+            "--schedule",
+            str(tmp_path / "beat-schedule"),
+            HINDSIGHT_BEAT_EVERY_SECONDS="2",
+            **private,
+        )
+        logs = lambda: (tmp_path / "celery-worker.log").read_text()  # noqa: E731
+        assert _until(lambda: len(receiver.received) >= 1), logs()
+        assert _until(lambda: Alert.objects.filter(deliveries__status="delivered").exists())
+        time.sleep(8)  # four more runs of the alerts job
+        assert len(receiver.received) == 1 and Alert.objects.count() == 1, logs()
+        (request,) = receiver.received
+        payload = Webhook(hook.secret).verify(request.body, request.headers)
+        assert payload["type"] == "alert.new_pattern"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -178,9 +178,9 @@ ROUTES: dict[str, list[Case]] = {
         Case("get", "/admin/r/{lesson_type}/{lesson}/", staff_only(404))
     ],
     # Auth comes last: its two admins are registered again, guarded (config.staff_admin).
-    "admin/^(?P<app_label>api|failures|outcomes|lessons|auth)/$": [
+    "admin/^(?P<app_label>api|failures|outcomes|lessons|alerts|auth)/$": [
         Case("get", f"/admin/{app}/", staff_only())
-        for app in ("auth", "api", "failures", "outcomes", "lessons")
+        for app in ("auth", "api", "failures", "outcomes", "lessons", "alerts")
     ],
     # Unknown admin URLs do not tell outsiders what exists.
     "admin/(?P<url>.*)$": [Case("get", "/admin/no-such-page/", staff_only(404))],
@@ -213,6 +213,10 @@ ADMIN_MODELS = {
     "lessons/lesson": {"add": 200, "delete": 200},
     "lessons/lessonproposal": {"add": 403, "delete": 200},
     "lessons/application": {"add": 403, "delete": 403},  # effectiveness is computed from these
+    "alerts/destination": {"add": 200, "delete": 200},
+    "alerts/rule": {"add": 200, "delete": 200},
+    # Written by deliveries; an administrator deleting a destination deletes its log.
+    "alerts/delivery": {"add": 403, "delete": 200},
 }
 
 
@@ -285,7 +289,12 @@ CURATOR_READS = {
     "failures/patternreport",
     "outcomes/outcome",
     "lessons/application",
+    "alerts/destination",
+    "alerts/rule",
+    "alerts/delivery",
 }
+# What a curator adds in the admin: lessons, and where alerts go and on what.
+CURATOR_ADDS = {"lessons/lesson", "alerts/destination", "alerts/rule"}
 READS = roles(200, 200, 200, 403)
 ADMIN_READS = roles(200, 403, 200, 403)
 
@@ -296,7 +305,10 @@ def role_pages() -> dict[str, dict]:
     pages = {
         "/admin/": roles(200, 200, 200, 200),  # an empty index for staff with no permission
         # An app whose models a role may not see does not exist for it.
-        **{f"/admin/{app}/": roles(200, 200, 200, 404) for app in ("failures", "outcomes")},
+        **{
+            f"/admin/{app}/": roles(200, 200, 200, 404)
+            for app in ("failures", "outcomes", "alerts")
+        },
         "/admin/lessons/": roles(200, 200, 200, 404, editor=200),
         **{f"/admin/{app}/": roles(200, 404, 200, 404) for app in ("auth", "api")},
         "/admin/autocomplete/?app_label=lessons&model_name=lesson&field_name=patterns": READS,
@@ -311,7 +323,7 @@ def role_pages() -> dict[str, dict]:
         if stem == "lessons/lesson":  # the editor's one model
             reads = {**reads, "editor": 200}
         obj = f"/admin/{stem}/{{{stem}}}/"
-        curator_adds = 200 if stem == "lessons/lesson" else 403  # curators write lessons only
+        curator_adds = 200 if stem in CURATOR_ADDS else 403
         pages.update(
             {
                 f"/admin/{stem}/": reads,
@@ -362,6 +374,10 @@ ADMIN_ACTIONS = [
     AdminAction("failures/failurepattern", "reopen", "patterns", CURATOR),
     AdminAction("failures/rootcausegroup", "confirm", "groups", CURATOR),
     AdminAction("failures/rootcausegroup", "split", "groups", CURATOR),
+    AdminAction("alerts/destination", "send_test", "destinations", CURATOR),
+    AdminAction("alerts/destination", "delete_selected", "destinations", SUPERUSER, CONFIRMED),
+    AdminAction("alerts/rule", "delete_selected", "rules", SUPERUSER, CONFIRMED),
+    AdminAction("alerts/delivery", "delete_selected", "deliveries", SUPERUSER, CONFIRMED),
     AdminAction("api/apikey", "revoke", "keys", SUPERUSER),
     AdminAction("api/idempotencyrecord", "delete_selected", "records", SUPERUSER, CONFIRMED),
     AdminAction("auth/user", "delete_selected", "users", SUPERUSER, CONFIRMED),

@@ -24,6 +24,7 @@ from failures.staff.reports import pattern_report_build
 from failures.store.curation import patterns_merge_selected
 from lessons.models import Application, LessonProposal, PatternLink
 from outcomes.models import Outcome
+from tests.alerts.conftest import alert_rows
 from tests.conftest import curators_make
 from tests.lessons.factories import LessonFactory
 from tests.security.access_table import (
@@ -59,6 +60,16 @@ CURATION = {
         "view_dashboard",
     },
     "outcomes": {"view_outcome"},
+    "alerts": {
+        "view_destination",
+        "add_destination",
+        "change_destination",
+        "test_destination",
+        "view_rule",
+        "add_rule",
+        "change_rule",
+        "view_delivery",
+    },
 }
 
 
@@ -139,6 +150,7 @@ def _rows() -> dict:
         status_code=201,
         response={},
     )
+    destination, rule, delivery = alert_rows()
     victim = get_user_model().objects.create_user("victim")
     extra = Group.objects.create(name="extra")
     key = api_key_create(name="matrix-key", scope="read").key
@@ -155,6 +167,9 @@ def _rows() -> dict:
         "records": [record],
         "users": [victim],
         "groups_of_users": [extra],
+        "destinations": [destination],
+        "rules": [rule],
+        "deliveries": [delivery],
     }
     pages = {
         "auth/group": extra,
@@ -172,6 +187,9 @@ def _rows() -> dict:
         "lessons/application": Application.objects.create(
             lesson=lesson, worked=True, agent="matrix-agent", applied_at=now
         ),
+        "alerts/destination": destination,
+        "alerts/rule": rule,
+        "alerts/delivery": delivery,
     }
     # A candidate link the fleet's reports made: the lesson worked twice for another pattern.
     link = PatternLink.objects.create(

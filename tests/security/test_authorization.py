@@ -19,6 +19,7 @@ from failures.records.services import failure_record
 from failures.staff.reports import pattern_report_build
 from lessons.models import Application, Lesson, LessonProposal
 from outcomes.models import Outcome
+from tests.alerts.conftest import alert_rows
 from tests.lessons.factories import LessonFactory
 from tests.security.access_table import LOGIN, PRINCIPALS, PUBLIC, TABLE, Case, cells
 
@@ -100,6 +101,7 @@ def objects(db, principals, django_user_model) -> dict[str, object]:
         "lessons/application": Application.objects.create(
             lesson=lesson, worked=True, applied_at=now
         ),
+        **dict(zip(("alerts/destination", "alerts/rule", "alerts/delivery"), alert_rows())),
     }
     values = {name: row.pk for name, row in rows.items()}
     values.update(
