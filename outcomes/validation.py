@@ -7,8 +7,6 @@ so the checks and the documentation cannot drift apart. What passes the checks i
 secrets here, at the input boundary (names, context, result, and what is derived from them).
 """
 
-import hashlib
-import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,6 +16,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from config.api.fields import EventTimeField, JSONObjectField, future_problem
+from config.api.idempotency import request_digest
 from config.api.jsonlimits import json_problem, text_problem
 from config.moments import OUT_OF_RANGE, moment_parsed
 from config.scrubbing import scrub_value, scrubbed
@@ -394,13 +393,6 @@ def _agent(values: dict, errors: Errors) -> str:
     if not agent:
         errors["agent"] = ["This field is required."]
     return agent
-
-
-def request_digest(raw: dict) -> str:
-    """Digest of an outcome as sent, without its event_id and independent of key order."""
-    body = {key: value for key, value in raw.items() if key != "event_id"}
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.blake2b(canonical.encode(), digest_size=16).hexdigest()
 
 
 def outcome_parse(raw, *, now: datetime | None = None) -> tuple[OutcomeIn | None, Errors]:

@@ -44,9 +44,25 @@ def _canonical(value) -> str:
 
 
 def request_digest(payload: dict) -> str:
-    """Digest of a request body without its event_id, independent of key order."""
+    """Digest of what was sent (a request's body, or one outcome of a bulk write) without its
+    event_id, independent of key order: 128 bits of BLAKE2b in hex. The service's one digest of
+    a request: idempotency records and the outcome ledger's events both keep it."""
     body = {k: v for k, v in payload.items() if k != "event_id"}
-    return hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+    return hashlib.blake2b(_canonical(body).encode("utf-8"), digest_size=16).hexdigest()
+
+
+# The length of a digest stored before the request digest was one (SHA-256 in hex).
+LEGACY_DIGEST_LENGTH = 64
+
+
+def _same_request(stored: str, payload: dict) -> bool:
+    """Whether a stored digest is ``payload``'s. A record written before the digest was one
+    (SHA-256, 64 hex digits) is compared as it was made, so its replay is still a replay; such
+    records are pruned after 30 days (prune-idempotency), and this comparison with them."""
+    if len(stored) == LEGACY_DIGEST_LENGTH:
+        body = {k: v for k, v in payload.items() if k != "event_id"}
+        return stored == hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+    return stored == request_digest(payload)
 
 
 def run_idempotent(
@@ -73,7 +89,7 @@ def run_idempotent(
                     response={},
                 )
         except IntegrityError:
-            return _replay(event_id=event_id, operation=operation, digest=digest)
+            return _replay(event_id=event_id, operation=operation, payload=payload)
         status, body = action()
         # Store and return the JSON form, so the first answer and every replay are identical.
         body = json.loads(_canonical(body))
@@ -82,9 +98,9 @@ def run_idempotent(
     return status, body, False
 
 
-def _replay(*, event_id: UUID, operation: str, digest: str) -> tuple[int, dict, bool]:
+def _replay(*, event_id: UUID, operation: str, payload: dict) -> tuple[int, dict, bool]:
     record = IdempotencyRecord.objects.get(event_id=event_id)
-    if record.operation != operation or record.request_digest != digest:
+    if record.operation != operation or not _same_request(record.request_digest, payload):
         raise Conflict(
             f"event_id {event_id} was already used for a different request; "
             "send a new event_id for a new event."

@@ -5,7 +5,8 @@ from datetime import timezone
 
 import pytest
 
-from outcomes.validation import FIELDS, OutcomeInputSerializer, outcome_parse, request_digest
+from config.api.idempotency import request_digest
+from outcomes.validation import FIELDS, OutcomeInputSerializer, outcome_parse
 
 GOOD = {"task_id": "42", "agent": "dev", "task_type": "fix_bug", "outcome": "success"}
 
