@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from failures.patterns import HTTP_STATUS
+
 # Normalisation rules, applied in order; each replaces a kind of variable value with a placeholder.
 _RULES = [
     # Quotes of every kind as one, so that 'cv2', "cv2" and `cv2` read alike.
@@ -44,10 +46,12 @@ _RULES = [
     ),
     # 0x-prefixed hex, and bare hex runs of 8+ characters holding a digit (hashes, object ids).
     ("hex", re.compile(r"\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{8,}\b"), "<id>"),
-    # Numbers, except three-digit 100-599, which are usually HTTP status codes and must stay
-    # literal (401 and 403 call for different fixes).
-    ("number", re.compile(r"\b(?![1-5]\d\d\b)\d+(?:\.\d+)?\b"), "<num>"),
 ]
+# Numbers, except an HTTP status code the pattern engine keeps literal (failures.patterns.rules
+# HTTP_STATUS: after HTTP, status or code, or before its reason phrase): 401 and 403 call for
+# different fixes, while a port or a count is a value.
+_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+_HTTP_STATUS = re.compile(HTTP_STATUS, re.IGNORECASE)
 WILDCARD = "<*>"
 # A word: a placeholder, or a run of letters, digits and underscores (identifiers stay whole).
 _WORD = re.compile(r"<[a-z*]+>|\w+")
@@ -114,11 +118,20 @@ CACHE_SIZE = 1 << 10
 
 
 def normalise(text: str) -> str:
-    """Lower-case ``text``, unify quotes, and replace ids and numbers with placeholders."""
+    """Lower-case ``text``, unify quotes, and replace ids and numbers (but HTTP status codes)
+    with placeholders."""
     text = text.lower()
     for _name, pattern, placeholder in _RULES:
         text = pattern.sub(placeholder, text)
-    return text
+    statuses = [match.span() for match in _HTTP_STATUS.finditer(text)]
+    return _NUMBER.sub(
+        lambda number: (
+            number.group()
+            if any(start <= number.start() < end for start, end in statuses)
+            else "<num>"
+        ),
+        text,
+    )
 
 
 def distinctive(word: str) -> bool:

@@ -26,6 +26,13 @@ from .batch import group_messages
 from .fingerprint import fingerprint_of
 from .grouper import PatternGrouper
 from .normalise import template_of
-from .rules import WILDCARD
+from .rules import HTTP_STATUS, WILDCARD
 
-__all__ = ["WILDCARD", "PatternGrouper", "fingerprint_of", "group_messages", "template_of"]
+__all__ = [
+    "HTTP_STATUS",
+    "WILDCARD",
+    "PatternGrouper",
+    "fingerprint_of",
+    "group_messages",
+    "template_of",
+]

@@ -57,6 +57,15 @@ _UNITS = r"[KMGTP]i?B|B|bytes|ms|us|µs|ns|s|sec|secs|min|mins|h|hrs"
 _DAYS = "Mon|Tue|Wed|Thu|Fri|Sat|Sun"
 _MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 
+# An HTTP status code that stays literal, with what tells it is one: the word before it (HTTP,
+# status, code) or its reason phrase after it. The one rule of which codes stay literal: the
+# engine keeps them (rule http_status) and lesson matching (lessons.matching) keeps the same.
+HTTP_STATUS = (
+    r"(?:(?:HTTP(?:/\d(?:\.\d)?)?|(?:[Ss]tatus\s+)?[Cc]ode):?|[Ss]tatus|STATUS)\s+[1-5]\d\d\b"
+    rf"(?:\s+(?:{_REASONS})\b)?"
+    rf"|[1-5]\d\d\s+(?:{_REASONS})\b"
+)
+
 RULES = [
     # Fast path, first because it is the most frequent case: a plain integer ending at a
     # separator (not ':', which times and addresses use) and not followed by a unit, a
@@ -73,13 +82,7 @@ RULES = [
     # reason phrase: 401, 403 and 404 are different failures. ``code: 429`` and ``status
     # code: 404`` count; a bare ``status: 200`` / ``status=404`` field is a field value like
     # the others on an access-log line and is masked (see the package docs).
-    (
-        "http_status",
-        KEEP,
-        r"(?:(?:HTTP(?:/\d(?:\.\d)?)?|(?:[Ss]tatus\s+)?[Cc]ode):?|[Ss]tatus|STATUS)\s+[1-5]\d\d\b"
-        rf"(?:\s+(?:{_REASONS})\b)?"
-        rf"|[1-5]\d\d\s+(?:{_REASONS})\b",
-    ),
+    ("http_status", KEEP, HTTP_STATUS),
     # The protocol version is part of the request line, not a variable.
     ("http_version", KEEP, r"HTTP/\d(?:\.\d)?\b"),
     # A pytest node id (``tests/test_a.py::test_login[case-1]``) names the failing test:

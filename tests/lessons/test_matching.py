@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from lessons.matching import TEMPLATE, WORDS, _in_order, compile_pattern, match_fit
+from failures.patterns import template_of
+from lessons.matching import TEMPLATE, WORDS, _in_order, compile_pattern, match_fit, normalise
 
 CASES = [
     # A quoted name is the fault: another module is another fault.
@@ -370,3 +371,28 @@ def test_words_in_order_count_the_longest_common_subsequence():
             sequence,
             words,
         )
+
+
+# Which HTTP status codes stay literal is one rule (failures.patterns HTTP_STATUS): a message's
+# number is kept by lesson matching exactly when the pattern engine keeps it in the template.
+STATUS_CASES = [
+    ("HTTP 404 from https://api.example.com/v2/items", "404", True),
+    ("HTTP/1.1 503 Service Unavailable", "503", True),
+    ("status code 403 while listing buckets", "403", True),
+    ("Error code: 429 - {'error': {'message': 'Rate limit reached'}}", "429", True),
+    ("401 Unauthorized for url: https://api.github.com/user", "401", True),
+    ("Server answered 502 Bad Gateway", "502", True),
+    ("STATUS 500 returned by upstream", "500", True),
+    ("connect to 10.0.0.5 port 443 failed: Connection refused", "443", False),
+    ("Rate limit exceeded (429) on model claude-3-5-sonnet", "429", False),
+    ("processed 250 rows before the deadlock", "250", False),
+    ("worker 301 exited with signal 9", "301", False),
+]
+
+
+@pytest.mark.parametrize("message, number, kept", STATUS_CASES)
+def test_matching_keeps_the_status_codes_the_engine_keeps(message, number, kept):
+    template = template_of(message)
+    normalised = normalise(message)
+    assert (number in template) is kept, template
+    assert (number in normalised) is kept, normalised
