@@ -96,7 +96,7 @@ def database_prepare(name: str) -> str:
 
 
 def pattern_head(tokens: tuple[str, ...]) -> str:
-    """As failures.records.services.pattern_head (not imported: that module needs Django set up)."""
+    """As failures.store.patterns.pattern_head (not imported: that module needs Django set up)."""
     first = tokens[0] if tokens else ""
     return "*" if WILDCARD in first else first[:200]
 

@@ -30,7 +30,7 @@ from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
 from failures.models import FailurePattern
-from failures.records.services import pattern_held
+from failures.store.patterns import pattern_held
 
 from .match_index import match_index_bump
 from .models import Lesson, PatternLink, PatternLinkEvidence

@@ -13,7 +13,7 @@ from django.utils import timezone
 from config.jobs import publish
 from config.scrubbing import scrubbed
 from config.writers import ANYONE, Writer, agent_check
-from failures.records.services import pattern_for_message, pattern_held
+from failures.store.patterns import pattern_for_message, pattern_held
 
 from .known_patterns import KNOWN_PATTERNS
 from .links import Worked, pattern_link_worded, pattern_links_learn
@@ -114,7 +114,7 @@ def lessons_changed() -> None:
 def _link_patterns(lesson: Lesson, samples: list[str], *, writer: Writer) -> bool:
     """Count each sample message as ``writer``'s wording of its pattern for the lesson
     (lessons.links), the pattern held so that a concurrent merge cannot leave the link on the
-    merged-away pattern (see failures.records.services.pattern_held). Whether the patterns the
+    merged-away pattern (see failures.store.patterns.pattern_held). Whether the patterns the
     check reads changed. Links are locked in pattern order, as reports lock them
     (lessons.links.pattern_links_learn), so the two never deadlock."""
     own = lesson_written_by(lesson, writer)

@@ -15,7 +15,7 @@ from failures.live import live_of, live_pattern
 from failures.models import Failure, FailurePattern, FailureTemplate, PatternReport
 from failures.patterns import fingerprint_of, template_of
 from failures.records.filters import FailureFilter
-from failures.records.services import pattern_covering
+from failures.store.patterns import pattern_covering
 
 # A pattern with at least this many failures and not one of them ever resolved by a later
 # success is advised non-retryable: three tries is where "flaky" stops being the likely story.

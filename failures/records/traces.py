@@ -4,8 +4,7 @@ the longer lineage, and the agent of a nearer named ancestor (outcomes.otlp.faul
 from django.db import transaction
 
 from failures.models import Failure, FailurePattern
-
-from .counts import patterns_recount
+from failures.store.counts import patterns_recount
 
 
 def failures_lineage_extend(*, lineages: dict[int, tuple[str, ...]]) -> None:

@@ -28,9 +28,9 @@ from django.db import transaction
 from failures.models import Failure, FailurePattern, FailureTemplate
 from failures.patterns import PatternGrouper, fingerprint_of, template_of
 from failures.patterns.tokens import compatible, context, join, merge, split
-from failures.records.counts import patterns_recount
-from failures.records.services import pattern_live
+from failures.store.counts import patterns_recount
 from failures.store.mining import patterns_merge
+from failures.store.patterns import pattern_live
 
 # Failures read and re-pointed per round when an alias is restored: bounds memory and the size
 # of each UPDATE on a pattern with hundreds of thousands of failures.

@@ -16,9 +16,9 @@ from django.db.models import Q
 from failures.models import Failure, FailurePattern, FailureTemplate
 from failures.patterns import PatternGrouper, fingerprint_of
 from failures.patterns.tokens import split
-from failures.records.counts import patterns_recount
-from failures.records.services import pattern_head
 from failures.signals import patterns_merged
+from failures.store.counts import patterns_recount
+from failures.store.patterns import pattern_head
 from outcomes.models import Outcome
 
 

@@ -28,10 +28,10 @@ from failures.live import live_pattern
 from failures.models import Failure, FailurePattern, FailureTemplate, JobState
 from failures.patterns import PatternGrouper
 from failures.patterns.tokens import split
-from failures.records.counts import patterns_recount
-from failures.records.services import COVER_CANDIDATES, pattern_head
+from failures.store.counts import patterns_recount
 from failures.store.jobstate import watermark_settled
 from failures.store.mining import patterns_merge
+from failures.store.patterns import COVER_CANDIDATES, pattern_head
 
 JOB = "patterns_update"
 

@@ -20,8 +20,8 @@ from django.db import transaction
 from failures.live import live_pattern
 from failures.models import Failure, FailurePattern, FailureTemplate
 from failures.patterns import fingerprint_of, template_of
-from failures.records.services import pattern_live
 from failures.store.mining import MiningResult, patterns_merge, patterns_mine
+from failures.store.patterns import pattern_live
 
 CHUNK = 2000  # distinct messages read at a time
 

@@ -6,9 +6,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from config.api.agents import writer_of
 from config.api.models import ApiKey
 from config.api.services import api_key_create
-from config.api.agents import writer_of
 from config.writers import agent_matches
 from failures.records.services import failure_record
 from lessons.models import Application, LessonProposal

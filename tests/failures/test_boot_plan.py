@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from failures.boot import composer as boot
-from failures.records.services import pattern_for_message
+from failures.store.patterns import pattern_for_message
 from tests.plans import custom_plan, fill, generic_plan, statements_run
 
 pytestmark = pytest.mark.django_db

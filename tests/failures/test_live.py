@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from failures.live import live_of, live_pattern, live_pattern_sql
 from failures.models import Failure, FailurePattern
-from failures.records.services import failure_record, pattern_live
+from failures.records.services import failure_record
 from failures.store.mining import patterns_merge
+from failures.store.patterns import pattern_live
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from failures.models import Failure, FailurePattern, FailureTemplate
 from failures.patterns import fingerprint_of, template_of
 from failures.patterns.tokens import split
-from failures.records.services import pattern_head
+from failures.store.patterns import pattern_head
 from lessons.models import PatternLink
 from tests.lessons.factories import LessonFactory
 

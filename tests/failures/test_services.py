@@ -1,4 +1,5 @@
-"""failures.records.services: recording under a pattern, counting, resolving."""
+"""failures.records.services and failures.store.patterns: recording under a pattern, counting,
+resolving."""
 
 from datetime import timedelta
 
@@ -12,8 +13,8 @@ from failures.records.services import (
     failures_prepare,
     failures_resolve,
     failures_store,
-    pattern_for_message,
 )
+from failures.store.patterns import pattern_for_message
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from rest_framework.renderers import JSONRenderer
 
 from failures.models import FailurePattern
 from failures.records.selectors import pattern_of_message
-from failures.records.services import pattern_for_message
+from failures.store.patterns import pattern_for_message
 from lessons.matching import TEMPLATE, WORDS, compile_pattern, fit, names_held, prepare_message
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check

@@ -5,7 +5,7 @@ for the planner to care."""
 import pytest
 
 from failures.models import FailurePattern
-from failures.records.services import pattern_for_message
+from failures.store.patterns import pattern_for_message
 from lessons.models import Lesson
 from lessons.selectors import lesson_check
 from tests.plans import custom_plan, fill, statements_run

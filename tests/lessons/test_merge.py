@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.records.services import pattern_for_message
+from failures.store.patterns import pattern_for_message
 from lessons.curation import lessons_merge
 from lessons.models import Application, Lesson, LessonCuration, LessonProposal
 from lessons.selectors import lesson_check

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.records.services import pattern_for_message
+from failures.store.patterns import pattern_for_message
 from lessons.match_index import match_index_bump
 from lessons.selectors import lesson_check, lesson_list, lessons_best_by_pattern
 from tests.lessons.factories import LessonFactory

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from failures.records.services import pattern_for_message
+from failures.store.patterns import pattern_for_message
 from outcomes.history import HistoryQuery, Limits, history_items
 from tests.plans import custom_plan, fill, nodes_of, statements_run
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.records.services import pattern_for_message
+from failures.store.patterns import pattern_for_message
 from outcomes.services import outcomes_parse, outcomes_record
 from tests.plans import custom_plan, fill, generic_plan, statements_run
 

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from failures.records.counts import patterns_recount
+from failures.store.counts import patterns_recount
 from failures.store.mining import patterns_mine
 
 
