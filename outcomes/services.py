@@ -410,6 +410,12 @@ def outcome_append_for_failure(*, failure: Failure) -> Outcome:
     return outcome
 
 
+def outcomes_follow_merge(*, merged: list[int], survivor: int, **_signal) -> None:
+    """Point the ledger's failed outcomes at the pattern theirs was merged into, in the merge's
+    transaction (failures.signals.patterns_merged): history relates tasks by it."""
+    Outcome.objects.filter(pattern_id__in=merged).update(pattern_id=survivor)
+
+
 def outcomes_prune(*, older_than_days: int, batch_size: int = 5000) -> int:
     """Delete outcomes that happened more than ``older_than_days`` ago, ``batch_size`` rows per
     short transaction, so no lock is held for long. Failures and pattern counts are untouched."""

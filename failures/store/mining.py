@@ -19,7 +19,6 @@ from failures.patterns.tokens import split
 from failures.signals import patterns_merged
 from failures.store.counts import patterns_recount
 from failures.store.patterns import pattern_head
-from outcomes.models import Outcome
 
 
 @dataclass(frozen=True)
@@ -68,8 +67,6 @@ def patterns_merge(*, pattern_ids: set[int], template: str) -> tuple[FailurePatt
     if others:
         FailureTemplate.objects.filter(pattern_id__in=others).update(pattern=survivor)
         Failure.objects.filter(pattern_id__in=others).update(pattern=survivor)
-        # The ledger's copy of each failed outcome's pattern, which history relates by.
-        Outcome.objects.filter(pattern_id__in=others).update(pattern=survivor)
         patterns_merged.send(sender=FailurePattern, merged=others, survivor=survivor.pk)
         # Aliases of an alias too: every alias stays one hop from its live pattern (failures.live).
         FailurePattern.objects.filter(Q(pk__in=others) | Q(merged_into_id__in=others)).update(
