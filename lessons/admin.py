@@ -10,7 +10,6 @@ from config.admin_tools import ReadOnlyAdmin
 from config.formats import counted, moment_shown, shortened
 from config.staff_admin import GuardedAdmin, error_type
 from failures.models import Failure
-from failures.staff.dashboard import dashboard_invalidate
 
 from .curation import (
     lesson_approve,
@@ -26,6 +25,7 @@ from .curation import (
 from .lesson_inlines import CurationInline, PatternLinkForm, PatternLinkInline, ProposalInline
 from .models import Application, Lesson, LessonProposal, PatternLink
 from .scoring import FLAG_BELOW, effectiveness_text
+from .signals import lessons_curated
 
 # Where a lesson "works": it succeeds at least seven times in ten (the upper band).
 WORKS_FROM = 0.7
@@ -137,14 +137,14 @@ class LessonAdmin(GuardedAdmin):
     def approve(self, request, queryset):
         for lesson in queryset:
             lesson_approve(lesson=lesson, user=request.user)
-        dashboard_invalidate()
+        lessons_curated.send(sender=Lesson)
         self.message_user(request, f"Approved {counted(len(queryset), 'lesson')}.")
 
     @admin.action(description="Reject selected lessons", permissions=["review"])
     def reject(self, request, queryset):
         for lesson in queryset:
             lesson_reject(lesson=lesson, user=request.user)
-        dashboard_invalidate()
+        lessons_curated.send(sender=Lesson)
         self.message_user(request, f"Rejected {counted(len(queryset), 'lesson')}.")
 
     @admin.action(
@@ -190,7 +190,7 @@ class LessonAdmin(GuardedAdmin):
             user=request.user,
             duplicates=[lesson for lesson in lessons if lesson.pk != survivor.pk],
         )
-        dashboard_invalidate()
+        lessons_curated.send(sender=Lesson)
         self.message_user(
             request,
             f"Merged {counted(len(lessons) - 1, 'lesson')} into "
@@ -340,7 +340,7 @@ class LessonAdmin(GuardedAdmin):
             )
         for formset in formsets:
             self.save_formset(request, form, formset, change=change)
-        dashboard_invalidate()
+        lessons_curated.send(sender=Lesson)
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not PatternLink:

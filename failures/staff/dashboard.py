@@ -56,8 +56,9 @@ def dashboard_data(*, now: datetime | None = None) -> dict:
     return data
 
 
-def dashboard_invalidate() -> None:
-    """Drop the cached dashboard (after a curation that changes what it shows)."""
+def dashboard_invalidate(**_signal) -> None:
+    """Drop the cached dashboard (after a curation that changes what it shows; a receiver of
+    lessons.signals.lessons_curated too)."""
     cache.delete(CACHE_KEY)
 
 

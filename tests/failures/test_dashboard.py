@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
+from django.core.cache import cache
 from django.utils import timezone
 
 from failures.models import Failure
@@ -335,3 +336,16 @@ def test_the_cards_count_in_words_that_agree_with_the_figure(admin_client):
     assert "</span>regression this week" in page  # one
     assert "</span>tasks looping now" in page  # none
     assert not re.search(r'dash-figure">1</span>\w+s ', page)
+
+
+@pytest.mark.django_db
+def test_a_curators_change_to_a_lesson_drops_the_cached_dashboard(admin_client):
+    """lessons tells the dashboard through its signal (lessons.signals.lessons_curated)."""
+    lesson = LessonFactory()
+    dashboard_data()
+    assert cache.get(dashboard.CACHE_KEY) is not None
+    response = admin_client.post(
+        "/admin/lessons/lesson/", {"action": "approve", "_selected_action": [str(lesson.pk)]}
+    )
+    assert response.status_code == 302
+    assert cache.get(dashboard.CACHE_KEY) is None
