@@ -99,6 +99,12 @@ class FailurePattern(models.Model):
         return shortened(self.template, 120)
 
 
+def pattern_ref(pattern) -> dict:
+    """How an answer names a pattern (the API's PatternRef): id, fingerprint and template, of a
+    FailurePattern or of a row read with those attributes (boot's)."""
+    return {"id": pattern.pk, "fingerprint": pattern.fingerprint, "template": pattern.template}
+
+
 class FailureTemplate(models.Model):
     """A normalised message shape (``template_of``) and the pattern it belongs to."""
 

@@ -37,7 +37,7 @@ from failures.analysis.loops import loop_detect
 from failures.analysis.rootcause_notes import root_cause_note, root_causes_of
 from failures.boot.fleet import fleet_build
 from failures.boot.hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
-from failures.models import FailurePattern
+from failures.models import pattern_ref
 from failures.records.selectors import retry_advice
 from failures.releases.selectors import new_in_release
 
@@ -118,10 +118,6 @@ def boot_context_build(
         "new_in_release": new_in_release(release) if release else [],
         "fleet": fleet,
     }
-
-
-def _ref(pattern: FailurePattern) -> dict:
-    return {"id": pattern.pk, "fingerprint": pattern.fingerprint, "template": pattern.template}
 
 
 class _Row(SimpleNamespace):
@@ -227,7 +223,7 @@ def _skips(tasks, skip_after, now) -> list[dict]:
             {
                 "task": task,
                 "task_type": last.task_type,
-                "pattern": _ref(pattern),
+                "pattern": pattern_ref(pattern),
                 "failures": count,
                 "last_failed_at": last.occurred_at,
                 "skip_until": until,
@@ -273,7 +269,7 @@ def _loops(tasks, skip_after) -> list[dict]:
                     "task": task,
                     "kind": loop.kind,
                     "length": loop.length,
-                    "patterns": [_ref(patterns[pk]) for pk in loop.patterns],
+                    "patterns": [pattern_ref(patterns[pk]) for pk in loop.patterns],
                     "since": chronological[loop.start].occurred_at,
                 }
             )
@@ -291,7 +287,7 @@ def _advice(tasks) -> list[dict]:
             {
                 "task": task,
                 "failure_id": failures[0].pk,
-                "pattern": _ref(pattern),
+                "pattern": pattern_ref(pattern),
                 **retry_advice(pattern=pattern, failure=failures[0], task_failures=repeats),
             }
         )

@@ -4,7 +4,7 @@ with the agent's own change rather than from a provider or a dependency."""
 
 from django.db.models import Q
 
-from failures.models import Version, VersionPattern
+from failures.models import Version, VersionPattern, pattern_ref
 from failures.releases import rule as releases
 
 KIND_WORDS = {
@@ -64,11 +64,7 @@ def new_in_release(release: str) -> list[dict]:
     )
     return [
         {
-            "pattern": {
-                "id": row.pattern.pk,
-                "fingerprint": row.pattern.fingerprint,
-                "template": row.pattern.template,
-            },
+            "pattern": pattern_ref(row.pattern),
             "failures": row.failures,
             "first_seen": row.first_seen,
             **new_in_json(row),
@@ -153,11 +149,7 @@ def releases_list(*, kind: str = Version.Kind.RELEASE, limit: int = 50) -> list[
             **{
                 f"{verdict}_patterns": [
                     {
-                        "pattern": {
-                            "id": row.pattern.pk,
-                            "fingerprint": row.pattern.fingerprint,
-                            "template": row.pattern.template,
-                        },
+                        "pattern": pattern_ref(row.pattern),
                         "failures": row.failures,
                         "tasks_compared": row.tasks_compared,
                     }

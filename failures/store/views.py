@@ -7,10 +7,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.docs import READ_ERRORS, error_responses
-from config.errors import NotFound
-from failures.live import live_of
-from failures.models import FailurePattern, VersionPattern
-from failures.releases.selectors import pattern_versions_json
+from failures.models import VersionPattern
+from failures.store.selectors import pattern_json
 
 _Seen = inline_serializer(
     "PatternVersion",
@@ -55,27 +53,4 @@ class PatternApi(APIView):
         responses={200: PatternAnswer, **error_responses(*READ_ERRORS, 404)},
     )
     def get(self, request, pk: int):
-        asked = (
-            FailurePattern.objects.select_related("merged_into").filter(pk=pk).first()
-            if pk < 2**63  # a bigint: a larger id names no pattern
-            else None
-        )
-        if asked is None:
-            raise NotFound("No such pattern.")
-        pattern = live_of(asked)
-        return Response(
-            {
-                "id": pattern.pk,
-                "merged_from": asked.pk if pattern.pk != asked.pk else None,
-                "fingerprint": pattern.fingerprint,
-                "template": pattern.template,
-                "error_type": pattern.error_type,
-                "status": pattern.status,
-                "first_seen": pattern.first_seen,
-                "last_seen": pattern.last_seen,
-                "events": pattern.event_count,
-                "agents": pattern.agent_count,
-                "tasks": pattern.task_count,
-                **pattern_versions_json(pattern.pk),
-            }
-        )
+        return Response(pattern_json(pk=pk))
