@@ -448,7 +448,10 @@ class _SchemaCommon(TypedDict):
 def _schema_field(spec: Spec) -> serializers.Field:
     common: _SchemaCommon = {"required": spec.required, "help_text": spec.help or None}
     if spec.kind == "text":
-        return serializers.CharField(max_length=spec.max_length, **common)
+        # An optional text may be sent blank (it reads as not sent); a required one may not.
+        return serializers.CharField(
+            max_length=spec.max_length, allow_blank=not spec.required, **common
+        )
     if spec.kind == "choice":
         return serializers.ChoiceField(spec.choices, **common)
     if spec.kind == "object":

@@ -14,20 +14,24 @@ MAX_RETRY_AFTER = 86_400
 
 class FailureInputSerializer(StrictInputSerializer):
     """The seed's JSON (timestamp, task, error_type, retry_safe, retry_after, side_effects,
-    recovery_hint, attempt_count) plus the error message, who and what, and a checkpoint."""
+    recovery_hint, attempt_count) plus the error message, who and what, and a checkpoint. An
+    optional text sent blank reads as not sent, as it does for an outcome."""
 
     agent = ScrubbedCharField(max_length=100)
     task = ScrubbedCharField(max_length=200)
     error = ScrubbedCharField(max_length=MAX_ERROR_CHARS, trim_whitespace=False)
     error_type = ScrubbedCharField(max_length=100, required=False, default=UNKNOWN_ERROR_TYPE)
     timestamp = EventTimeField(required=False, source="occurred_at")
-    title = ScrubbedCharField(max_length=200, required=False, default="")
-    task_description = ScrubbedCharField(max_length=2000, required=False, default="")
-    task_type = ScrubbedCharField(max_length=100, required=False, default="")
-    skill_name = ScrubbedCharField(max_length=100, required=False, default="")
+    title = ScrubbedCharField(max_length=200, required=False, allow_blank=True, default="")
+    task_description = ScrubbedCharField(
+        max_length=2000, required=False, allow_blank=True, default=""
+    )
+    task_type = ScrubbedCharField(max_length=100, required=False, allow_blank=True, default="")
+    skill_name = ScrubbedCharField(max_length=100, required=False, allow_blank=True, default="")
     release = ScrubbedCharField(
         max_length=100,
         required=False,
+        allow_blank=True,
         default="",
         help_text="The agent's own version (a semver, a git sha, a tag; coder@1.4.2 names "
         "its line): releases are judged by what each brought.",
@@ -35,12 +39,14 @@ class FailureInputSerializer(StrictInputSerializer):
     model = ScrubbedCharField(
         max_length=100,
         required=False,
+        allow_blank=True,
         default="",
         help_text="The model behind the agent (its id), judged as releases are.",
     )
     prompt_version = ScrubbedCharField(
         max_length=100,
         required=False,
+        allow_blank=True,
         default="",
         help_text="The version of the agent's prompts, judged as releases are.",
     )
@@ -51,7 +57,9 @@ class FailureInputSerializer(StrictInputSerializer):
     side_effects = serializers.ListField(
         child=ScrubbedCharField(max_length=1000), required=False, max_length=100, default=list
     )
-    recovery_hint = ScrubbedCharField(max_length=2000, required=False, default="")
+    recovery_hint = ScrubbedCharField(
+        max_length=2000, required=False, allow_blank=True, default=""
+    )
     attempt_count = serializers.IntegerField(
         required=False, min_value=1, max_value=1_000_000, default=1
     )

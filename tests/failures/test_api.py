@@ -246,3 +246,39 @@ def test_bad_list_parameters_are_400(api, params, field):
     response = api.get(URL, params)
     assert response.status_code == 400, response.content
     assert field in response.json()["fields"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "title",
+        "task_description",
+        "task_type",
+        "skill_name",
+        "release",
+        "model",
+        "prompt_version",
+        "recovery_hint",
+    ],
+)
+def test_an_optional_text_sent_blank_reads_as_not_sent(api, name):
+    """As for an outcome: ``"release": ""`` is no release, not a 400."""
+    response = api.post(
+        "/api/v1/failures",
+        {"agent": "blank-agent", "task": "t-1", "error": "Stripe timeout after 9 s", name: ""},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert Failure.objects.values_list(name, flat=True).get() == ""
+
+
+def test_the_schema_lets_an_optional_text_be_blank_and_a_required_one_not(anon_api):
+    schema = anon_api.get("/api/v1/schema", {"format": "json"}).json()["components"]["schemas"]
+    failure = schema["FailureInputRequest"]["properties"]
+    outcome = schema["OutcomeInputRequest"]["properties"]
+    for fields, optional, required in (
+        (failure, ("release", "task_type", "title"), ("agent", "task", "error")),
+        (outcome, ("release", "model", "prompt_version"), ("task_id", "task_type")),
+    ):
+        assert [name for name in optional if "minLength" in fields[name]] == []
+        assert [fields[name].get("minLength") for name in required] == [1] * len(required)
