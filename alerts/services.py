@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from config.formats import counted, moment_shown
@@ -102,7 +103,7 @@ def alert_test_send(*, destination: Destination, now: datetime | None = None) ->
                 "This is a test alert from Hindsight: alerts of the rules that name this"
                 " destination arrive like this one."
             ),
-            link=f"/admin/alerts/destination/{destination.pk}/change/",
+            link=reverse("admin:alerts_destination_change", args=[destination.pk]),
             raised_at=now,
         )
         delivery = Delivery.objects.create(

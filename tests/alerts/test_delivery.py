@@ -2,12 +2,14 @@
 retries with backoff, the window that holds a storm to one alert, pausing and resuming a
 destination, the address checks, timeouts, answer sizes, redirects, Slack and e-mail."""
 
+import io
 import json
 import threading
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 from standardwebhooks import Webhook
@@ -470,3 +472,18 @@ def test_two_runs_at_once_raise_one_alert(webhook):
         thread.join()
     assert sorted(raised) == [0, 0, 0, 1]
     assert Alert.objects.count() == 1 and Delivery.objects.count() == 1
+
+
+def test_the_command_runs_the_job(webhook, receiver):
+    rule_to(webhook)
+    spread(timezone.now())
+    out = io.StringIO()
+    call_command("send_alerts", stdout=out)
+    assert out.getvalue() == "1 alert(s) raised, 1 due delivery(ies) handed over.\n"
+    assert Alert.objects.get().deliveries.get().destination == webhook
+
+
+def test_a_test_alert_links_to_its_destination(webhook, admin_client):
+    alert = alert_test_send(destination=webhook).alert
+    assert alert.link == f"/admin/alerts/destination/{webhook.pk}/change/"
+    assert admin_client.get(alert.link).status_code == 200

@@ -14,5 +14,5 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         result = alerts_run()
         self.stdout.write(
-            f"{result.raised} alert(s) raised, {result.handed_over} delivery(ies) attempted."
+            f"{result.raised} alert(s) raised, {result.handed_over} due delivery(ies) handed over."
         )
