@@ -18,6 +18,7 @@ from config.formats import counted, moment_shown, shortened
 from config.staff_admin import GuardedAdmin
 
 from .models import Delivery, Destination, Rule
+from .sending import public
 from .services import alert_test_send
 
 
@@ -64,10 +65,14 @@ def url_problem(url: str) -> str | None:
     if parts.scheme != "https" and not (private and parts.scheme == "http"):
         return "Use an https URL (HINDSIGHT_ALERT_PRIVATE_URLS allows http)."
     try:
+        parts.port  # noqa: B018  (parsing it is the check)
+    except ValueError:
+        return "The URL's port is not a port number."
+    try:
         address = ipaddress.ip_address(parts.hostname or "")
     except ValueError:
         return None  # a name: checked on the address it resolves to, at each delivery
-    if not private and not address.is_global:
+    if not private and not public(str(address)):
         return f"{address} is not a public address (HINDSIGHT_ALERT_PRIVATE_URLS allows it)."
     return None
 

@@ -138,7 +138,12 @@ def post(url: str, body: bytes, headers: dict) -> Answer:
     host = parts.hostname
     if not host:
         raise Refused("the URL names no host")
-    port = parts.port or (443 if tls else 80)
+    if "\\" in parts.netloc:  # parsers disagree on where such a host starts
+        raise Refused("the URL's host part holds a backslash")
+    try:
+        port = parts.port or (443 if tls else 80)
+    except ValueError as exc:  # a port out of range or not a number
+        raise Refused(f"the URL's port is not one ({exc})") from exc
     connection = _Pinned(host, port, address_checked(host, port), tls)
     try:
         connection.request(
@@ -178,12 +183,36 @@ def address_checked(host: str, port: int) -> str:
 
 
 def public(address: str) -> bool:
-    """Whether ``address`` is globally reachable (an IPv4 address mapped into IPv6 is judged as
-    the IPv4 address it is)."""
+    """Whether ``address`` is globally reachable. An IPv6 address that carries an IPv4 address
+    (mapped, compatible, SIIT-translated, NAT64's well-known prefix, 6to4) is judged as the IPv4
+    address it leads to; the ranges ``ipaddress`` still counts as global but are not (local-use
+    NAT64, deprecated site-local, the newer documentation prefix) are refused."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if any(ip in network for network in _NOT_GLOBAL_V6):
+            return False
+        carried = _carried_ipv4(ip)
+        if carried is not None:
+            ip = carried
     return ip.is_global and not ip.is_multicast
+
+
+# IPv6 ranges whose last 32 bits are an IPv4 address a packet is delivered to: IPv4-compatible
+# (RFC 4291), SIIT (RFC 6052's ::ffff:0:0:0/96) and NAT64's well-known prefix (RFC 6052).
+_CARRYING_V6 = [ipaddress.ip_network(n) for n in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96")]
+# Not global, though ipaddress (3.11) says they are: local-use NAT64 (RFC 8215), deprecated
+# site-local (RFC 3879) and the documentation prefix of RFC 9637.
+_NOT_GLOBAL_V6 = [ipaddress.ip_network(n) for n in ("64:ff9b:1::/48", "fec0::/10", "3fff::/20")]
+
+
+def _carried_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if any(ip in network for network in _CARRYING_V6):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
 
 
 def _kept(text: str) -> str:

@@ -75,6 +75,8 @@ def test_a_reader_sees_neither_the_secret_nor_a_slack_token(viewer):
         ({"url": "http://hooks.example.com/x"}, "url", "Use an https URL"),
         ({"url": "https://10.0.0.5/x"}, "url", "10.0.0.5 is not a public address"),
         ({"url": "https://[::1]/x"}, "url", "::1 is not a public address"),
+        ({"url": "https://[64:ff9b::a9fe:a9fe]/x"}, "url", "is not a public address"),
+        ({"url": "https://hooks.example.com:65536/x"}, "url", "not a port number"),
         ({"url": ""}, "url", "needs its URL"),
         ({"kind": "slack", "url": ""}, "url", "needs its URL"),
         ({"kind": "email", "recipients": ""}, "recipients", "at least one address"),
