@@ -28,6 +28,7 @@ from failures.models import (
     VersionPattern,
 )
 from failures.releases import rule as releases
+from failures.store.triage import muted_q
 from lessons.models import Lesson
 
 from .models import Rule
@@ -88,9 +89,9 @@ def _new_patterns(rule: Rule, since: datetime, now: datetime) -> list[Found]:
         pk__in=counts,
         merged_into__isnull=True,
         first_seen__gte=now - timedelta(hours=NEW_PATTERN_HOURS),
-    ).exclude(status__in=_QUIET)
+    ).exclude(muted_q(now=now))  # a curator's ignored or snoozed pattern stays quiet
     found = []
-    for pattern in patterns.exclude(status=FailurePattern.Status.SNOOZED, snoozed_until__gt=now):
+    for pattern in patterns:
         seen = counts[pattern.pk]
         found.append(
             Found(
@@ -106,10 +107,6 @@ def _new_patterns(rule: Rule, since: datetime, now: datetime) -> list[Found]:
             )
         )
     return found
-
-
-# A pattern a curator ignored stays quiet; a snoozed one until its snooze ends.
-_QUIET = [FailurePattern.Status.IGNORED]
 
 
 def _ago(moment: datetime, now: datetime) -> str:
