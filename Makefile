@@ -55,11 +55,11 @@ run: install
 
 # Lint, format, types and dead code first (ruff and mypy configured in pyproject.toml; vulture's
 # exceptions in tests/vulture_whitelist.py): a finding fails the run as a failing test does.
-LINTED := config lessons outcomes failures alerts client
+LINTED := config lessons outcomes failures answers alerts client
 lint: install-dev
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED) tests bench demo manage.py conftest.py
-	$(VENV)/bin/mypy config lessons outcomes failures alerts client/hindsight_client
+	$(VENV)/bin/mypy config lessons outcomes failures answers alerts client/hindsight_client
 	$(VENV)/bin/vulture $(LINTED) tests/vulture_whitelist.py --min-confidence 90 \
 		--exclude '*/migrations/*'
 

@@ -12,6 +12,7 @@ api_v1 = [
     *api_path("schema", SpectacularAPIView.as_view(), "schema"),
     *api_path("docs", SpectacularSwaggerView.as_view(url_name="schema"), "docs"),
     *api_path("health", HealthApi.as_view(), "health"),
+    path("", include("answers.urls")),
     path("", include("lessons.urls")),
     path("", include("failures.urls")),
     path("", include("outcomes.urls")),

@@ -3,7 +3,7 @@
 Merging points every alias at the survivor, aliases of an alias included
 (failures.store.mining), so one hop from any pattern reaches its live one. This module spells
 that hop once: as an ORM expression for reads, in SQL for the raw reads that remain
-(failures.queries), and for a pattern in hand.
+(failures.queries, answers.queries), and for a pattern in hand.
 """
 
 from django.db.models import Case, F, When

@@ -5,13 +5,11 @@ from config.api.routing import api_path
 from .views import (
     OutcomeHistoryApi,
     OutcomeInsightsApi,
-    OutcomesApi,
     OutcomesBulkApi,
     OutcomeStatsApi,
 )
 
 urlpatterns = [
-    *api_path("outcomes", OutcomesApi.as_view(), "outcomes"),
     *api_path("outcomes/bulk", OutcomesBulkApi.as_view(), "outcomes-bulk"),
     *api_path("outcomes/history", OutcomeHistoryApi.as_view(), "outcomes-history"),
     *api_path("outcomes/insights", OutcomeInsightsApi.as_view(), "outcomes-insights"),

@@ -1,4 +1,5 @@
-"""Outcome endpoints: record one or many, the history context for a prompt, insights and stats."""
+"""Outcome endpoints: record many at once, the history context for a prompt, insights and stats.
+(Recording one: answers.views, as a failed outcome's answer carries its failure's lessons.)"""
 
 from datetime import timedelta
 
@@ -14,43 +15,13 @@ from config.api.agents import writer_of
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.errors import PayloadTooLarge
 from config.api.fields import ScrubbedCharField
-from config.api.idempotency import replay_headers
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
-from config.errors import Conflict, Forbidden, InvalidInput, fields_message
+from config.errors import InvalidInput, fields_message
 
-from .answers import OutcomeAnswer, outcome_answer
 from .history import HistoryQuery, history_context
 from .insights import outcome_insights, outcome_stats
 from .services import outcomes_parse, outcomes_record
 from .validation import MAX_FILES, MAX_PATH, OutcomeInputSerializer
-
-
-class OutcomesApi(APIView):
-    """Record one outcome; a failure with an error message also becomes a failure record, a
-    success closes the task's open failures."""
-
-    @extend_schema(
-        operation_id="outcomes_record",
-        request=OutcomeInputSerializer,
-        responses={201: OutcomeAnswer, **error_responses(*WRITE_ERRORS)},
-    )
-    def post(self, request):
-        [(item, errors)] = outcomes_parse(raw_items=[request.data])
-        if item is None:  # refused: the errors say why
-            raise InvalidInput.from_fields(errors)
-        [recorded] = outcomes_record(items=[item], writer=writer_of(request.auth))
-        if recorded.status == "forbidden":
-            assert recorded.fields is not None  # a refusal names its field
-            raise Forbidden.from_fields(recorded.fields)
-        if recorded.status == "conflict":
-            raise Conflict(recorded.message)
-        assert recorded.outcome is not None  # created or replayed: the stored outcome
-        return Response(
-            outcome_answer(recorded.outcome),
-            status=201,
-            headers=replay_headers(recorded.status == "replayed"),
-        )
-
 
 BulkItem = inline_serializer(
     "BulkOutcomeResult",

@@ -73,7 +73,7 @@ def test_the_request_digest_is_written_once():
     """One definition, used by the idempotency records and the outcome ledger alike."""
     defined = [
         f"{path.relative_to(ROOT)}:{node.name}"
-        for package in ("config", "failures", "lessons", "outcomes", "alerts")
+        for package in ("config", "failures", "lessons", "outcomes", "answers", "alerts")
         for path in (ROOT / package).rglob("*.py")
         for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.FunctionDef) and "digest" in node.name and "request" in node.name

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from failures.boot.composer import boot_context_build
+from answers.boot.composer import boot_context_build
 from failures.models import FailurePattern
 from failures.records.services import failure_record
 from failures.staff.dashboard_sections import curation_queue
@@ -94,7 +94,7 @@ def test_muted_means_ignored_or_snoozed_until_a_time_still_ahead(django_user_mod
         patterns["ignored"].pk,
         patterns["snoozed"].pk,
     }
-    with connection.cursor() as cursor:  # the raw spelling boot uses (failures.queries) agrees
+    with connection.cursor() as cursor:  # the raw spelling boot uses (answers.queries) agrees
         cursor.execute(
             f"SELECT id FROM failures_failurepattern p WHERE {muted_sql(alias='p', now='now')}",
             {"now": NOW},
@@ -182,7 +182,7 @@ def test_the_triage_rules_are_spelled_in_sql_only_by_the_triage_module():
     spellings = [f"'{Status.IGNORED.value}'", f"'{Status.SNOOZED.value}'", "THEN 'open'"]
     spelled = [
         str(path.relative_to(root))
-        for package in ("config", "failures", "lessons", "outcomes")
+        for package in ("config", "failures", "lessons", "outcomes", "answers", "alerts")
         for path in (root / package).rglob("*.py")
         if "migrations" not in path.parts
         and path.name != "triage.py"

@@ -1,7 +1,7 @@
-"""Answers that combine failures with lessons and outcomes: the one place (with the boot
-composer) that reads across apps. Recording a failure answers with its pattern, retry advice
-and the lessons that match, so an agent needs one round trip; it also appends the failed outcome
-and, when the failure names the lesson it applied, reports that lesson as not having worked."""
+"""A recorded failure's answer, combining failures with lessons and outcomes. Recording a failure
+answers with its pattern, retry advice and the lessons that match, so an agent needs one round
+trip; it also appends the failed outcome and, when the failure names the lesson it applied,
+reports that lesson as not having worked."""
 
 from django.db import transaction
 from drf_spectacular.utils import inline_serializer

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.boot import composer as boot
+from answers.boot import composer as boot
 from failures.store.patterns import pattern_for_message
 from tests.plans import custom_plan, fill, generic_plan, statements_run
 

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.boot import hints as boot_hints
-from failures.boot.composer import boot_context_build
+from answers.boot import hints as boot_hints
+from answers.boot.composer import boot_context_build
 from failures.models import FailurePattern
 from failures.records.services import failure_record
 from lessons.models import Lesson, MatchIndexVersion

@@ -3,9 +3,8 @@
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from failures.records.answers import FailureAnswer, failure_answer
-
-from .models import Outcome
+from answers.failures import FailureAnswer, failure_answer
+from outcomes.models import Outcome
 
 OutcomeAnswer = inline_serializer(
     "OutcomeRecorded",

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.boot.composer import boot_context_build
-from failures.boot.markdown import boot_markdown
+from answers.boot.composer import boot_context_build
+from answers.boot.markdown import boot_markdown
 from failures.records.markdown import timestamp
 from failures.records.services import failure_record, failures_resolve
 

@@ -1,6 +1,7 @@
 """The boot briefing: what an agent should know when it starts, in one bounded read.
 
-The composer is the one place that reads across apps (approved lessons come from ``lessons``).
+Like the failure answer beside it, the composer reads across apps (approved lessons come from
+``lessons``).
 Only OPEN failures count towards skip, resume, hints, loops and retry advice: a success of a
 task (``failures_resolve``) closes its open failures, so a task's open failures are exactly its
 failures since its last success; abandoned ones are given up on and ignored.
@@ -15,11 +16,11 @@ Every query has a limit (see the caps below) and rides an index on Failure:
 * with a task type, the same two reads ride ``(agent, task_type, -occurred_at, -id)`` and its
   open-only twin, so a type an agent rarely fails at costs no more than one it often does;
 * fleet: ``(task_type, -occurred_at)``, the newest failures per task type, shared by all
-  agents through a short-lived cache (see failures.boot.fleet).
+  agents through a short-lived cache (see answers.boot.fleet).
 
 Queries per briefing: 1 for the recent and open failures (one UNION ALL, live patterns
-joined: failures.queries), 1 for pattern-linked lessons, 2 per message check (matched and
-related lessons; LESSON_CHECKS_CAP, answers reused for a while, see failures.boot.hints) and 1 for
+joined: answers.queries), 1 for pattern-linked lessons, 2 per message check (matched and
+related lessons; LESSON_CHECKS_CAP, answers reused for a while, see answers.boot.hints) and 1 for
 the fleet when its cached view expired: 5 at most, whatever the history size; 1 more while an
 open task's pattern is in an open root-cause group (failures.analysis.rootcause_notes).
 """
@@ -32,11 +33,11 @@ from types import SimpleNamespace
 from django.conf import settings
 from django.utils import timezone
 
-from failures import queries
+from answers import queries
+from answers.boot.fleet import fleet_build
+from answers.boot.hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
 from failures.analysis.loops import loop_detect
 from failures.analysis.rootcause_notes import root_cause_note, root_causes_of
-from failures.boot.fleet import fleet_build
-from failures.boot.hints import LESSON_CHECKS_CAP, hints_build  # noqa: F401  (re-exported cap)
 from failures.models import pattern_ref
 from failures.records.selectors import retry_advice
 from failures.releases.selectors import new_in_release
@@ -125,13 +126,13 @@ class _Row(SimpleNamespace):
 
 
 class _Pattern(SimpleNamespace):
-    """A live pattern as boot reads it (see failures.queries.LIVE)."""
+    """A live pattern as boot reads it (see answers.queries.LIVE)."""
 
 
 def _failures(agent, task_type, since, now) -> tuple[list[_Row], list[_Row]]:
     """The agent's recent failures (newest RECENT_CAP in the window, muted patterns left out)
     and its newest OPEN_CAP open failures with their live patterns and the match index's token
-    (for their hints' message check: failures.boot.hints), each newest first."""
+    (for their hints' message check: answers.boot.hints), each newest first."""
     rows = queries.boot_failures(
         agent=agent,
         task_type=task_type,

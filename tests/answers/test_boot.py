@@ -6,8 +6,8 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from failures.boot import composer as boot
-from failures.boot.composer import boot_context_build, skip_until
+from answers.boot import composer as boot
+from answers.boot.composer import boot_context_build, skip_until
 from failures.models import Failure
 from failures.records.services import failure_record, failures_resolve
 from lessons.match_index import match_index

@@ -1,6 +1,6 @@
 """The boot briefing as prompt-ready markdown. Pure, no Django.
 
-Renders the dict ``failures.boot.composer.boot_context_build`` returns: a
+Renders the dict ``answers.boot.composer.boot_context_build`` returns: a
 ``## Boot briefing for <agent>`` heading, then one ``###`` section per part of the briefing; an
 empty one says "None.". Every value an agent sent (task names, errors, hints, templates,
 checkpoints) goes through ``failures.records.markdown.inline``, so it renders as plain text on

@@ -5,9 +5,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from failures.boot import composer as boot
-from failures.boot import fleet as boot_fleet
-from failures.boot.composer import boot_context_build
+from answers.boot import composer as boot
+from answers.boot import fleet as boot_fleet
+from answers.boot.composer import boot_context_build
 from failures.records.services import failure_record
 from lessons.match_index import match_index
 from lessons.models import Lesson

@@ -7,11 +7,11 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from answers.boot.composer import boot_context_build
+from answers.boot.markdown import boot_markdown
 from config.api.docs import error_responses
 from config.api.fields import ScrubbedCharField
 from config.api.renderers import FormatNegotiation, MarkdownRenderer
-from failures.boot.composer import boot_context_build
-from failures.boot.markdown import boot_markdown
 from failures.records.serializers import PatternRefSerializer, root_cause_fields
 
 
