@@ -189,9 +189,11 @@ class MatchIndex:
             if skill_name and skill not in (None, skill_name):
                 continue
             # The same type: the check or the lesson names none, or the same class
-            # (``openai.RateLimitError`` is a ``RateLimitError``).
+            # (``openai.RateLimitError`` is a ``RateLimitError``) of the same library.
             sketch = self.sketches[i]
-            same = not asked or not named or named == asked
+            same = (not asked or not named or named == asked) and not _other_library(
+                error_type, lesson_type
+            )
             carried = asked in CARRIER_TYPES or named in CARRIER_TYPES
             could = _could_fit(sketch, prepared, begun)
             if could is None or (could == WORDS and not (same or carried)):
@@ -200,7 +202,7 @@ class MatchIndex:
             if (
                 could == WORDS
                 and any(word not in sketch.classes for word in missing)
-                and self._told_apart(i, missing, prepared, holders)
+                and self._told_apart(i, missing, prepared, holders, begun)
             ):
                 continue  # at best a words fit short of a word that tells it apart
             fitted = fit(compile_pattern(self.text(i)), prepared)
@@ -213,23 +215,29 @@ class MatchIndex:
             if (
                 fitted.kind == WORDS
                 and fitted.score < 1
-                and self._told_apart(i, missing, prepared, holders)
+                and self._told_apart(i, missing, prepared, holders, begun)
             ):
                 continue
             pk = uuid.UUID(bytes=self.pk_at(i))
             found[pk] = Found(fitted, lesson_type, bool(self._approved[i]))
         return found
 
-    def _told_apart(self, i: int, missing: list[str], message: Message, holders: dict) -> bool:
+    def _told_apart(
+        self, i: int, missing: list[str], message: Message, holders: dict, begun: dict
+    ) -> bool:
         """Whether a words fit of entry ``i`` misses the words that tell its fault from
         another's: another lesson's pattern holds every word the message shares with this one,
         and lacks one of those the message misses (``connect timeout`` against a lesson on a
         read timeout beside one on ``connect``, a Docker socket's permission error against a
         lesson on a stopped daemon beside one on the socket). Then the words found fit both
         faults alike: no resolution, at most related. ``holders`` keeps, for one message, the
-        entries holding each set of shared words."""
+        entries holding each set of shared words; ``begun``, the classes that begin a message
+        word (a class is shared when it does, as fit reads it)."""
+        sketch = self.sketches[i]
         shared = frozenset(
-            word for word in self.sketches[i].distinctive if word in message.word_set
+            word
+            for word in sketch.distinctive
+            if word in message.word_set or (word in sketch.classes and begun.get(word))
         )
         if not shared or any(self._frequency[word] <= 1 for word in shared):
             return False  # a word only this lesson has: the message names its fault
@@ -304,6 +312,15 @@ CARRIER_TYPES = frozenset(
         "baseexceptiongroup",
     }
 )
+
+
+def _other_library(asked: str | None, lesson: str) -> bool:
+    """Whether both types name their library (a module path) and the libraries differ: one
+    class name in two libraries is two faults (``stripe.error.AuthenticationError`` is not
+    ``openai.AuthenticationError``: another key to rotate)."""
+    if not asked or "." not in asked or "." not in lesson:
+        return False
+    return asked.split(".", 1)[0].lower() != lesson.split(".", 1)[0].lower()
 
 
 def type_name(error_type: str) -> str:

@@ -48,7 +48,7 @@ VOCABULARY = [
     "ExpiredTokenException",
     "ValidationError",
 ]
-TYPES = ["timeout", "quota", "", "acme.Timeout"]
+TYPES = ["timeout", "quota", "", "acme.Timeout", "other.Timeout"]
 
 
 def brute_force(lessons, message, error_type):
@@ -74,6 +74,10 @@ def brute_force(lessons, message, error_type):
             or (  # the class, without its module
                 lesson_type.split(".")[-1].lower() == error_type.split(".")[-1].lower()
             )
+        ) and not (  # two libraries named, and not the same one
+            "." in (lesson_type or "")
+            and "." in (error_type or "")
+            and lesson_type.split(".")[0].lower() != error_type.split(".")[0].lower()
         )
         compiled = compile_pattern(pattern)  # across types: a template of a distinctive word or 3
         strong = compiled.sequence or len(compiled.words) >= 3
@@ -135,6 +139,28 @@ def test_keys_are_required_words_or_the_rarest_ones():
     # words fit needs one word fewer of the others.
     assert keys("ExpiredToken", frequency) is None
     assert keys("ExpiredToken: token expired", frequency) == {"expired", "token"}
+
+
+@pytest.mark.parametrize(
+    "error_type, found",
+    [
+        ("openai.AuthenticationError", True),
+        ("AuthenticationError", True),  # no library named: the class is the type
+        (None, True),
+        ("stripe.error.AuthenticationError", False),  # another library's class of that name
+    ],
+)
+def test_a_class_of_another_library_is_another_type(error_type, found):
+    lesson = LessonFactory(
+        error_pattern="Incorrect API key provided: <*>", error_type="openai.AuthenticationError"
+    )
+    fits = match_index().fits(
+        "Invalid API key provided: sk_live_****aB3d",
+        error_type=error_type,
+        skill_name=None,
+        approved_only=False,
+    )
+    assert (lesson.pk in fits) is found
 
 
 def test_a_lesson_named_by_its_class_is_found_by_the_longer_class():
