@@ -1,24 +1,17 @@
-"""A recorded failure's answer, combining failures with lessons and outcomes. Recording a failure
-answers with its pattern, retry advice and the lessons that match, so an agent needs one round
-trip; it also appends the failed outcome and, when the failure names the lesson it applied,
-reports that lesson as not having worked."""
+"""A recorded failure's answer, combining failures with lessons: its pattern, retry advice, the
+lessons that match, its root cause and the release it is new in, so an agent needs one round
+trip (the write itself: answers.services)."""
 
-from django.db import transaction
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from config.errors import InvalidInput
-from config.writers import ANYONE, Writer, agent_check
 from failures.analysis.rootcause_notes import root_cause_answer
-from failures.models import Failure, Version
+from failures.models import Failure, Version, pattern_ref
 from failures.records.selectors import retry_advice
 from failures.records.serializers import PatternRefSerializer, root_cause_fields
-from failures.records.services import failure_record
 from failures.releases.selectors import new_in_answer
-from lessons.selectors import lesson_check, lesson_ids_missing
+from lessons.selectors import lesson_check
 from lessons.serializers import check_answer_fields, check_answer_json
-from lessons.services import applications_record
-from outcomes.services import outcome_append_for_failure
 
 # Lessons returned with a failure; the same default as the check endpoint.
 LESSONS_PER_ANSWER = 5
@@ -92,11 +85,7 @@ def failure_answer(failure: Failure) -> dict:
     return {
         "id": failure.pk,
         "status": failure.status,
-        "pattern": {
-            "id": pattern.pk,
-            "fingerprint": pattern.fingerprint,
-            "template": pattern.template,
-        },
+        "pattern": pattern_ref(pattern),
         "retry_advice": retry_advice(pattern=pattern, failure=failure),
         **check_answer_json(checked),
         "root_cause": root_cause_answer(
@@ -109,41 +98,3 @@ def failure_answer(failure: Failure) -> dict:
             prompt_version=failure.prompt_version,
         ),
     }
-
-
-def failure_report_check(*, agent: str, applied_lesson=None, writer: Writer = ANYONE) -> None:
-    """Refuse a failure before anything is written or replayed: Forbidden when ``writer``
-    is bound to other agents, InvalidInput when ``applied_lesson`` names no lesson."""
-    agent_check(writer, agent)
-    if applied_lesson in lesson_ids_missing([applied_lesson]):
-        raise InvalidInput.from_fields(
-            {"applied_lesson": [f"No lesson with id {applied_lesson}."]}
-        )
-
-
-def failure_report(
-    *, agent: str, applied_lesson=None, writer: Writer = ANYONE, **fields
-) -> Failure:
-    """Record a failure as written by ``writer``, with its failed outcome and, when it names
-    the lesson it applied (checked by failure_report_check), that lesson as not having worked.
-    A key bound to other agents may not (Forbidden)."""
-    agent_check(writer, agent)
-    with transaction.atomic(savepoint=False):  # inside a view's idempotent answer: no savepoint
-        failure = failure_record(agent=agent, **fields, api_key_id=writer.key_id)
-        outcome_append_for_failure(failure=failure)  # the ledger misses no event
-        if applied_lesson:
-            applications_record(
-                entries=[
-                    {
-                        "lesson_id": applied_lesson,
-                        "worked": False,
-                        "agent": failure.agent,
-                        "task_id": failure.task,
-                        "failure": failure,
-                        "applied_at": failure.occurred_at,
-                        "api_key_id": failure.api_key_id,
-                    }
-                ]
-            )
-        failure.pattern.refresh_from_db()  # counters were bumped by an UPDATE
-    return failure

@@ -9,8 +9,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from answers.failures import FailureAnswer, failure_answer, failure_report, failure_report_check
+from answers.failures import FailureAnswer, failure_answer
 from answers.outcomes import OutcomeAnswer, outcome_answer
+from answers.services import failure_report, failure_report_check
 from config.api.agents import writer_of
 from config.api.docs import READ_ERRORS, WRITE_ERRORS, error_responses
 from config.api.fields import SafeCharField

@@ -99,6 +99,10 @@ class FailurePattern(models.Model):
         return shortened(self.template, 120)
 
 
+# Ids are bigints: a larger number names no row (and PostgreSQL refuses to compare with it).
+MAX_ID = 2**63 - 1
+
+
 def pattern_ref(pattern) -> dict:
     """How an answer names a pattern (the API's PatternRef): id, fingerprint and template, of a
     FailurePattern or of a row read with those attributes (boot's)."""

@@ -1,2 +1,1 @@
-"""The boot briefing: the composer (with the staff pages, the one place that
-reads all three apps), its parts and its endpoint."""
+"""The boot briefing: the composer, its parts (fleet, hints, markdown) and its endpoint."""

@@ -3,7 +3,7 @@
 import django_filters
 
 from config.api.filtering import ScrubbedCharFilter, UtcIsoDateTimeFilter
-from failures.models import Failure
+from failures.models import MAX_ID, Failure
 
 
 class FailureFilter(django_filters.FilterSet):
@@ -13,9 +13,7 @@ class FailureFilter(django_filters.FilterSet):
     task = ScrubbedCharFilter(max_length=200)
     task_type = ScrubbedCharFilter(max_length=100)
     error_type = ScrubbedCharFilter(max_length=100)
-    pattern = django_filters.NumberFilter(
-        field_name="pattern_id", min_value=1, max_value=2**63 - 1
-    )
+    pattern = django_filters.NumberFilter(field_name="pattern_id", min_value=1, max_value=MAX_ID)
     status = django_filters.ChoiceFilter(choices=Failure.Status.choices)
     since = UtcIsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
 

@@ -12,7 +12,7 @@ from config.errors import InvalidInput, NotFound
 from config.formats import counted
 from config.moments import moment_parsed
 from failures.live import live_of, live_pattern
-from failures.models import Failure, FailurePattern, FailureTemplate, PatternReport
+from failures.models import MAX_ID, Failure, FailurePattern, FailureTemplate, PatternReport
 from failures.patterns import fingerprint_of, template_of
 from failures.records.filters import FailureFilter
 from failures.store.patterns import pattern_covering
@@ -38,7 +38,7 @@ def _cursor_decode(cursor: str) -> tuple[datetime, int]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         moment_text, pk_text = raw.split("|")
         # The API gives out aware moments and ids a bigint holds.
-        if not 1 <= int(pk_text) < 2**63 or datetime.fromisoformat(moment_text).tzinfo is None:
+        if not 1 <= int(pk_text) <= MAX_ID or datetime.fromisoformat(moment_text).tzinfo is None:
             raise ValueError(raw)
         return moment_parsed(moment_text), int(pk_text)
     except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError):

@@ -19,7 +19,7 @@ def failure_record(*, agent: str, task: str, error: str, **fields) -> Failure:
     """Store one failure under its pattern and count it; ``api_key_id``, if given, is recorded
     as its writer. Its text comes scrubbed of secrets (config.api.fields and outcomes.validation
     scrub what agents send). Caller owns the transaction (see
-    answers.failures.failure_report, which adds idempotency and checks the key's
+    answers.services.failure_report, which adds idempotency and checks the key's
     agents)."""
     return failures_record_many(entries=[dict(agent=agent, task=task, error=error, **fields)])[0]
 

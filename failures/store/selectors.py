@@ -2,11 +2,8 @@
 
 from config.errors import NotFound
 from failures.live import live_of
-from failures.models import FailurePattern, pattern_ref
+from failures.models import MAX_ID, FailurePattern, pattern_ref
 from failures.releases.selectors import pattern_versions_json
-
-# Ids are bigints: a larger number names no pattern (and PostgreSQL would refuse to compare it).
-MAX_ID = 2**63 - 1
 
 
 def pattern_json(*, pk: int) -> dict:
