@@ -53,8 +53,7 @@ class Sketch(NamedTuple):
     message out without fitting it."""
 
     slug: str | None  # a slug fits whole as one message word
-    sequence: tuple[str, ...]  # the distinctive words in order (CompiledPattern.sequence)
-    distinctive: tuple[str, ...]  # the different ones (the same tuple when none repeats)
+    distinctive: tuple[str, ...]  # its different distinctive words, in order
     generic: tuple[str, ...]  # the other words a template fit finds whole
     required: tuple[str, ...]  # the words of its names, codes and quoted names: in every fit
     classes: tuple[str, ...]  # CamelCase names, which may be the start of a message word
@@ -75,19 +74,17 @@ def sketch_of(compiled: CompiledPattern, shared: dict[tuple[str, ...], tuple[str
         words = tuple(sys.intern(word) for word in words)
         return shared.setdefault(words, words)
 
-    sequence = one(compiled.sequence)
-    different = tuple(dict.fromkeys(sequence))
+    different = one(dict.fromkeys(compiled.sequence))
     required = {
         word
         for token in compiled.names + compiled.codes + compiled.quoted
         for word in _WORD.findall(token)
         if not word.startswith("<")
     }
-    generic = compiled.anchored - {compiled.slug} - set(compiled.classes) - set(sequence)
+    generic = compiled.anchored - {compiled.slug} - set(compiled.classes) - set(different)
     return Sketch(
         compiled.slug and sys.intern(compiled.slug),
-        sequence,
-        sequence if len(different) == len(sequence) else one(different),
+        different,
         one(sorted(generic)),
         one(sorted(required)),
         one(compiled.classes),
@@ -171,8 +168,8 @@ class MatchIndex:
     ) -> dict[uuid.UUID, Found]:
         """The lessons whose pattern fits ``message``, by primary key, of the skill or generic
         ones, approved ones only when asked. A lesson of another error type than ``error_type``
-        fits only by a strong template (see ``strong``), or by a words fit when either type
-        is a carrier (CARRIER_TYPES)."""
+        fits only by a strong template (see ``strong``), or by a words fit or its slug when
+        either type is a carrier (CARRIER_TYPES)."""
         prepared = message if isinstance(message, Message) else prepare_message(message)
         words = prepared.word_set
         tried = set(self._always)
@@ -206,11 +203,13 @@ class MatchIndex:
             ):
                 continue  # at best a words fit short of a word that tells it apart
             fitted = fit(compile_pattern(self.text(i)), prepared)
-            if fitted is None or not (
-                same
-                or (fitted.kind == WORDS and carried)
-                or (fitted.kind == TEMPLATE and sketch.strong)
-            ):
+            if fitted is None:
+                continue
+            # Across types, a strong template is the library's own words; a words fit or a
+            # slug (its writer's name for the fault, which a message of another type only
+            # carries as a value) counts only through a carrier type.
+            writers = fitted.kind == WORDS or sketch.slug is not None
+            if not (same or (carried if writers else sketch.strong)):
                 continue
             if (
                 fitted.kind == WORDS
@@ -270,20 +269,15 @@ def _could_fit(sketch: Sketch, message: Message, begun: dict) -> str | None:
         if not begun[name]:
             return None
     if sketch.classes:
-        found = sum(word in words or word in sketch.classes for word in sketch.sequence)
-        all_held = all(word in words or word in sketch.classes for word in sketch.distinctive)
-    elif sketch.distinctive is sketch.sequence:
-        found = len(words.intersection(sketch.sequence))
-        all_held = found == len(sketch.sequence)
+        found = sum(word in words or word in sketch.classes for word in sketch.distinctive)
     else:
-        found = sum(map(words.__contains__, sketch.sequence))
-        all_held = words.issuperset(sketch.distinctive)
-    if all_held and words.issuperset(sketch.generic):
+        found = len(words.intersection(sketch.distinctive))
+    if found == len(sketch.distinctive) and words.issuperset(sketch.generic):
         return TEMPLATE
     if (
-        sketch.sequence
+        sketch.distinctive
         and sketch.kinds <= message.kinds
-        and found >= MIN_WORD_SHARE * len(sketch.sequence)
+        and found >= MIN_WORD_SHARE * len(sketch.distinctive)
     ):
         return WORDS
     return None
@@ -333,10 +327,10 @@ def _keys(sketch: Sketch, frequency: Counter) -> set[str] | None:
 
     A fit needs every literal distinctive token whole, so one of their words does. Without
     those, a template fit needs every anchored word, so the rarest one does; a words fit holds
-    at least ceil(MIN_WORD_SHARE * n) of its n distinctive words in order, so at least that
-    many less the repeated ones of its d different words, missing at most the rest: one of the
-    rarest (that many + 1) does. A CamelCase class may be found as the start of a message word,
-    so it is never a key, and a words fit needs one word fewer of the others for each.
+    at least ceil(MIN_WORD_SHARE * d) of its d different distinctive words (a repeated one
+    counts once), missing at most the rest: one of the rarest (that many + 1) does. A CamelCase
+    class may be found as the start of a message word, so it is never a key, and a words fit
+    needs one word fewer of the others for each.
     """
 
     def rarest(words):
@@ -348,10 +342,10 @@ def _keys(sketch: Sketch, frequency: Counter) -> set[str] | None:
     if not sketch.anchored:
         return None  # a template of classes or word parts alone
     keys.add(rarest(sketch.anchored)[0])
-    n, different = len(sketch.sequence), sketch.distinctive
-    if n:
+    different = sketch.distinctive
+    if different:
         plain = [word for word in different if word not in sketch.classes]
-        needed = max(1, math.ceil(MIN_WORD_SHARE * n - 1e-9) - (n - len(different)))
+        needed = max(1, math.ceil(MIN_WORD_SHARE * len(different) - 1e-9))
         needed -= len(different) - len(plain)
         if needed < 1:
             return None  # its classes alone may make a words fit

@@ -12,10 +12,11 @@ Two kinds of fit, the stronger first:
   contiguous run of words, in place around its wildcards; a phrase or slug as one contiguous run
   (a slug may also occur whole). One generic word alone is no template fit.
 * ``words``: the message holds at least MIN_WORD_SHARE of the pattern's distinctive words, in
-  the pattern's order (a slug's in any order). Generic words (GENERIC: function words and the
-  vocabulary every error shares, such as ``failed``, ``authentication``, ``timeout``) never
-  make this fit, and the words that say which kind of a generic fault it is (``statement
-  timeout``, ``secondary rate limit``) must name the same kind in the message.
+  the pattern's order (a slug's in any order); a word the pattern repeats counts once. Generic
+  words (GENERIC: function words and the vocabulary every error shares, such as ``failed``,
+  ``authentication``, ``timeout``) never make this fit, and the words that say which kind of a
+  generic fault it is (``statement timeout``, ``secondary rate limit``) must name the same kind
+  in the message.
 
 Either way the pattern's literal distinctive tokens must be in the message: its names (dotted
 and underscored identifiers) whole, quoted names quoted (``'cv2'``), codes holding a digit
@@ -395,15 +396,16 @@ def fit(compiled: CompiledPattern, message: Message) -> Fit | None:
         return Fit(TEMPLATE, 1.0, compiled.size)
     if not compiled.sequence or not compiled.kinds <= message.kinds:
         return None
-    if plain and sum(
-        word in message.word_set for word in compiled.sequence
-    ) < MIN_WORD_SHARE * len(compiled.sequence):
+    # A word the pattern says twice is one word of the fault, counted once: "certificate" of
+    # "certificate verify failed: unable to get local issuer certificate" is not two thirds of
+    # what an expired certificate's message shares with it.
+    held = len(compiled.distinctive.intersection(message.word_set if plain else words))
+    if held < MIN_WORD_SHARE * len(compiled.distinctive):
         return None
-    if compiled.slug:  # a slug names a fault with its words, in whatever order
-        found = sum(word in message.word_set for word in compiled.sequence)
-    else:  # a phrase or template says them in order
-        found = _in_order(compiled.sequence, words)
-    shared = found / len(compiled.sequence)
+    # A slug names a fault with its words, in whatever order; a phrase or template says them
+    # in order.
+    found = held if compiled.slug else min(held, _in_order(compiled.sequence, words))
+    shared = found / len(compiled.distinctive)
     if shared < MIN_WORD_SHARE or (shared < 1 and _replaced(compiled, message)):
         return None
     return Fit(WORDS, shared, compiled.size)

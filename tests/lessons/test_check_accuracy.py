@@ -194,11 +194,14 @@ def test_the_check_is_right_on_the_labelled_set(api, admin_user):
 # (a command's CalledProcessError holding another fault's text) and quoted paths seen from
 # another directory: blind 0.886, 0.634, 0.634; whole 0.941, 0.817, 0.817; with the engine's
 # rule of which HTTP status codes stay literal (a bare "(429)" is now a value): whole 0.941,
-# 0.814, 0.814. A change that makes them worse fails. The targets are higher (precision 0.97, recall and first lesson 0.93 over
-# the whole set) and not met: most blind misses share no word with the lesson (libGL.so.1 for a
-# missing cv2, Bedrock's ThrottlingException for a rate limit).
-BLIND_FLOORS = {"precision": 0.88, "recall": 0.63, "top1": 0.63}
-WHOLE_FLOORS = {"precision": 0.94, "recall": 0.81, "top1": 0.81}
+# 0.814, 0.814; with another library's class of one name another type: whole 0.943; with a word
+# a pattern repeats counted once and a slug of another type held only through a carrier type:
+# blind 0.894, 0.640, 0.640; whole 0.954, 0.817, 0.817. A change that makes them worse fails.
+# The targets are higher (precision 0.97, recall and first lesson 0.93 over the whole set) and
+# not met: most blind misses share no word with the lesson (libGL.so.1 for a missing cv2,
+# Bedrock's ThrottlingException for a rate limit).
+BLIND_FLOORS = {"precision": 0.89, "recall": 0.63, "top1": 0.63}
+WHOLE_FLOORS = {"precision": 0.95, "recall": 0.81, "top1": 0.81}
 
 
 def beyond_text(case: dict) -> bool:

@@ -83,7 +83,8 @@ def reference_check(
             or not lesson.error_type
             or (lesson.error_type.split(".")[-1].lower() == error_type.split(".")[-1].lower())
         )
-        strong = compiled.sequence or len(compiled.words) >= 3
+        # a slug is its writer's words: across types only through a carrier type
+        strong = not compiled.slug and (compiled.sequence or len(compiled.words) >= 3)
         if fitted and not same and not (fitted.kind == TEMPLATE and strong):
             fitted = None
         if (

@@ -80,7 +80,8 @@ def brute_force(lessons, message, error_type):
             and lesson_type.split(".")[0].lower() != error_type.split(".")[0].lower()
         )
         compiled = compile_pattern(pattern)  # across types: a template of a distinctive word or 3
-        strong = compiled.sequence or len(compiled.words) >= 3
+        # a slug is its writer's words: across types only through a carrier type
+        strong = not compiled.slug and (compiled.sequence or len(compiled.words) >= 3)
         if fitted and (same or (fitted.kind == TEMPLATE and strong)):
             found[pk] = fitted
     return found

@@ -295,6 +295,21 @@ CASES = [
         "Error code: 529 - {'type': 'overloaded_error', 'message': 'Overloaded'} from anthropic",
         WORDS,
     ),
+    # A word the pattern says twice counts once: an expired certificate shares "certificate
+    # verify" with a missing local issuer, not three of its five words.
+    (
+        "repeated word counted once",
+        "certificate verify failed: unable to get local issuer certificate",
+        "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has expired",
+        None,
+    ),
+    (
+        "repeated word, its other words found",
+        "certificate verify failed: unable to get local issuer certificate",
+        "request to https://registry.npmjs.org/vite failed, reason: unable to get local issuer "
+        "certificate",
+        WORDS,
+    ),
     # A single generic word is no fit at all; one distinctive word is.
     ("one generic word", "timeout", "read timeout on socket", None),
     ("one distinctive word", "deadlock", "ERROR: deadlock detected", TEMPLATE),

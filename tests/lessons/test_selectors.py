@@ -345,6 +345,25 @@ def test_across_a_carrier_type_a_words_fit_counts_and_a_generic_template_does_no
     assert "npm ERR! code ENOSPC disk quota on the runner" in patterns(found.lessons)
 
 
+def test_a_slug_is_its_writers_name_for_the_fault_and_holds_across_carriers_only():
+    # A slug names the fault in the lesson writer's words: a message of another type that
+    # holds it whole carries it as a value (the key of a unique violation), not as its fault.
+    LessonFactory(error_pattern="api_429_rate_limit", error_type="openai.RateLimitError")
+    duplicate = (
+        'duplicate key value violates unique constraint "lessons_lesson_error_pattern_key"\n'
+        "DETAIL:  Key (error_pattern)=(api_429_rate_limit) already exists."
+    )
+    assert not lesson_check(
+        error_type="django.db.utils.IntegrityError", error_message=duplicate
+    ).has_resolution
+    assert lesson_check(
+        error_type="RateLimitError", error_message="gave up: api_429_rate_limit"
+    ).has_resolution
+    assert lesson_check(
+        error_type="CalledProcessError", error_message="agent exited: api_429_rate_limit"
+    ).has_resolution
+
+
 def test_a_failure_recorded_without_a_type_names_none():
     LessonFactory(error_pattern="connection refused", error_type="OperationalError")
     for error_type in (None, "unknown"):
