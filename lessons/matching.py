@@ -341,6 +341,21 @@ def names_held(compiled: CompiledPattern, message: Message) -> bool:
     )
 
 
+def names_apply(compiled: CompiledPattern, template: str) -> bool:
+    """Whether a message of a pattern linked to the lesson must name what the lesson's pattern
+    names (names_held): when the linked pattern's ``template`` is a wording of the lesson's
+    pattern, holding MIN_WORD_SHARE of its distinctive words other than its names, or when the
+    pattern has no other words. Another wording altogether, which a writer sent with the lesson
+    or the fleet linked to it, says the fault in its own words: OpenAI's ``'tool_call_id'``
+    where Anthropic's message, and the lesson's pattern, say ```tool_use```."""
+    named = {word for name in compiled.names + compiled.quoted for word in _WORD.findall(name)}
+    others = compiled.distinctive - named
+    if not (compiled.names or compiled.quoted) or not others:
+        return True
+    held = others.intersection(_WORD.findall(normalise(template)))
+    return len(held) >= MIN_WORD_SHARE * len(others)
+
+
 def _quoted_held(message: Message, name: str) -> bool:
     if name in message.normal:
         return True

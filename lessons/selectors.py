@@ -14,7 +14,7 @@ from failures.records.selectors import pattern_of_message
 
 from .filters import LessonFilter
 from .match_index import MatchIndex, match_index
-from .matching import compile_pattern, names_held, prepare_message
+from .matching import compile_pattern, names_apply, names_held, prepare_message
 from .models import Lesson
 from .ranking import (
     FIT,
@@ -174,7 +174,8 @@ def _matched(
     """The best ``limit`` candidates linked to the message's pattern or fitting the message,
     ranked, and ``{pk: error type}`` of every one that matches. A link counts only when the
     message names what the lesson's pattern names (another module, host or quoted name is
-    another fault, whatever the template says). A lesson found more than one way is ranked by
+    another fault, whatever the template says), unless the linked pattern is another wording
+    altogether (matching.names_apply). A lesson found more than one way is ranked by
     the best of them (a sampled link ranks after a template fit, see lessons.ranking)."""
     message = prepare_message(error_message)
     fits = index.fits(
@@ -202,7 +203,7 @@ def _matched(
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
     found: dict = {}
     for lesson in rows:
-        for entry in _ways_found(lesson, fits, message, skill_name):
+        for entry in _ways_found(lesson, fits, message, pattern, skill_name):
             if lesson.pk not in found or rank_key(entry) < rank_key(found[lesson.pk]):
                 found[lesson.pk] = entry
     excluded = {pk: hit.error_type for pk, hit in fits.items()}
@@ -219,13 +220,16 @@ class _Reached(TypedDict):
 
 
 def _ways_found(
-    lesson: "WithAnnotations[Lesson, _Reached]", fits: dict, message, skill_name
+    lesson: "WithAnnotations[Lesson, _Reached]", fits: dict, message, pattern, skill_name
 ) -> list[CheckedLesson]:
-    """How a row of _matched matches: through its link to the message's pattern, and by its
-    fit, each when it does."""
+    """How a row of _matched matches: through its link to the message's ``pattern``, and by
+    its fit, each when it does."""
     own = _own(lesson, skill_name)
     ways = []
-    if lesson.linked and names_held(compile_pattern(lesson.error_pattern), message):
+    compiled = compile_pattern(lesson.error_pattern)
+    if lesson.linked and (
+        names_held(compiled, message) or not names_apply(compiled, pattern.template)
+    ):
         own_words = lesson.sampled and lesson.status != Lesson.Status.APPROVED
         ways.append(CheckedLesson(lesson, "pattern", 1.0, own_skill=own, own_words=own_words))
     if lesson.pk in fits:

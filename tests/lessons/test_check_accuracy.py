@@ -196,12 +196,14 @@ def test_the_check_is_right_on_the_labelled_set(api, admin_user):
 # rule of which HTTP status codes stay literal (a bare "(429)" is now a value): whole 0.941,
 # 0.814, 0.814; with another library's class of one name another type: whole 0.943; with a word
 # a pattern repeats counted once and a slug of another type held only through a carrier type:
-# blind 0.894, 0.640, 0.640; whole 0.954, 0.817, 0.817. A change that makes them worse fails.
+# blind 0.894, 0.640, 0.640; whole 0.954, 0.817, 0.817; with a linked wording of its own
+# answering without the names of the lesson's pattern: blind 0.895, 0.645, 0.645; whole 0.955,
+# 0.829, 0.829. A change that makes them worse fails.
 # The targets are higher (precision 0.97, recall and first lesson 0.93 over the whole set) and
 # not met: most blind misses share no word with the lesson (libGL.so.1 for a missing cv2,
 # Bedrock's ThrottlingException for a rate limit).
 BLIND_FLOORS = {"precision": 0.89, "recall": 0.63, "top1": 0.63}
-WHOLE_FLOORS = {"precision": 0.95, "recall": 0.81, "top1": 0.81}
+WHOLE_FLOORS = {"precision": 0.95, "recall": 0.82, "top1": 0.82}
 
 
 def beyond_text(case: dict) -> bool:

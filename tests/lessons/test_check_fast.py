@@ -17,7 +17,15 @@ from rest_framework.renderers import JSONRenderer
 from failures.models import FailurePattern
 from failures.records.selectors import pattern_of_message
 from failures.store.patterns import pattern_for_message
-from lessons.matching import TEMPLATE, WORDS, compile_pattern, fit, names_held, prepare_message
+from lessons.matching import (
+    TEMPLATE,
+    WORDS,
+    compile_pattern,
+    fit,
+    names_apply,
+    names_held,
+    prepare_message,
+)
 from lessons.models import Lesson
 from lessons.selectors import CheckedLesson, lesson_check
 from lessons.serializers import CheckedLessonOutputSerializer, checked_lessons_json
@@ -98,7 +106,9 @@ def reference_check(
             )
         ):
             fitted = None
-        if lesson.pk in linked and names_held(compiled, message):
+        if lesson.pk in linked and (
+            names_held(compiled, message) or not names_apply(compiled, pattern.template)
+        ):
             matched.append(CheckedLesson(lesson, "pattern", 1.0))
         elif fitted:
             matched.append(

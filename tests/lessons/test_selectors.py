@@ -302,6 +302,47 @@ def test_a_pattern_link_counts_only_when_the_message_names_what_the_lesson_names
     assert theirs.lessons == [] and [entry.match for entry in theirs.related] == ["type"]
 
 
+def test_a_linked_wording_of_its_own_answers_without_the_names_of_the_lessons_pattern():
+    from lessons.curation import lesson_approve
+    from lessons.services import lesson_record
+
+    anthropic = (
+        "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', "
+        "'message': 'messages.14: `tool_use` ids were found without `tool_result` blocks "
+        "immediately after: toolu_01XkR9vD2mPq7sLw3nYb8cTf'}}"
+    )
+
+    def openai(call_id: str, at: int) -> str:
+        return (
+            "Error code: 400 - {'error': {'message': \"An assistant message with 'tool_calls' "
+            "must be followed by tool messages responding to each 'tool_call_id'. The following "
+            f"tool_call_ids did not have response messages: call_{call_id}\", 'type': "
+            f"'invalid_request_error', 'param': 'messages.[{at}].role', 'code': None}}}}"
+        )
+
+    recorded = lesson_record(
+        error_pattern=(
+            "messages.<*>: `tool_use` ids were found without `tool_result` blocks immediately "
+            "after: <*>"
+        ),
+        error_type="BadRequestError",
+        resolution="Send each tool result right after the call that asked for it.",
+        error_messages=[anthropic, openai("Fq83hZk2LmN0pRt5vWx1yA7c", 6)],
+    )
+    lesson_approve(lesson=recorded.lesson, user=None)
+    # OpenAI's wording, sent with the lesson, names the fault in its own words: the link
+    # answers it, though it never says `tool_use`.
+    found = lesson_check(
+        error_type="openai.BadRequestError",
+        error_message=openai("Z9yX8wV7uT6sR5qP4oN3mL2k", 12),
+    )
+    assert [entry.match for entry in found.lessons] == ["pattern"]
+    # Anthropic's own wording still needs the names of the pattern it is a wording of.
+    assert lesson_check(
+        error_type="anthropic.BadRequestError", error_message=anthropic
+    ).has_resolution
+
+
 def test_across_error_classes_a_template_needs_a_distinctive_word_or_three_words():
     LessonFactory(error_pattern="connection refused", error_type="OperationalError")
     LessonFactory(
