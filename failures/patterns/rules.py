@@ -162,6 +162,17 @@ RULES = [
         r"(?<![\w:])(?=[0-9a-fA-F]{1,4}+:)(?=[a-fA-F:]*+\d)"
         r"(?:[0-9a-fA-F]{1,4}:{1,2}){2,7}[0-9a-fA-F]{1,4}(?![\w:])",
     ),
+    # Compressed IPv6 addresses that begin with '::' (the loopback ``::1``, ``[::1]:6379``,
+    # Node's ``:::3000``: every address, port 3000; ``::ffff:10.0.0.1``), and the unspecified
+    # address ``[::]``.
+    # A digit must follow the '::', so that a Ruby or C++ scope (``::Foo``) or a type
+    # annotation (``x :: Int``) stays text.
+    (
+        "ipv6_compressed",
+        MASK,
+        r"(?<![\w:])::(?=[0-9a-fA-F:]*\d)(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?"
+        r"(?::\d{1,3}(?:\.\d{1,3}){3}|:\d{1,5})?(?![\w:.])|(?<=\[)::(?=\])",
+    ),
     # IPv4 addresses with an optional port.
     ("ipv4", MASK, r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?![\w.])"),
     # Host names: dotted names ending in a common top-level domain (or a country domain under

@@ -72,6 +72,22 @@ TEMPLATE_CASES = [
         "connect to <*> failed: Connection refused",
     ),
     ("ipv6", "bind to [2001:db8::8a2e:370:7334]:443 failed", "bind to [<*>]:<*> failed"),
+    # Compressed forms that begin with '::': loopback, any address, IPv4-mapped; a scope or
+    # a type annotation stays.
+    (
+        "ipv6_loopback",
+        "dial tcp [::1]:6379: connect: refused",
+        "dial tcp [<*>]:<*>: connect: refused",
+    ),
+    (
+        "ipv6_any_address_port",
+        "Error: listen EADDRINUSE: address already in use :::3000",
+        "Error: listen EADDRINUSE: address already in use <*>",
+    ),
+    ("ipv6_unspecified", "listen tcp [::]:8080: bind failed", "listen tcp [<*>]:<*>: bind failed"),
+    ("ipv6_mapped", "reset by ::ffff:10.0.0.7 port 22", "reset by <*> port <*>"),
+    ("scope_not_ipv6", "uninitialized constant ::Foo", "uninitialized constant ::Foo"),
+    ("annotation_not_ipv6", "x :: Int is not Text", "x :: Int is not Text"),
     ("mac", "DHCPDISCOVER from 00:11:43:e3:ba:c3 via eth1", "DHCPDISCOVER from <*> via eth1"),
     ("hostname", "could not resolve api.openai.com", "could not resolve <*>"),
     (

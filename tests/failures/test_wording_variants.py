@@ -24,8 +24,9 @@ pytestmark = pytest.mark.django_db
 
 # First contact (161 wordings, 57 pairs): 113 wordings on one pattern as written, 116 after the
 # job, 56 pairs kept apart; with a quoted variable covering a quoted word (``"<*>"`` for
-# ``"localhost"``): 114 and 120. Raise them as the engine improves.
-FLOORS = {"together_at_write": 0.70, "together_after_job": 0.74, "apart": 0.98}
+# ``"localhost"``): 114 and 120; with compressed IPv6 addresses (``[::1]:6379``, ``:::3000``)
+# as values: 115 and 122. Raise them as the engine improves.
+FLOORS = {"together_at_write": 0.71, "together_after_job": 0.75, "apart": 0.98}
 
 
 def record(messages: list[str], tag: str) -> list[Failure]:
