@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from config.moments import moment_parsed
-from failures.models import RootCauseGroup, RootCauseMembership
+from failures.models import RootCauseGroup, RootCauseMembership, pattern_ref
 from failures.records.markdown import root_cause_note
 
 OPEN = (RootCauseGroup.Status.SUGGESTED, RootCauseGroup.Status.CONFIRMED)
@@ -21,31 +21,30 @@ OPEN = (RootCauseGroup.Status.SUGGESTED, RootCauseGroup.Status.CONFIRMED)
 def root_causes_of(group_ids: Iterable[int]) -> dict[int, dict]:
     """The open groups among ``group_ids``: id -> group, status, member patterns (by id),
     agents and start of its latest joint burst (None for a group linked by a dependency only)."""
-    rows = (
+    memberships = (
         RootCauseMembership.objects.filter(group_id__in=set(group_ids), group__status__in=OPEN)
-        .order_by("group_id", "pattern_id")
-        .values_list(
-            "group_id",
+        .select_related("group", "pattern")
+        .only(
             "group__status",
-            "group__evidence__latest",
-            "pattern_id",
+            "group__evidence",
             "pattern__fingerprint",
             "pattern__template",
         )
+        .order_by("group_id", "pattern_id")
     )
     groups: dict[int, dict] = {}
-    for group_id, status, latest, pk, fingerprint, template in rows:
-        group = groups.get(group_id)
+    for membership in memberships:
+        group = groups.get(membership.group_id)
         if group is None:
-            latest = latest or {}
-            group = groups[group_id] = {
-                "group": group_id,
-                "status": status,
+            latest = (membership.group.evidence or {}).get("latest") or {}
+            group = groups[membership.group_id] = {
+                "group": membership.group_id,
+                "status": membership.group.status,
                 "patterns": [],
                 "agents": len(latest.get("agents", ())),
                 "since": _moment(latest.get("since")),
             }
-        group["patterns"].append({"id": pk, "fingerprint": fingerprint, "template": template})
+        group["patterns"].append(pattern_ref(membership.pattern))
     return groups
 
 
