@@ -203,7 +203,14 @@ def test_the_check_is_right_on_the_labelled_set(api, admin_user):
 # not met: most blind misses share no word with the lesson (libGL.so.1 for a missing cv2,
 # Bedrock's ThrottlingException for a rate limit).
 BLIND_FLOORS = {"precision": 0.89, "recall": 0.63, "top1": 0.63}
-WHOLE_FLOORS = {"precision": 0.95, "recall": 0.82, "top1": 0.82}
+# The second set written blind (cases_blind_2.json: 222 messages, 77 with no right lesson, by
+# another writer who had read neither the matcher nor any other case, after the rules above;
+# 58 of its messages are ones an earlier set holds, with the same label). First contact:
+# precision 0.892, recall 0.628, first lesson 0.628.
+BLIND_2_FLOORS = {"precision": 0.89, "recall": 0.62, "top1": 0.62}
+# The whole set, each message once (cases.json and both blind sets, 863 messages): first
+# measured 0.941, 0.781, 0.781.
+WHOLE_FLOORS = {"precision": 0.94, "recall": 0.78, "top1": 0.78}
 
 
 def beyond_text(case: dict) -> bool:
@@ -214,28 +221,39 @@ def beyond_text(case: dict) -> bool:
 
 
 def test_the_check_on_cases_written_blind(api, admin_user):
-    """The blind cases' figures apart, then over the whole labelled set."""
+    """Each set written blind apart, then the whole labelled set, then the whole set but the
+    cases their writers marked beyond the text."""
     lessons = labelled("lessons.json")
-    blind, known = labelled("cases_blind.json"), labelled("cases.json")
-    assert all(
-        case["lesson"] in {lesson["key"] for lesson in lessons} or case["lesson"] is None
-        for case in blind
-    )
     keys = record_lessons(api, admin_user, lessons)
     approved = {lesson["key"] for lesson in lessons if lesson["status"] == "approved"}
-    print("\n--- written blind ---")
-    blind_tally = check_cases(api, blind, keys, approved)
-    report(blind_tally, len(lessons))
+    every = labelled("cases.json")
+    measured = []
+    for name, floors in (
+        ("cases_blind.json", BLIND_FLOORS),
+        ("cases_blind_2.json", BLIND_2_FLOORS),
+    ):
+        cases = labelled(name)
+        assert all(case["lesson"] in keys.values() or case["lesson"] is None for case in cases)
+        print(f"\n--- written blind: {name} ---")
+        tally = check_cases(api, cases, keys, approved)
+        report(tally, len(lessons))
+        measured.append((tally, floors))
+        # A message an earlier set holds (real libraries print some messages one way only) is
+        # counted there, once, in the whole set: no two writers labelled one apart.
+        seen = {case["message"]: case["lesson"] for case in every}
+        assert all(seen.get(case["message"], case["lesson"]) == case["lesson"] for case in cases)
+        every += [case for case in cases if case["message"] not in seen]
     print("\n--- the whole set ---")
-    whole = check_cases(api, known + blind, keys, approved)
+    whole = check_cases(api, every, keys, approved)
     report(whole, len(lessons))
-    reachable = [case for case in known + blind if not beyond_text(case)]
+    measured.append((whole, WHOLE_FLOORS))
+    reachable = [case for case in every if not beyond_text(case)]
     print(
-        f"\n--- the whole set but the {len(known) + len(blind) - len(reachable)} cases marked "
+        f"\n--- the whole set but the {len(every) - len(reachable)} cases marked "
         "by their writer as beyond the text (counted above, not here) ---"
     )
     report(check_cases(api, reachable, keys, approved), len(lessons))
-    for tally, floors in ((blind_tally, BLIND_FLOORS), (whole, WHOLE_FLOORS)):
+    for tally, floors in measured:
         assert tally.precision() >= floors["precision"]
         assert tally.recall() >= floors["recall"]
         assert tally.top1() >= floors["top1"]
