@@ -18,7 +18,11 @@ is reported or sent later, until a curator links it again (lessons.curation).
 
 When the pattern job or a curator merges patterns (the engine found them one fault), every link
 follows the merged patterns to their survivor, with its evidence: reports that landed on each
-wording's own pattern add up there, once each (links_follow_merge).
+wording's own pattern add up there, once each (links_follow_merge). Reports on patterns of one
+wording that differ only in what they quote (the engine keeps ``"users_email_key"`` and
+``"orders_pkey"`` apart: another name may call for another fix) add up too, once each, and
+confirm each such link the fleet reported (failures.patterns.kin_key); a removed one stays
+removed and counts for nothing.
 """
 
 from collections import defaultdict
@@ -30,6 +34,7 @@ from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
 from failures.models import FailurePattern
+from failures.patterns import kin_key
 from failures.store.patterns import pattern_held
 
 from .match_index import match_index_bump
@@ -57,16 +62,81 @@ def pattern_links_learn(*, reports: list[Worked]) -> None:
     Exact under concurrency: each link's row is locked before its evidence is written and
     counted, in one order (lesson, pattern), so concurrent reporters count one after the other
     and neither deadlocks; an application is evidence once (a unique constraint)."""
-    grouped = defaultdict(list)
+    grouped: dict[str, dict[int, list[Worked]]] = defaultdict(lambda: defaultdict(list))
     for report in reports:
         # The live pattern, held so a concurrent merge cannot strand the link on an alias.
         live = pattern_held(pattern=FailurePattern(pk=report.pattern_id)).pk
-        grouped[(str(report.lesson_id), live)].append(report)
+        grouped[str(report.lesson_id)][live].append(report)
     confirmed = False
-    for lesson_id, pattern_id in sorted(grouped):
-        confirmed |= _learn_one(lesson_id, pattern_id, grouped[(lesson_id, pattern_id)])
+    for lesson_id in sorted(grouped):
+        confirmed |= _learn_lesson(lesson_id, grouped[lesson_id])
     if confirmed:
         match_index_bump()
+
+
+def _learn_lesson(lesson_id: str, reported: dict[int, list[Worked]]) -> bool:
+    """Count one lesson's reports into its links, then its kin links' evidence together;
+    whether that confirmed any. The reported links and their kin are locked in pattern order
+    (the kin read first, without a lock: a link made meanwhile is counted by its own report)."""
+    kin = _kin_of(lesson_id, set(reported))
+    confirmed = False
+    for pattern_id in sorted(set(reported) | kin):
+        if pattern_id in reported:
+            confirmed |= _learn_one(lesson_id, pattern_id, reported[pattern_id])
+        else:
+            PatternLink.objects.select_for_update().filter(
+                lesson_id=lesson_id, pattern_id=pattern_id
+            ).first()
+    return _confirm_kin(lesson_id, set(reported) | kin) or confirmed
+
+
+def _kin_of(lesson_id: str, pattern_ids: set[int]) -> set[int]:
+    """The patterns of the lesson's links (but removed ones) that share a kin key with one of
+    ``pattern_ids``, those excluded."""
+    keys = {
+        kin_key(template)
+        for template in FailurePattern.objects.filter(pk__in=pattern_ids).values_list(
+            "template", flat=True
+        )
+    }
+    return {
+        pattern_id
+        for pattern_id, template in PatternLink.objects.filter(lesson_id=lesson_id)
+        .exclude(state=PatternLink.State.REMOVED)
+        .exclude(pattern_id__in=pattern_ids)
+        .values_list("pattern_id", "pattern__template")
+        if kin_key(template) in keys
+    }
+
+
+def _confirm_kin(lesson_id: str, pattern_ids: set[int]) -> bool:
+    """Confirm the candidate and sampled links among ``pattern_ids`` whose kin's evidence
+    together suffices, each report once; whether any was. The links are locked."""
+    kin = defaultdict(list)
+    for link in (
+        PatternLink.objects.filter(lesson_id=lesson_id, pattern_id__in=pattern_ids)
+        .exclude(state=PatternLink.State.REMOVED)
+        .select_related("pattern")
+        .order_by("pattern_id")
+    ):
+        kin[kin_key(link.pattern.template)].append(link)
+    confirmed = False
+    for links in kin.values():
+        waiting = [link for link in links if link.state in _UNDECIDED]
+        if len(links) < 2 or not waiting:
+            continue
+        reported = Q(application__isnull=False)
+        counts = PatternLinkEvidence.objects.filter(link__in=links).aggregate(
+            successes=Count("application", distinct=True, filter=reported),
+            agents=Count("agent", distinct=True, filter=reported & ~Q(agent="")),
+            keys=Count("api_key", distinct=True, filter=reported),
+        )
+        if not _enough(**counts, wordings=0):
+            continue
+        for link in waiting:
+            _confirm(link)
+        confirmed = True
+    return confirmed
 
 
 def _learn_one(lesson_id, pattern_id: int, reports: list[Worked]) -> bool:
@@ -117,26 +187,37 @@ def _recount(link: PatternLink) -> None:
     link.save(update_fields=list(counts))
 
 
+# Links the evidence may still confirm.
+_UNDECIDED = (PatternLink.State.CANDIDATE, PatternLink.State.SAMPLED)
+
+
 def _confirm_if_enough(link: PatternLink) -> bool:
     """Confirm a candidate or sampled link whose evidence now suffices; whether it did."""
-    if link.state not in (PatternLink.State.CANDIDATE, PatternLink.State.SAMPLED) or not _enough(
-        link
+    if link.state not in _UNDECIDED or not _enough(
+        successes=link.successes, agents=link.agents, keys=link.keys, wordings=link.wordings
     ):
         return False
-    link.state = PatternLink.State.CONFIRMED
-    link.save(update_fields=["state"])
-    link.lesson.patterns.add(link.pattern_id)
+    _confirm(link)
     return True
 
 
-def _enough(link: PatternLink) -> bool:
+def _confirm(link: PatternLink) -> None:
+    link.state = PatternLink.State.CONFIRMED
+    link.save(update_fields=["state"])
+    Lesson.patterns.through.objects.bulk_create(
+        [Lesson.patterns.through(lesson_id=link.lesson_id, failurepattern_id=link.pattern_id)],
+        ignore_conflicts=True,
+    )
+
+
+def _enough(*, successes: int, agents: int, keys: int, wordings: int) -> bool:
     """The evidence of enough sources suffices to link without a curator (see the module's
     docstring): reports from enough agents and keys, or wordings from enough keys."""
-    keys = settings.HINDSIGHT_LINK_MIN_KEYS
-    return link.wordings >= keys or (
-        link.successes >= settings.HINDSIGHT_LINK_MIN_SUCCESSES
-        and link.agents >= settings.HINDSIGHT_LINK_MIN_AGENTS
-        and link.keys >= keys
+    least_keys = settings.HINDSIGHT_LINK_MIN_KEYS
+    return wordings >= least_keys or (
+        successes >= settings.HINDSIGHT_LINK_MIN_SUCCESSES
+        and agents >= settings.HINDSIGHT_LINK_MIN_AGENTS
+        and keys >= least_keys
     )
 
 

@@ -27,6 +27,7 @@ from .fingerprint import fingerprint_of
 from .grouper import PatternGrouper
 from .normalise import template_of
 from .rules import HTTP_STATUS, WILDCARD
+from .tokens import kin_key
 
 __all__ = [
     "HTTP_STATUS",
@@ -34,5 +35,6 @@ __all__ = [
     "PatternGrouper",
     "fingerprint_of",
     "group_messages",
+    "kin_key",
     "template_of",
 ]

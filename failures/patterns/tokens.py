@@ -83,6 +83,11 @@ OUTCOME_WORDS = frozenset(
 )
 
 
+# A token in quotes, whatever it holds (``"users_email_key"``, ``'app'@'<*>'``, ``"<*>"``),
+# with the punctuation around it.
+_QUOTED_TOKEN = re.compile(r"""[(\[{]*(["'`]).*\1[)\]}.,:;!?]*""")
+
+
 def split(template: str) -> tuple[str, ...]:
     return tuple(template.replace(NEWLINE, " \n ").split(" "))
 
@@ -167,3 +172,18 @@ def merge(a, b) -> tuple[str, ...]:
             shape = generalised(x)
             out.append(shape if shape and shape == generalised(y) else WILDCARD)
     return tuple(out)
+
+
+def kin_key(template: str) -> str:
+    """The template with what each quoted token holds left out: patterns of one wording that
+    differ only in what they quote (a constraint, a user, a table) share it. The engine keeps
+    quoted names apart, since another name may call for another fix; evidence that one lesson
+    worked for several of them adds up across them (lessons.links)."""
+    return join(
+        tuple(
+            _QUOTED_TOKEN.sub(lambda m: f"{m.group(1)}{m.group(1)}", token)
+            if _QUOTED_TOKEN.fullmatch(token)
+            else token
+            for token in split(template)
+        )
+    )

@@ -477,6 +477,24 @@ def test_a_quoted_variable_covers_a_quoted_word_and_nothing_else():
     assert g.add('user "denied" is not allowed here') != fp  # an outcome word stays
 
 
+def test_kin_keys_leave_out_what_a_template_quotes_and_nothing_else():
+    from failures.patterns import kin_key
+
+    unique = 'duplicate key value violates unique constraint "{}"'
+    assert kin_key(unique.format("orders_pkey")) == kin_key(unique.format("users_email_key"))
+    assert kin_key(unique.format("<*>")) == kin_key(unique.format("orders_pkey"))
+    assert kin_key("KeyError: 'email'") == kin_key("KeyError: 'customer_id'")
+    assert kin_key("(<*>, \"Access denied for user 'app'@'<*>' (using password: YES)\")") == (
+        kin_key("(<*>, \"Access denied for user 'etl'@'<*>' (using password: YES)\")")
+    )
+    # Plain words, another quote or another wording are not kin.
+    assert kin_key("lock on table orders") != kin_key("lock on table invoices")
+    assert kin_key("KeyError: 'email'") != kin_key('KeyError: "email"')
+    assert kin_key(unique.format("orders_pkey")) != kin_key(
+        'insert violates foreign key constraint "orders_pkey"'
+    )
+
+
 def test_slot_opens_after_enough_words_and_resolve_follows():
     g = PatternGrouper()
     first = [g.add(f"session closed for user {u}") for u in ["cyrus", "news", "test"]]

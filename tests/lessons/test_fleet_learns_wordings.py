@@ -7,7 +7,8 @@ parts differ; 57 pairs of different faults worded alike). Each fault has a lesso
 words of its own, which no text fit can find; two agents, each with its own API key, report it
 worked twice each, on the four messages. The evidence must add up on one link (three successes,
 two agents, two keys: the defaults), so a wording is learned only when its messages land on one
-pattern, as written or after the pattern job merges them and their links follow the merge.
+pattern, as written or after the pattern job merges them and their links follow the merge, or
+on patterns that differ only in what they quote.
 
 The figures are printed and the first contact's held as floors: a change that makes them worse
 fails."""
@@ -26,9 +27,10 @@ from tests.failures.wording_variants_corpus import APART, SAME
 
 pytestmark = pytest.mark.django_db
 
-# First contact: 113 of 161 wordings answered as reported, 122 after the pattern job; no
+# First contact: 113 of 161 wordings answered as reported, 122 after the pattern job; with
+# reports adding up across patterns that differ only in what they quote: 124 and 130. No
 # look-alike pair answered with the other fault's lesson but the one the engine joins (56 of 57).
-FLOORS = {"learned": 0.70, "learned_after_job": 0.75, "apart": 0.98}
+FLOORS = {"learned": 0.77, "learned_after_job": 0.80, "apart": 0.98}
 
 
 def lesson(api, n: int) -> str:
