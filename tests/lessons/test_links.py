@@ -553,6 +553,38 @@ def test_concurrent_reports_count_each_exactly_once():
     assert link.evidence.count() == 24
 
 
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_reports_on_kin_patterns_confirm_them_all_and_never_deadlock():
+    """Reports that lock one lesson's links of several kin patterns at once, from eight
+    threads: each counted once, every link confirmed, no transaction aborted."""
+    lesson = LessonFactory(error_pattern="deadlock detected", error_type="deadlock")
+    keys = [api_key_create(name=f"fleet-{n}", scope="write").key for n in range(3)]
+    tables = ("orders", "invoices", "refunds", "ledger")
+    failures = [
+        failure_record(agent=f"agent-{i % 4}", task=f"t-{i}", error=QUOTED.format(tables[i % 4]))
+        for i in range(24)
+    ]
+
+    def report(numbered):
+        n, failure = numbered
+        try:
+            application_report(
+                lesson=lesson,
+                worked=True,
+                agent=failure.agent,
+                failure=failure,
+                writer=writer_of(keys[n % 3]),
+            )
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(report, enumerate(failures)))
+    links = PatternLink.objects.filter(lesson=lesson)
+    assert sorted((link.state, link.successes) for link in links) == [("confirmed", 6)] * 4
+    assert sum(link.evidence.count() for link in links) == 24
+
+
 def test_a_link_taken_off_the_lessons_patterns_is_not_relinked_by_evidence(api, curator):
     """The admin's "patterns" field: a pattern taken off (here, one a sample message linked)
     stays off whatever the fleet reports later; linked again by hand, it is back."""
