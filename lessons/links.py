@@ -87,6 +87,8 @@ def _learn_lesson(lesson_id: str, reported: dict[int, list[Worked]]) -> bool:
             PatternLink.objects.select_for_update().filter(
                 lesson_id=lesson_id, pattern_id=pattern_id
             ).first()
+    if len(reported) + len(kin) < 2:
+        return confirmed  # one pattern: no kin to count together
     return _confirm_kin(lesson_id, set(reported) | kin) or confirmed
 
 

@@ -347,7 +347,7 @@ def names_apply(compiled: CompiledPattern, template: str) -> bool:
     pattern, holding MIN_WORD_SHARE of its distinctive words other than its names, or when the
     pattern has no other words. Another wording altogether, which a writer sent with the lesson
     or the fleet linked to it, says the fault in its own words: OpenAI's ``'tool_call_id'``
-    where Anthropic's message, and the lesson's pattern, say ```tool_use```."""
+    where Anthropic's message, and the lesson's pattern, say ``tool_use``."""
     named = {word for name in compiled.names + compiled.quoted for word in _WORD.findall(name)}
     others = compiled.distinctive - named
     if not (compiled.names or compiled.quoted) or not others:

@@ -226,9 +226,8 @@ def _ways_found(
     its fit, each when it does."""
     own = _own(lesson, skill_name)
     ways = []
-    compiled = compile_pattern(lesson.error_pattern)
-    if lesson.linked and (
-        names_held(compiled, message) or not names_apply(compiled, pattern.template)
+    if lesson.linked and _names_held_if_they_apply(
+        compile_pattern(lesson.error_pattern), message, pattern
     ):
         own_words = lesson.sampled and lesson.status != Lesson.Status.APPROVED
         ways.append(CheckedLesson(lesson, "pattern", 1.0, own_skill=own, own_words=own_words))
@@ -245,6 +244,12 @@ def _ways_found(
             )
         )
     return ways
+
+
+def _names_held_if_they_apply(compiled, message, pattern) -> bool:
+    """Whether the message names what the lesson's pattern names, where that applies to the
+    linked ``pattern``: not to another wording altogether (matching.names_apply)."""
+    return names_held(compiled, message) or not names_apply(compiled, pattern.template)
 
 
 def _reaching(fits: dict, limit: int) -> list:

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,24 @@ def bearer(raw: str | None) -> APIClient:
     if raw:
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
     return client
+
+
+def report_worked(
+    client: APIClient, lesson_id, agent: str, message: str, error_type: str | None = None
+) -> None:
+    """An agent records a failure worded ``message`` (a task of its own), then reports that the
+    lesson fixed it, as agents do through the API."""
+    failure = {"agent": agent, "task": f"t-{uuid.uuid4().hex[:8]}", "error": message}
+    if error_type:
+        failure["error_type"] = error_type
+    recorded = client.post("/api/v1/failures", failure, format="json")
+    assert recorded.status_code == 201, recorded.json()
+    applied = client.post(
+        f"/api/v1/lessons/{lesson_id}/applications",
+        {"worked": True, "agent": agent, "failure_id": recorded.json()["id"]},
+        format="json",
+    )
+    assert applied.status_code == 201, applied.json()
 
 
 @pytest.fixture

@@ -85,7 +85,7 @@ OUTCOME_WORDS = frozenset(
 
 # A token in quotes, whatever it holds (``"users_email_key"``, ``'app'@'<*>'``, ``"<*>"``),
 # with the punctuation around it.
-_QUOTED_TOKEN = re.compile(r"""[(\[{]*(["'`]).*\1[)\]}.,:;!?]*""")
+_QUOTED_TOKEN = re.compile(r"""([(\[{]*)(["'`]).*\2([)\]}.,:;!?]*)""")
 
 
 def split(template: str) -> tuple[str, ...]:
@@ -179,11 +179,8 @@ def kin_key(template: str) -> str:
     differ only in what they quote (a constraint, a user, a table) share it. The engine keeps
     quoted names apart, since another name may call for another fix; evidence that one lesson
     worked for several of them adds up across them (lessons.links)."""
-    return join(
-        tuple(
-            _QUOTED_TOKEN.sub(lambda m: f"{m.group(1)}{m.group(1)}", token)
-            if _QUOTED_TOKEN.fullmatch(token)
-            else token
-            for token in split(template)
-        )
-    )
+    kin = []
+    for token in split(template):
+        quoted = _QUOTED_TOKEN.fullmatch(token)
+        kin.append(quoted.expand(r"\1\2\2\3") if quoted else token)
+    return join(tuple(kin))

@@ -490,6 +490,7 @@ def test_kin_keys_leave_out_what_a_template_quotes_and_nothing_else():
     # Plain words, another quote or another wording are not kin.
     assert kin_key("lock on table orders") != kin_key("lock on table invoices")
     assert kin_key("KeyError: 'email'") != kin_key('KeyError: "email"')
+    assert kin_key('lock on ("orders")') != kin_key('lock on "orders"')  # punctuation stays
     assert kin_key(unique.format("orders_pkey")) != kin_key(
         'insert violates foreign key constraint "orders_pkey"'
     )

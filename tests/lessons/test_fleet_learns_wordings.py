@@ -22,7 +22,7 @@ from django.utils import timezone
 from failures.store.jobstate import SETTLE
 from failures.store.pattern_job import patterns_update
 from lessons.models import PatternLink
-from tests.conftest import bearer
+from tests.conftest import bearer, report_worked
 from tests.failures.wording_variants_corpus import APART, SAME
 
 pytestmark = pytest.mark.django_db
@@ -48,20 +48,6 @@ def lesson(api, n: int) -> str:
     return response.json()["id"]
 
 
-def worked(client, lesson_id: str, agent: str, message: str) -> None:
-    """An agent records the failure, then that the lesson worked for it."""
-    response = client.post(
-        "/api/v1/failures", {"agent": agent, "task": "t", "error": message}, format="json"
-    )
-    assert response.status_code == 201, response.json()
-    response = client.post(
-        f"/api/v1/lessons/{lesson_id}/applications",
-        {"worked": True, "agent": agent, "failure_id": response.json()["id"]},
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
-
-
 def answered(api, message: str) -> set[str]:
     """The lessons a check of ``message`` finds through its pattern's links."""
     body = api.post("/api/v1/lessons/check", {"error_message": message}, format="json").json()
@@ -84,7 +70,7 @@ def test_the_fleet_teaches_each_wording_its_lesson(api, make_key):
             (other, "agent-b", third),
             (other, "agent-b", fourth),
         ):
-            worked(client, lesson_id, agent, message)
+            report_worked(client, lesson_id, agent, message)
         taught.append((group, lesson_id))
 
     def learned() -> list:
@@ -116,7 +102,7 @@ def test_a_wording_learned_for_one_fault_does_not_answer_its_look_alike(api, mak
     for n, pair in enumerate(APART):
         lesson_id = lesson(api, n)
         for client, agent in ((api, "agent-a"), (api, "agent-a"), (other, "agent-b")):
-            worked(client, lesson_id, agent, pair["a"])
+            report_worked(client, lesson_id, agent, pair["a"])
         taught.append((pair, lesson_id))
     job()
     assert all(lesson_id in answered(api, pair["a"]) for pair, lesson_id in taught)

@@ -17,7 +17,7 @@ from failures.records.services import failure_record
 from lessons.curation import pattern_link_confirm, pattern_link_remove
 from lessons.models import Lesson, PatternLink
 from lessons.services import application_report
-from tests.conftest import bearer
+from tests.conftest import bearer, report_worked
 from tests.lessons.factories import LessonFactory
 
 # The lesson is written from PostgreSQL's wording; MySQL words the same fault apart.
@@ -332,19 +332,6 @@ def test_evidence_on_patterns_a_merge_joins_adds_up_on_the_survivor(
     assert pattern_matches(api, MYSQL.format(9)) == [str(lesson.pk)]
 
 
-def report_worked(client, lesson, agent: str, message: str) -> None:
-    """An agent records a failure worded ``message``, then that the lesson worked for it."""
-    failure_id = client.post(
-        "/api/v1/failures", {"agent": agent, "task": "t", "error": message}, format="json"
-    ).json()["id"]
-    response = client.post(
-        f"/api/v1/lessons/{lesson.pk}/applications",
-        {"worked": True, "agent": agent, "failure_id": failure_id},
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
-
-
 # One wording that quotes the table it is about: the engine keeps each table's pattern apart.
 QUOTED = 'Deadlock found when trying to get lock on table "{}"; try restarting transaction'
 
@@ -353,10 +340,10 @@ def test_reports_on_patterns_that_differ_only_in_what_they_quote_add_up(api, oth
     """Neither link has enough evidence alone (one agent, one success); reports that the
     lesson worked for the same wording quoting another table add up, once each, and confirm
     each link the fleet reported."""
-    report_worked(api, lesson, "agent-a", QUOTED.format("orders"))
-    report_worked(api, lesson, "agent-a", QUOTED.format("orders"))
+    report_worked(api, lesson.pk, "agent-a", QUOTED.format("orders"))
+    report_worked(api, lesson.pk, "agent-a", QUOTED.format("orders"))
     assert pattern_matches(api, QUOTED.format("orders")) == []
-    report_worked(other_api, lesson, "agent-b", QUOTED.format("invoices"))
+    report_worked(other_api, lesson.pk, "agent-b", QUOTED.format("invoices"))
     links = PatternLink.objects.filter(
         lesson=lesson, pattern__template__startswith="Deadlock found"
     ).order_by("-successes")
@@ -372,17 +359,17 @@ def test_reports_on_patterns_that_differ_only_in_what_they_quote_add_up(api, oth
 
 def test_reports_on_other_words_or_a_removed_link_do_not_add_up(api, other_api, lesson, curator):
     plain = "Deadlock found when trying to get lock on table {}; try restarting transaction"
-    report_worked(api, lesson, "agent-a", plain.format("orders"))
-    report_worked(api, lesson, "agent-a", plain.format("orders"))
-    report_worked(other_api, lesson, "agent-b", plain.format("invoices"))
+    report_worked(api, lesson.pk, "agent-a", plain.format("orders"))
+    report_worked(api, lesson.pk, "agent-a", plain.format("orders"))
+    report_worked(other_api, lesson.pk, "agent-b", plain.format("invoices"))
     reported = PatternLink.objects.filter(lesson=lesson, pattern__template__startswith="Deadlock")
     assert set(reported.values_list("state", flat=True)) == {"candidate"}
-    report_worked(api, lesson, "agent-a", QUOTED.format("orders"))
-    report_worked(api, lesson, "agent-a", QUOTED.format("orders"))
+    report_worked(api, lesson.pk, "agent-a", QUOTED.format("orders"))
+    report_worked(api, lesson.pk, "agent-a", QUOTED.format("orders"))
     removed = PatternLink.objects.get(lesson=lesson, pattern__template__contains='"orders"')
     pattern_link_remove(link=removed, user=curator)
-    report_worked(other_api, lesson, "agent-b", QUOTED.format("invoices"))
-    report_worked(other_api, lesson, "agent-b", QUOTED.format("invoices"))
+    report_worked(other_api, lesson.pk, "agent-b", QUOTED.format("invoices"))
+    report_worked(other_api, lesson.pk, "agent-b", QUOTED.format("invoices"))
     assert PatternLink.objects.get(pk=removed.pk).state == "removed"
     kin = PatternLink.objects.get(lesson=lesson, pattern__template__contains='"invoices"')
     assert (kin.state, kin.successes, kin.agents) == ("candidate", 2, 1)

@@ -4,14 +4,12 @@ the error's wordings with its lesson, by reporting that the lesson worked under 
 names, by writing the error word for word as its lesson's pattern, by sending wordings for the
 approved lesson, and by rewriting another key's lesson."""
 
-import uuid
-
 import pytest
 
 from config.api.services import api_key_create
 from lessons.models import Lesson, LessonProposal, PatternLink
 from lessons.services import lessons_seed
-from tests.conftest import bearer
+from tests.conftest import bearer, report_worked
 
 POPULAR = "HTTP 429 Too Many Requests: rate limit exceeded, retry after {}s"
 # Another wording of a rate limit, which the seeded lesson's pattern does not fit.
@@ -52,27 +50,6 @@ def answer(client, message: str) -> list[tuple[str, str]]:
     return [(found["error_pattern"], found["match"]) for found in body["lessons"]]
 
 
-def report_worked(client, lesson_id: str, agent: str, message: str) -> None:
-    """The agent's failure with ``message``, and the report that the lesson fixed it."""
-    failure = client.post(
-        "/api/v1/failures",
-        {
-            "agent": agent,
-            "task": f"t-{uuid.uuid4().hex[:8]}",
-            "error": message,
-            "error_type": "rate_limit",
-        },
-        format="json",
-    )
-    assert failure.status_code == 201, failure.json()
-    applied = client.post(
-        f"/api/v1/lessons/{lesson_id}/applications",
-        {"worked": True, "agent": agent, "failure_id": failure.json()["id"]},
-        format="json",
-    )
-    assert applied.status_code == 201, applied.json()
-
-
 def test_a_keys_own_wordings_match_but_never_rank_above_the_approved_lesson(
     seeded, builder, fleet
 ):
@@ -80,8 +57,10 @@ def test_a_keys_own_wordings_match_but_never_rank_above_the_approved_lesson(
     assert created.status_code == 201
     lesson_id = created.json()["id"]
     for n in range(6):  # reports for many names, all from the one key
-        report_worked(builder, lesson_id, f"builder-{n}", POPULAR.format(n))
-        report_worked(builder, lesson_id, f"builder-{n}", OTHER.format(n))
+        report_worked(
+            builder, lesson_id, f"builder-{n}", POPULAR.format(n), error_type="rate_limit"
+        )
+        report_worked(builder, lesson_id, f"builder-{n}", OTHER.format(n), error_type="rate_limit")
     assert answer(fleet, POPULAR.format(30)) == [
         ("api_429_rate_limit", "words"),
         (OWN_LESSON["error_pattern"], "pattern"),
@@ -91,7 +70,7 @@ def test_a_keys_own_wordings_match_but_never_rank_above_the_approved_lesson(
     assert {(link.state, link.keys) for link in links} == {("sampled", 1)}
 
     # Another key's report is a second source: the link is learned, and ranks as a link.
-    report_worked(fleet, lesson_id, "fleet-1", POPULAR.format(3))
+    report_worked(fleet, lesson_id, "fleet-1", POPULAR.format(3), error_type="rate_limit")
     assert answer(fleet, POPULAR.format(30))[0] == (OWN_LESSON["error_pattern"], "pattern")
 
 
